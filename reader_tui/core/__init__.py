@@ -1,0 +1,1 @@
+"""The domain: papers, annotations, the store, search, import and export. Never imports textual."""

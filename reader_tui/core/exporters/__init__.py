@@ -1,0 +1,1 @@
+"""Writers that turn papers into text: BibTeX, Markdown."""

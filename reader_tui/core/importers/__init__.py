@@ -1,0 +1,1 @@
+"""Readers that turn files people have into `Paper` records."""
