@@ -1,0 +1,78 @@
+"""What every importer returns, and how it says a file is unusable.
+
+An importer reads one file and returns an `ImportResult`: the papers it could read and
+the problems it skipped over (an entry it could not parse, with its line). A file that
+cannot be used at all (empty, binary, wrong encoding, wrong shape) raises
+`ImportFailure`, whose message is one line naming the file and, where there is one,
+the line: "refs.bib:12: unbalanced braces in entry 'smith2020'".
+
+Importers never touch the store: the store merges their result in one atomic step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..model import Paper
+
+
+class ImportFailure(Exception):
+    """A file that cannot be imported at all. `str()` is the one-line message for the user."""
+
+    def __init__(self, path: Path | str, message: str, line: int | None = None) -> None:
+        self.path = Path(path)
+        self.line = line
+        self.reason = message
+        where = f"{self.path}:{line}" if line is not None else f"{self.path}"
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportProblem:
+    """One entry skipped while the rest of the file was read."""
+
+    path: Path
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else f"{self.path}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(slots=True)
+class ImportResult:
+    """The papers read from one file, in file order, and what was skipped."""
+
+    path: Path
+    papers: list[Paper] = field(default_factory=list)
+    problems: list[ImportProblem] = field(default_factory=list)
+
+
+def read_text_file(path: Path) -> str:
+    """The text of `path` as UTF-8 (a BOM is dropped, CRLF/CR become LF).
+
+    Raises ImportFailure naming the file when it is missing, a folder, binary, or not UTF-8.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ImportFailure(path, "no such file") from None
+    except IsADirectoryError:
+        raise ImportFailure(path, "is a folder, not a file") from None
+    except PermissionError:
+        raise ImportFailure(path, "permission denied") from None
+    except OSError as error:
+        raise ImportFailure(path, error.strerror or str(error)) from None
+    if b"\x00" in raw[:65536]:
+        raise ImportFailure(path, "looks like a binary file, not text")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise ImportFailure(path, "is not UTF-8 text (save it as UTF-8 and try again)", line) from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # A BOM in the middle (files concatenated by hand) is not text either.
+    return text.replace("\ufeff", "")
