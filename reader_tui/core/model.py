@@ -72,6 +72,7 @@ class Paper:
     `title_derived` says the title was made from the abstract (the seed list has no
     titles), so a real title from a richer source may replace it.
     `short_name` is the contribution's name when the abstract names one ("SOCOP").
+    `added` is when the store first took the paper in (ISO time; importers leave it empty).
     """
 
     id: str
@@ -87,6 +88,7 @@ class Paper:
     doi: str = ""
     title_derived: bool = False
     short_name: str = ""
+    added: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -125,6 +127,7 @@ class Paper:
             doi=_str(data, "doi", pid),
             title_derived=bool(data.get("title_derived", False)),
             short_name=_str(data, "short_name", pid),
+            added=_str(data, "added", pid),
         )
 
     def evolve(self, **changes: Any) -> "Paper":
@@ -146,7 +149,6 @@ class Annotation:
     status: Status = Status.UNREAD
     tags: tuple[str, ...] = ()
     notes: str = ""
-    added: str = field(default_factory=now_iso)
     changed: dict[str, str] = field(default_factory=dict)
     history: list[list[str]] = field(default_factory=list)
     overrides: dict[str, Any] = field(default_factory=dict)
@@ -156,7 +158,6 @@ class Annotation:
             status=self.status,
             tags=self.tags,
             notes=self.notes,
-            added=self.added,
             changed=dict(self.changed),
             history=[list(h) for h in self.history],
             overrides=dict(self.overrides),
@@ -174,15 +175,14 @@ class Annotation:
         )
 
     def last_changed(self) -> str:
-        """The ISO time of the latest change of anything, or when it was added."""
-        return max(self.changed.values(), default=self.added)
+        """The ISO time of the latest change of anything, or "" when never changed."""
+        return max(self.changed.values(), default="")
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "status": self.status.value,
             "tags": list(self.tags),
             "notes": self.notes,
-            "added": self.added,
             "changed": dict(self.changed),
             "history": [list(h) for h in self.history],
             "overrides": dict(self.overrides),
@@ -208,7 +208,6 @@ class Annotation:
             status=Status.parse(str(data.get("status", "unread"))),
             tags=tuple(tags),
             notes=notes,
-            added=str(data.get("added") or now_iso()),
             changed={str(k): str(v) for k, v in changed.items()},
             history=[[str(x) for x in h] for h in history if isinstance(h, list)],
             overrides={k: v for k, v in overrides.items() if k in EDITABLE_FIELDS},
@@ -260,6 +259,10 @@ class PaperView:
         # abstract, venue, year, keywords, source, doi, short_name... come from the catalog.
         return getattr(self.paper, name)
 
+    @property
+    def last_changed(self) -> str:
+        return self.annotation.last_changed() or self.paper.added
+
     def to_dict(self) -> dict[str, Any]:
         """The flat JSON shape of `reader-tui list --json` and `show --json`."""
         data = self.paper.to_dict()
@@ -271,7 +274,6 @@ class PaperView:
             status=self.status.value,
             tags=list(self.tags),
             notes=self.notes,
-            added=self.annotation.added,
             changed=dict(self.annotation.changed),
         )
         return data
