@@ -1,0 +1,354 @@
+"""The command line: parse arguments, call the core, print. Textual is imported only
+when the TUI starts, so scripted calls stay fast."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from . import __version__
+from .core.importers.base import ImportFailure
+from .core.model import EDITABLE_FIELDS, PaperView, Status
+from .core.storage import StoreError
+from .core.store import IdError, Library
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+class UserError(Exception):
+    """A mistake the user can fix; printed as one line, never a traceback."""
+
+    def __init__(self, message: str, code: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `reader-tui` command; returns the process exit code."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and getattr(args, "command", None) != "tag":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
+    try:
+        handler: Callable[[argparse.Namespace], int] = args.handler
+        return handler(args)
+    except UserError as error:
+        _error(str(error))
+        return error.code
+    except IdError as error:
+        _error(str(error))
+        return EXIT_USAGE
+    except (StoreError, ImportFailure) as error:
+        _error(str(error))
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `reader-tui list | head`: the reader went away, which is not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--db",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
+        help="the store's folder (default: $READER_TUI_DB, else the user data folder)",
+    )
+    common.add_argument(
+        "--no-seed",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="do not fill a new store with the bundled ICLR 2026 list",
+    )
+    parser = argparse.ArgumentParser(
+        prog="reader-tui",
+        description="A keyboard-driven reading-list manager for conference paper lists.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"reader-tui {__version__}")
+    parser.set_defaults(handler=cmd_tui)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, handler: Callable[[argparse.Namespace], int], help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        p.set_defaults(handler=handler)
+        return p
+
+    command("tui", cmd_tui, "open the TUI (the default command)")
+
+    p = command("import", cmd_import, "add papers from files (seed text, BibTeX, OpenReview JSON, CSV)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--format", choices=["seed", "bibtex", "openreview", "csv"], help="the files' format (default: detected)")
+    p.add_argument("--venue", help="venue for papers whose file does not say (e.g. ICLR)")
+    p.add_argument("--year", type=int, help="year for papers whose file does not say")
+
+    p = command("list", cmd_list, "list papers")
+    p.add_argument("--status", type=_status, help="only papers with this status")
+    p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
+    p.add_argument("--search", metavar="QUERY", help="ranked fuzzy search (fields: tag: status: year: venue: is:)")
+    p.add_argument("--limit", type=int, help="at most this many papers")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+
+    p = command("show", cmd_show, "show one paper")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+
+    p = command("mark", cmd_mark, "set the status of papers")
+    p.add_argument("status", type=_status, metavar="STATUS", help=", ".join(s.value for s in Status))
+    p.add_argument("ids", nargs="+", metavar="ID")
+
+    p = command("tag", cmd_tag, "add (+TAG) and remove (-TAG) tags")
+    p.add_argument("items", nargs="+", metavar="ID|+TAG|-TAG")
+
+    p = command("note", cmd_note, "set or append to a paper's notes ('-' reads standard input)")
+    p.add_argument("id", metavar="ID")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--set", metavar="TEXT", dest="set_text")
+    group.add_argument("--append", metavar="TEXT", dest="append_text")
+
+    p = command("edit", cmd_edit, "change a paper's title, authors, url or citation key")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--title")
+    p.add_argument("--authors", help="'and'-separated, e.g. 'Ada Lovelace and Alan Turing'")
+    p.add_argument("--url")
+    p.add_argument("--citekey")
+
+    p = command("stats", cmd_stats, "counts by status and tag")
+    p.add_argument("--json", action="store_true")
+    return parser
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    library = _open(args, background_writes=True)
+    from .tui.app import run_app
+
+    return run_app(library)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from .core.importers.detect import read_any
+
+    library = _open(args)
+    papers, problems, failures = [], [], []
+    for name in args.files:
+        try:
+            result = read_any(Path(name), format=args.format, venue=args.venue, year=args.year)
+        except ImportFailure as failure:
+            failures.append(failure)
+            continue
+        papers.extend(result.papers)
+        problems.extend(result.problems)
+    for problem in problems:
+        _error(f"skipped: {problem}")
+    for failure in failures:
+        _error(str(failure))
+    if not papers:
+        if not failures:
+            _error("nothing to import: no papers found")
+        return EXIT_ERROR
+    summary = library.import_papers(papers)
+    summary.skipped += len(problems)
+    print(f"imported {len(papers)} papers: {summary}")
+    return EXIT_ERROR if failures else EXIT_OK
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    library = _open(args)
+    views = _select(library, status=args.status, tags=args.tag, search=args.search)
+    if args.limit is not None:
+        views = views[: max(args.limit, 0)]
+    if args.json:
+        _print_json([v.to_dict() for v in views])
+        return EXIT_OK
+    from .core.text import one_line
+
+    for view in views:
+        tags = f"  [{', '.join(one_line(t) for t in view.tags)}]" if view.tags else ""
+        print(f"{view.id}  {view.status.mark} {view.status.value:<8} {one_line(view.title, 90)}{tags}")
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    library = _open(args)
+    view = library.view(library.resolve_id(args.id))
+    if args.json:
+        _print_json(view.to_dict())
+        return EXIT_OK
+    print(format_paper(view))
+    return EXIT_OK
+
+
+def cmd_mark(args: argparse.Namespace) -> int:
+    library = _open(args)
+    ids = [library.resolve_id(i) for i in args.ids]
+    library.set_status(ids, args.status)
+    print(f"{len(ids)} paper{'s' if len(ids) != 1 else ''} marked {args.status.value}")
+    return EXIT_OK
+
+
+def cmd_tag(args: argparse.Namespace) -> int:
+    items = list(args.items) + list(args.extra)
+    add = [i[1:] for i in items if i.startswith("+")]
+    remove = [i[1:] for i in items if i.startswith("-")]
+    raw_ids = [i for i in items if not i.startswith(("+", "-"))]
+    if not raw_ids:
+        raise UserError("name at least one paper id", EXIT_USAGE)
+    if not add and not remove:
+        raise UserError("name at least one +TAG to add or -TAG to remove", EXIT_USAGE)
+    library = _open(args)
+    ids = [library.resolve_id(i) for i in raw_ids]
+    try:
+        if remove:
+            library.remove_tags(ids, remove)
+        if add:
+            library.add_tags(ids, add)
+    except ValueError as error:
+        raise UserError(str(error), EXIT_USAGE) from None
+    for pid in ids:
+        print(f"{pid}: {', '.join(library.annotation(pid).tags) or '(no tags)'}")
+    return EXIT_OK
+
+
+def cmd_note(args: argparse.Namespace) -> int:
+    library = _open(args)
+    pid = library.resolve_id(args.id)
+    if args.set_text is not None:
+        library.set_notes(pid, _stdin_if_dash(args.set_text))
+    else:
+        old = library.annotation(pid).notes
+        addition = _stdin_if_dash(args.append_text)
+        library.set_notes(pid, f"{old.rstrip()}\n{addition}" if old.strip() else addition)
+    print(f"{pid}: notes saved ({len(library.annotation(pid).notes)} characters)")
+    return EXIT_OK
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    values = {k: getattr(args, k) for k in EDITABLE_FIELDS if getattr(args, k) is not None}
+    if not values:
+        raise UserError("say what to change: --title, --authors, --url or --citekey", EXIT_USAGE)
+    if "authors" in values:
+        values["authors"] = [a.strip() for a in values["authors"].split(" and ") if a.strip()]
+    library = _open(args)
+    pid = library.resolve_id(args.id)
+    try:
+        library.edit(pid, **values)
+    except ValueError as error:
+        raise UserError(str(error), EXIT_USAGE) from None
+    print(f"{pid}: {', '.join(values)} changed")
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    library = _open(args)
+    stats = library_stats(library)
+    if args.json:
+        _print_json(stats)
+        return EXIT_OK
+    print(f"{stats['papers']} papers")
+    for status, count in stats["status"].items():
+        print(f"  {status:<8} {count:>6}")
+    if stats["tags"]:
+        print("tags")
+        for tag, count in stats["tags"].items():
+            print(f"  {tag:<20} {count:>6}")
+    return EXIT_OK
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+
+def library_stats(library: Library) -> dict:
+    """Counts by status and tag (tags most used first)."""
+    counts = {s.value: 0 for s in Status}
+    for pid in library.papers:
+        counts[library.annotation(pid).status.value] += 1
+    tags = sorted(library.all_tags().items(), key=lambda kv: (-kv[1], kv[0].casefold()))
+    return {"papers": len(library), "status": counts, "tags": dict(tags)}
+
+
+def format_paper(view: PaperView) -> str:
+    """A paper as plain text for the terminal."""
+    from .core.text import to_display
+
+    lines = [to_display(view.title), ""]
+    rows = [
+        ("id", view.id),
+        ("citekey", view.citekey),
+        ("status", view.status.value),
+        ("tags", ", ".join(view.tags)),
+        ("venue", " ".join(x for x in (view.venue, str(view.year or "")) if x)),
+        ("authors", ", ".join(view.authors)),
+        ("url", view.url),
+        ("keywords", ", ".join(view.keywords)),
+    ]
+    lines += [f"{name:<9}{to_display(value)}" for name, value in rows if value]
+    if view.abstract:
+        lines += ["", to_display(view.abstract)]
+    if view.notes:
+        lines += ["", "notes:", to_display(view.notes)]
+    return "\n".join(lines)
+
+
+def _select(library: Library, *, status: Status | None, tags: Sequence[str], search: str | None) -> list[PaperView]:
+    if search:
+        from .core.query import QueryError
+        from .core.search import SearchIndex
+
+        try:
+            hits = SearchIndex.build(library.views()).search(search)
+        except QueryError as error:
+            raise UserError(f"search: {error}", EXIT_USAGE) from None
+        views = [library.view(hit.id) for hit in hits]
+    else:
+        views = library.views()
+    wanted = {t.casefold() for t in tags}
+    return [
+        v
+        for v in views
+        if (status is None or v.status is status) and wanted <= {t.casefold() for t in v.tags}
+    ]
+
+
+def _open(args: argparse.Namespace, *, background_writes: bool = False) -> Library:
+    from .paths import default_seed_path, resolve_db_path
+
+    folder = resolve_db_path(getattr(args, "db", None))
+    seed = None if getattr(args, "no_seed", False) else default_seed_path()
+    return Library.open(folder, seed=seed, background_writes=background_writes)
+
+
+def _status(text: str) -> Status:
+    try:
+        return Status.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _stdin_if_dash(text: str) -> str:
+    return sys.stdin.read() if text == "-" else text
+
+
+def _print_json(data: object) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def _error(message: str) -> None:
+    from .core.text import sanitize
+
+    print(f"reader-tui: {sanitize(message)}", file=sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

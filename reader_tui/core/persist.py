@@ -1,0 +1,227 @@
+"""The store's folder on disk: two TinyDB files, a lock, and backups.
+
+    <folder>/catalog.json      papers as imported (large, written only by imports)
+    <folder>/annotations.json  the user's status, tags, notes, edits, settings (small, written often)
+    <folder>/.lock             taken (flock) around every read-modify-write
+    <folder>/backups/          the last few good annotations files, one per session start
+
+Keeping the two apart is what makes a status change cost a millisecond instead of
+rewriting a 36 MB catalog. Every write re-reads the file under the lock and changes
+only the records it means to, so two processes never overwrite each other's work.
+Each file carries a `_meta` table with its format version, checked on open.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from tinydb import TinyDB
+
+from .storage import AtomicJSONStorage, StoreError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: one process at a time is all we promise there
+    fcntl = None  # type: ignore[assignment]
+
+FORMAT_VERSION = 1
+CATALOG_FILE = "catalog.json"
+ANNOTATIONS_FILE = "annotations.json"
+LOCK_FILE = ".lock"
+BACKUP_DIR = "backups"
+BACKUPS_KEPT = 5
+
+PAPERS_TABLE = "papers"
+ANNOTATIONS_TABLE = "annotations"
+SETTINGS_TABLE = "settings"
+META_TABLE = "_meta"
+
+Tables = dict[str, dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class FileSignature:
+    """Enough of a stat to tell that another process replaced the file."""
+
+    mtime_ns: int
+    size: int
+    inode: int
+
+    @classmethod
+    def of(cls, path: Path) -> "FileSignature | None":
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            return None
+        return cls(st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def annotation_doc_id(paper_id: str) -> str:
+    """The TinyDB document id of a paper's annotation: derived from the paper id, so two
+    processes that annotate the same new paper agree on where it goes."""
+    digest = hashlib.blake2b(paper_id.encode("utf-8"), digest_size=7).digest()
+    return str(int.from_bytes(digest, "big"))
+
+
+class StoreFiles:
+    """Reads and writes the store's two files. Knows nothing of undo or events."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise StoreError(f"{self.folder}: the store must be a folder, and this is a file")
+        self.catalog_path = self.folder / CATALOG_FILE
+        self.annotations_path = self.folder / ANNOTATIONS_FILE
+        self._catalog_db = TinyDB(self.catalog_path, storage=AtomicJSONStorage)
+        self._annotations_db = TinyDB(self.annotations_path, storage=AtomicJSONStorage)
+        self._thread_lock = threading.RLock()
+        self.catalog_signature: FileSignature | None = None
+        self.annotations_signature: FileSignature | None = None
+
+    # -- locking ------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the store's lock: one read-modify-write at a time, across threads and processes."""
+        with self._thread_lock:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            if fcntl is None:  # pragma: no cover
+                yield
+                return
+            with open(self.folder / LOCK_FILE, "a+b") as handle:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+                try:
+                    yield
+                finally:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+    # -- reading ------------------------------------------------------------------------
+
+    def read_catalog(self) -> tuple[Tables | None, FileSignature | None]:
+        """The catalog's tables (None when there is no catalog yet) and its signature."""
+        return self._read(self._catalog_db, self.catalog_path, "catalog")
+
+    def read_annotations(self) -> tuple[Tables | None, FileSignature | None]:
+        """The annotations file's tables (None when there is none yet) and its signature."""
+        return self._read(self._annotations_db, self.annotations_path, "annotations")
+
+    def _read(self, db: TinyDB, path: Path, kind: str) -> tuple[Tables | None, FileSignature | None]:
+        with self._thread_lock:
+            signature = FileSignature.of(path)
+            data = db.storage.read()
+        if data is None:
+            return None, signature
+        check_meta(path, data, kind)
+        return data, signature
+
+    def changed_on_disk(self) -> tuple[bool, bool]:
+        """Whether (catalog, annotations) differ from what this process last read or wrote."""
+        return (
+            FileSignature.of(self.catalog_path) != self.catalog_signature,
+            FileSignature.of(self.annotations_path) != self.annotations_signature,
+        )
+
+    # -- writing ------------------------------------------------------------------------
+
+    def update_annotations(self, change: Callable[[Tables], None]) -> Tables:
+        """Re-read the annotations file under the lock, let `change` edit its tables in
+        place, and write it back atomically. Returns the tables as written."""
+        with self.locked():
+            data, _ = self.read_annotations()
+            data = data if data is not None else new_tables("annotations")
+            for table in (ANNOTATIONS_TABLE, SETTINGS_TABLE):
+                data.setdefault(table, {})
+            change(data)
+            self._annotations_db.storage.write(data)
+            self.annotations_signature = FileSignature.of(self.annotations_path)
+            self._annotations_db.clear_cache()
+            return data
+
+    def update_catalog(self, change: Callable[[Tables], None]) -> Tables:
+        """The same for the catalog: one atomic write however many papers change."""
+        with self.locked():
+            data, _ = self.read_catalog()
+            data = data if data is not None else new_tables("catalog")
+            data.setdefault(PAPERS_TABLE, {})
+            change(data)
+            self._catalog_db.storage.write(data)
+            self.catalog_signature = FileSignature.of(self.catalog_path)
+            self._catalog_db.clear_cache()
+            return data
+
+    # -- backups ------------------------------------------------------------------------
+
+    def backup_annotations(self) -> Path | None:
+        """Copy the annotations file into backups/ when it differs from the newest backup,
+        keeping the last few. Called once per session start; returns the new backup."""
+        if not self.annotations_path.exists():
+            return None
+        backups = self.folder / BACKUP_DIR
+        backups.mkdir(exist_ok=True)
+        existing = list_backups(self.folder)
+        current = self.annotations_path.read_bytes()
+        if existing and existing[0].read_bytes() == current:
+            return None
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        target = backups / f"annotations-{stamp}.json"
+        tmp = backups / f".{target.name}.tmp"
+        tmp.write_bytes(current)
+        os.replace(tmp, target)
+        for old in list_backups(self.folder)[BACKUPS_KEPT:]:
+            old.unlink(missing_ok=True)
+        return target
+
+
+def list_backups(folder: Path) -> list[Path]:
+    """The annotation backups of a store folder, newest first."""
+    backups = Path(folder) / BACKUP_DIR
+    if not backups.is_dir():
+        return []
+    return sorted(backups.glob("annotations-*.json"), reverse=True)
+
+
+def new_tables(kind: str) -> Tables:
+    """The tables of an empty store file of `kind` ("catalog" or "annotations")."""
+    return {META_TABLE: {"1": {"format": FORMAT_VERSION, "kind": kind}}}
+
+
+def check_meta(path: Path, data: Tables, kind: str) -> None:
+    """Refuse a file that is not a reader-tui `kind` file of a format this version reads."""
+    meta = data.get(META_TABLE, {}).get("1")
+    if not isinstance(meta, dict):
+        raise StoreError(f"{path}: not a reader-tui {kind} file (no format version recorded)")
+    if meta.get("kind") != kind:
+        raise StoreError(f"{path}: holds a reader-tui {meta.get('kind')!r} file where the {kind} belongs")
+    version = meta.get("format")
+    if not isinstance(version, int):
+        raise StoreError(f"{path}: the format version {version!r} is not a number")
+    if version > FORMAT_VERSION:
+        raise StoreError(
+            f"{path}: written by a newer reader-tui (format {version}, this one reads up to "
+            f"{FORMAT_VERSION}); upgrade reader-tui to open it"
+        )
+
+
+def restore_backup(folder: Path, backup: Path) -> Path | None:
+    """Put `backup` in place of the annotations file, moving the damaged one aside
+    (never deleting it). Returns where the damaged file went, if there was one."""
+    folder = Path(folder)
+    current = folder / ANNOTATIONS_FILE
+    moved = None
+    if current.exists():
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        moved = folder / f"annotations.damaged-{stamp}.json"
+        os.replace(current, moved)
+    tmp = folder / f".{ANNOTATIONS_FILE}.restore.tmp"
+    shutil.copyfile(backup, tmp)
+    os.replace(tmp, current)
+    return moved

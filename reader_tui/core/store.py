@@ -1,0 +1,514 @@
+"""The Library: the catalog and the user's annotations in memory, kept in step with disk.
+
+Every change goes through a `Library` method, which updates memory at once, tells the
+subscribers which papers changed, records it for undo, and writes it: straight away
+(the CLI) or on a background thread (the TUI, so typing never waits on the disk).
+A write re-reads the file under a lock and sets only the fields that changed, so a
+second process's changes to other papers or other fields survive.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
+from .persist import (
+    ANNOTATIONS_TABLE,
+    PAPERS_TABLE,
+    SETTINGS_TABLE,
+    StoreFiles,
+    Tables,
+    annotation_doc_id,
+)
+from .storage import StoreError
+
+Listener = Callable[[frozenset[str] | None], None]
+"""Called with the ids of the papers that changed, or None when everything may have."""
+
+_ANNOTATION_FIELDS = ("status", "tags", "notes", "overrides")
+
+
+class IdError(LookupError):
+    """An id or prefix that names no paper, or more than one. `str()` is the message."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One user action: `field` of each paper went from `before[id]` to `after[id]`."""
+
+    field: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+    def inverse(self) -> "Change":
+        return Change(self.field, self.after, self.before)
+
+
+@dataclass(slots=True)
+class ImportSummary:
+    """What one import did to the catalog."""
+
+    new: int = 0
+    updated: int = 0
+    merged: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    new_ids: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return (
+            f"{self.new} new, {self.updated} updated, {self.merged} merged, "
+            f"{self.unchanged} unchanged, {self.skipped} skipped"
+        )
+
+
+class Library:
+    """A reading list: papers, annotations, settings; change events; undo and redo."""
+
+    def __init__(self, folder: Path, *, background_writes: bool = False) -> None:
+        self.files = StoreFiles(Path(folder))
+        self.papers: dict[str, Paper] = {}
+        self.annotations: dict[str, Annotation] = {}
+        self.settings: dict[str, Any] = {}
+        self._listeners: list[Listener] = []
+        self._undo: list[Change] = []
+        self._redo: list[Change] = []
+        self._writer = _BackgroundWriter() if background_writes else None
+        self._load_catalog()
+        self._load_annotations()
+
+    # -- opening ------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, folder: Path, *, seed: Path | None = None, background_writes: bool = False
+    ) -> "Library":
+        """Open the store in `folder`, creating it when new. A new store (no catalog yet)
+        first takes in the papers of `seed`. Raises StoreError on an unreadable store."""
+        folder = Path(folder)
+        is_new = not (folder / "catalog.json").exists()
+        library = cls(folder, background_writes=background_writes)
+        if is_new and seed is not None:
+            from .importers.seed import read_seed
+
+            library.import_papers(read_seed(seed).papers)
+        library.files.backup_annotations()
+        return library
+
+    def _load_catalog(self) -> None:
+        data, signature = self.files.read_catalog()
+        papers: dict[str, Paper] = {}
+        for doc_id, record in (data or {}).get(PAPERS_TABLE, {}).items():
+            try:
+                paper = Paper.from_dict(record)
+            except (TypeError, ValueError) as error:
+                raise StoreError(f"{self.files.catalog_path}: paper record {doc_id}: {error}") from None
+            papers[paper.id] = paper
+        self.papers = papers
+        self.files.catalog_signature = signature
+        self._doc_ids = {pid: str(n) for n, pid in enumerate(papers, start=1)}
+
+    def _load_annotations(self) -> None:
+        data, signature = self.files.read_annotations()
+        self.annotations = _annotations_from_tables(data, self.files.annotations_path)
+        self.settings = dict((data or {}).get(SETTINGS_TABLE, {}).get("1", {}))
+        self.files.annotations_signature = signature
+
+    # -- reading ------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    def __contains__(self, paper_id: object) -> bool:
+        return paper_id in self.papers
+
+    def annotation(self, paper_id: str) -> Annotation:
+        """The paper's annotation (a fresh default one when the user never touched it)."""
+        return self.annotations.get(paper_id) or Annotation()
+
+    def view(self, paper_id: str) -> PaperView:
+        """The paper as the user sees it. Raises KeyError for an unknown id."""
+        return PaperView(self.papers[paper_id], self.annotation(paper_id))
+
+    def views(self, ids: Iterable[str] | None = None) -> list[PaperView]:
+        """Views of `ids` (default: every paper, in catalog order)."""
+        return [self.view(pid) for pid in (self.papers if ids is None else ids)]
+
+    def resolve_id(self, prefix: str) -> str:
+        """The id of the one paper whose id starts with `prefix` (case-insensitive for
+        abbreviations). Raises IdError when none or several do."""
+        prefix = prefix.strip()
+        if prefix in self.papers:
+            return prefix
+        if not prefix:
+            raise IdError("an empty id names no paper")
+        low = prefix.lower()
+        found = [pid for pid in self.papers if pid.lower().startswith(low)]
+        if not found:
+            raise IdError(f"no paper has an id starting with {prefix!r}")
+        if len(found) > 1:
+            shown = ", ".join(sorted(found)[:5]) + (", ..." if len(found) > 5 else "")
+            raise IdError(f"{prefix!r} is ambiguous: {len(found)} papers match ({shown})")
+        return found[0]
+
+    def all_tags(self) -> dict[str, int]:
+        """Every tag in use (as first typed) with how many papers carry it."""
+        counts: dict[str, int] = {}
+        spelled: dict[str, str] = {}
+        for ann in self.annotations.values():
+            for tag in ann.tags:
+                key = tag.casefold()
+                spelled.setdefault(key, tag)
+                counts[spelled[key]] = counts.get(spelled[key], 0) + 1
+        return counts
+
+    def citekeys(self) -> dict[str, str]:
+        """Lower-cased citation key -> paper id, for every paper."""
+        return {self.view(pid).citekey.lower(): pid for pid in self.papers}
+
+    # -- events -------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call `listener` with the changed paper ids after every change (on the thread
+        that made it, or that noticed another process's change)."""
+        self._listeners.append(listener)
+
+    def _notify(self, ids: frozenset[str] | None) -> None:
+        for listener in list(self._listeners):
+            listener(ids)
+
+    # -- changing annotations -------------------------------------------------------------
+
+    def set_status(self, ids: Iterable[str], status: Status) -> None:
+        """Set the status of every paper in `ids`."""
+        self._change("status", {pid: status for pid in ids})
+
+    def toggle_read(self, ids: Iterable[str]) -> None:
+        """Read becomes unread; anything else becomes read (each paper on its own)."""
+        self._change(
+            "status",
+            {pid: Status.UNREAD if self.annotation(pid).status is Status.READ else Status.READ for pid in ids},
+        )
+
+    def set_tags(self, paper_id: str, tags: Iterable[str]) -> None:
+        """Replace a paper's tags (duplicates by case dropped, empty tags refused)."""
+        self._change("tags", {paper_id: clean_tags(tags)})
+
+    def add_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
+        """Add `tags` to each paper that lacks them (case-insensitively)."""
+        new = clean_tags(tags)
+        self._change("tags", {pid: clean_tags(self.annotation(pid).tags + new) for pid in ids})
+
+    def remove_tags(self, ids: Iterable[str], tags: Iterable[str]) -> None:
+        """Remove `tags` (case-insensitively) from each paper."""
+        gone = {t.casefold() for t in clean_tags(tags)}
+        self._change(
+            "tags",
+            {pid: tuple(t for t in self.annotation(pid).tags if t.casefold() not in gone) for pid in ids},
+        )
+
+    def set_notes(self, paper_id: str, text: str) -> None:
+        """Replace a paper's notes. Consecutive edits of one paper's notes undo as one."""
+        self._change("notes", {paper_id: text}, coalesce=True)
+
+    def edit(self, paper_id: str, **values: Any) -> None:
+        """Override catalog fields by hand (title, authors, url, citekey). An empty value
+        removes the override. Raises ValueError for a bad or duplicate citekey."""
+        unknown = set(values) - set(EDITABLE_FIELDS)
+        if unknown:
+            raise ValueError(f"cannot edit {', '.join(sorted(unknown))}")
+        if values.get("citekey"):
+            self._check_citekey(paper_id, values["citekey"])
+        if "title" in values and not str(values["title"]).strip() and not self.papers[paper_id].title:
+            raise ValueError("a title cannot be empty")
+        overrides = dict(self.annotation(paper_id).overrides)
+        for key, value in values.items():
+            if key == "authors" and value is not None:
+                value = [a.strip() for a in value if a.strip()]
+            if value:
+                overrides[key] = value
+            else:
+                overrides.pop(key, None)
+        self._change("overrides", {paper_id: overrides})
+
+    def _check_citekey(self, paper_id: str, key: str) -> None:
+        from .citekeys import validate_citekey
+
+        problem = validate_citekey(key)
+        if problem:
+            raise ValueError(problem)
+        owner = self.citekeys().get(key.lower())
+        if owner is not None and owner != paper_id:
+            raise ValueError(f"citation key {key!r} is already used by paper {owner}")
+
+    def _change(self, field_name: str, after: dict[str, Any], *, coalesce: bool = False) -> None:
+        for pid in after:
+            if pid not in self.papers:
+                raise IdError(f"no paper has the id {pid!r}")
+        before = {pid: _field_value(self.annotation(pid), field_name) for pid in after}
+        after = {pid: value for pid, value in after.items() if before[pid] != value}
+        if not after:
+            return
+        change = Change(field_name, {pid: before[pid] for pid in after}, after)
+        if coalesce and self._undo and self._undo[-1].field == field_name and self._undo[-1].after.keys() == after.keys():
+            change = Change(field_name, self._undo[-1].before, after)
+            self._undo.pop()
+        self._undo.append(change)
+        self._redo.clear()
+        self._apply(change)
+
+    def undo(self) -> Change | None:
+        """Take back the last change; returns it, or None when there is nothing to undo."""
+        if not self._undo:
+            return None
+        change = self._undo.pop()
+        self._redo.append(change)
+        self._apply(change.inverse())
+        return change
+
+    def redo(self) -> Change | None:
+        """Do again the last undone change; returns it, or None when there is none."""
+        if not self._redo:
+            return None
+        change = self._redo.pop()
+        self._undo.append(change)
+        self._apply(change)
+        return change
+
+    def _apply(self, change: Change) -> None:
+        when = now_iso()
+        for pid, value in change.after.items():
+            ann = self.annotation(pid).copy()
+            _set_field(ann, change.field, value, when)
+            self.annotations[pid] = ann
+        self._persist(change.field, dict(change.after), when)
+        self._notify(frozenset(change.after))
+
+    def _persist(self, field_name: str, values: dict[str, Any], when: str) -> None:
+        def write() -> None:
+            def change(tables: Tables) -> None:
+                table = tables[ANNOTATIONS_TABLE]
+                for pid, value in values.items():
+                    doc_id = annotation_doc_id(pid)
+                    ann = _annotation_or_default(table.get(doc_id))
+                    _set_field(ann, field_name, value, when)
+                    table[doc_id] = {"paper_id": pid, **ann.to_dict()}
+
+            self.files.update_annotations(change)
+
+        self._write(write)
+
+    # -- settings -------------------------------------------------------------------------
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Remember a setting (theme, saved searches...) with the library."""
+        self.settings[key] = value
+
+        def write() -> None:
+            def change(tables: Tables) -> None:
+                tables[SETTINGS_TABLE].setdefault("1", {})[key] = value
+
+            self.files.update_annotations(change)
+
+        self._write(write)
+
+    # -- importing ------------------------------------------------------------------------
+
+    def import_papers(self, incoming: Sequence[Paper]) -> ImportSummary:
+        """Add `incoming` papers to the catalog in one atomic write: a paper already there
+        (same id, DOI, url, title or abstract) is merged, not doubled; every annotation stays."""
+        from .citekeys import make_citekey
+        from .matching import match_papers, merge_paper
+
+        summary = ImportSummary()
+        when = now_iso()
+
+        def change(tables: Tables) -> None:
+            papers = {rec["id"]: Paper.from_dict(rec) for rec in tables[PAPERS_TABLE].values()}
+            taken = {self._effective_citekey(p).lower() for p in papers.values()}
+            matches = match_papers(list(papers.values()), list(incoming))
+            for match in matches:
+                new = incoming[match.incoming_index]
+                if match.existing_id is None:
+                    if new.id in papers:  # two records of one paper inside this import
+                        summary.unchanged += 1
+                        continue
+                    key = new.citekey if new.citekey and new.citekey.lower() not in taken else ""
+                    key = key or make_citekey(new, taken)
+                    taken.add(key.lower())
+                    papers[new.id] = new.evolve(citekey=key, added=new.added or when)
+                    summary.new += 1
+                    summary.new_ids.append(new.id)
+                    continue
+                old = papers[match.existing_id]
+                merged = merge_paper(old, new)
+                if merged == old:
+                    summary.unchanged += 1
+                elif match.reason == "id":
+                    summary.updated += 1
+                else:
+                    summary.merged += 1
+                papers[old.id] = merged
+            tables[PAPERS_TABLE] = {str(n): p.to_dict() for n, p in enumerate(papers.values(), start=1)}
+
+        if incoming:
+            self._write(lambda: self.files.update_catalog(change), wait=True)
+            self._load_catalog()
+            self._notify(None)
+        return summary
+
+    def _effective_citekey(self, paper: Paper) -> str:
+        return self.annotation(paper.id).overrides.get("citekey") or paper.citekey
+
+    # -- other processes ------------------------------------------------------------------
+
+    def reload_if_changed(self) -> frozenset[str] | None:
+        """Pick up what another process wrote. Returns the ids whose annotations changed
+        (None when the catalog changed, so everything may have), or an empty set."""
+        catalog_changed, annotations_changed = self.files.changed_on_disk()
+        if catalog_changed:
+            self._load_catalog()
+            self._load_annotations()
+            self._notify(None)
+            return None
+        if not annotations_changed or self.pending_writes:
+            return frozenset()
+        old = self.annotations
+        self._load_annotations()
+        changed = frozenset(
+            pid for pid in set(old) | set(self.annotations) if old.get(pid) != self.annotations.get(pid)
+        )
+        if changed:
+            self._notify(changed)
+        return changed
+
+    # -- writing ------------------------------------------------------------------------
+
+    def _write(self, write: Callable[[], Any], *, wait: bool = False) -> None:
+        if self._writer is None:
+            write()
+        else:
+            self._writer.submit(write)
+            if wait:
+                self._writer.flush()
+
+    @property
+    def pending_writes(self) -> int:
+        """How many changes are waiting to reach the disk (always 0 without a writer thread)."""
+        return self._writer.pending if self._writer else 0
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every change is on disk; re-raises a failed write. True when done."""
+        return self._writer.flush(timeout) if self._writer else True
+
+    def close(self) -> None:
+        """Write what is pending and stop the writer thread."""
+        if self._writer:
+            self._writer.flush()
+            self._writer.stop()
+
+
+class _BackgroundWriter:
+    """A thread that runs writes in order, so the UI thread never waits on the disk."""
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[Callable[[], Any] | None] = queue.Queue()
+        self._error: BaseException | None = None
+        self.pending = 0
+        self._idle = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="reader-tui-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, write: Callable[[], Any]) -> None:
+        with self._idle:
+            self.pending += 1
+        self._queue.put(write)
+
+    def _run(self) -> None:
+        while (write := self._queue.get()) is not None:
+            try:
+                write()
+            except BaseException as error:  # kept and re-raised on flush, never lost
+                self._error = error
+            with self._idle:
+                self.pending -= 1
+                self._idle.notify_all()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        with self._idle:
+            done = self._idle.wait_for(lambda: self.pending == 0, timeout)
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+        return done
+
+    def stop(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=5)
+
+
+def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    """Tags stripped, without empty ones, without case-insensitive repeats (first spelling kept).
+
+    Raises ValueError for a tag that holds a comma or a line break, which would not survive
+    the BibTeX `keywords` field or the one-line list.
+    """
+    seen: set[str] = set()
+    result: list[str] = []
+    for tag in tags:
+        tag = " ".join(tag.split())
+        if not tag:
+            continue
+        if "," in tag:
+            raise ValueError(f"a tag cannot contain a comma: {tag!r}")
+        if tag.casefold() not in seen:
+            seen.add(tag.casefold())
+            result.append(tag)
+    return tuple(result)
+
+
+def _field_value(ann: Annotation, field_name: str) -> Any:
+    return getattr(ann, field_name)
+
+
+def _set_field(ann: Annotation, field_name: str, value: Any, when: str) -> None:
+    if field_name not in _ANNOTATION_FIELDS:
+        raise ValueError(f"not an annotation field: {field_name}")
+    if field_name == "status":
+        value = Status(value)
+        ann.history.append([when, value.value])
+    elif field_name == "tags":
+        value = tuple(value)
+    elif field_name == "overrides":
+        value = dict(value)
+    setattr(ann, field_name, value)
+    ann.changed[field_name] = when
+
+
+def _annotation_or_default(record: dict[str, Any] | None) -> Annotation:
+    if record is None:
+        return Annotation()
+    try:
+        return Annotation.from_dict(record)
+    except (TypeError, ValueError):
+        # The record was valid when this process opened the store (or it would have refused
+        # to start); a bad one now is another program's doing. Keep the user's change.
+        return Annotation()
+
+
+def _annotations_from_tables(data: Tables | None, path: Path) -> dict[str, Annotation]:
+    result: dict[str, Annotation] = {}
+    for doc_id, record in (data or {}).get(ANNOTATIONS_TABLE, {}).items():
+        pid = record.get("paper_id") if isinstance(record, dict) else None
+        if not isinstance(pid, str):
+            raise StoreError(f"{path}: annotation {doc_id} names no paper")
+        try:
+            result[pid] = Annotation.from_dict(record)
+        except (TypeError, ValueError) as error:
+            raise StoreError(f"{path}: annotation of paper {pid}: {error}") from None
+    return result
