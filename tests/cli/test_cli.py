@@ -1,0 +1,211 @@
+"""Every CLI command end to end, in a real subprocess, against a temporary store."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+Run = Callable[..., subprocess.CompletedProcess]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "library"
+
+
+@pytest.fixture
+def run(db: Path, tmp_path: Path) -> Run:
+    env = {k: v for k, v in os.environ.items() if k != "READER_TUI_DB"}
+    env["PYTHONPATH"] = str(REPO)
+    env["HOME"] = str(tmp_path / "home")
+    env["XDG_DATA_HOME"] = str(tmp_path / "home" / "data")
+
+    def run(*args: str, stdin: str | None = None, use_db: bool = True, extra_env: dict | None = None):
+        cmd = [sys.executable, "-m", "reader_tui", *args]
+        if use_db:
+            cmd += ["--db", str(db)]
+        return subprocess.run(
+            cmd, input=stdin, capture_output=True, text=True, env={**env, **(extra_env or {})}, timeout=60
+        )
+
+    return run
+
+
+def ids(run: Run) -> list[str]:
+    result = run("list", "--json")
+    assert result.returncode == 0, result.stderr
+    return [paper["id"] for paper in json.loads(result.stdout)]
+
+
+def test_version(run: Run) -> None:
+    result = run("--version", use_db=False)
+    assert result.returncode == 0
+    assert result.stdout.startswith("reader-tui ")
+
+
+def test_help_of_every_command(run: Run) -> None:
+    for command in ("import", "list", "show", "mark", "tag", "note", "edit", "stats"):
+        result = run(command, "--help", use_db=False)
+        assert result.returncode == 0, command
+        assert "usage: reader-tui" in result.stdout
+
+
+def test_first_run_lists_the_seed(run: Run) -> None:
+    result = run("list", "--json")
+    assert result.returncode == 0, result.stderr
+    papers = json.loads(result.stdout)
+    assert len(papers) == 19
+    required = {"id", "title", "abstract", "authors", "venue", "year", "url", "keywords", "citekey", "status", "tags", "notes"}
+    assert all(required <= paper.keys() for paper in papers)
+    assert {p["venue"] for p in papers} == {"ICLR"}
+    assert any(p["title"].startswith("Active Reading") for p in papers)
+
+
+def test_env_variable_chooses_the_store(run: Run, tmp_path: Path) -> None:
+    other = tmp_path / "elsewhere"
+    result = run("mark", "read", ids(run)[0], use_db=False, extra_env={"READER_TUI_DB": str(other)})
+    # The id came from --db's store; the same seed gives the same ids in the env's store.
+    assert result.returncode == 0, result.stderr
+    assert (other / "annotations.json").exists()
+
+
+def test_plain_list_output(run: Run) -> None:
+    result = run("list")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 19
+    assert "unread" in lines[0]
+
+
+def test_mark_and_filter_by_status(run: Run) -> None:
+    first, second, *_ = ids(run)
+    assert run("mark", "read", first, second).returncode == 0
+    assert run("mark", "to-read", second[:6]).returncode == 0
+    read = json.loads(run("list", "--status", "read", "--json").stdout)
+    assert [p["id"] for p in read] == [first]
+    result = run("mark", "finished", first)
+    assert result.returncode == 2
+    assert "unknown status" in result.stderr
+
+
+def test_tag_add_remove_and_filter(run: Run) -> None:
+    first, second, *_ = ids(run)
+    result = run("tag", first, second, "+LLM", "+memory")
+    assert result.returncode == 0, result.stderr
+    assert run("tag", second, "-llm").returncode == 0
+    tagged = json.loads(run("list", "--tag", "llm", "--json").stdout)
+    assert [p["id"] for p in tagged] == [first]
+    assert tagged[0]["tags"] == ["LLM", "memory"]
+    empty = run("tag", first, "+   ")
+    assert empty.returncode == 0  # whitespace-only tags are dropped, not stored
+    assert json.loads(run("show", first, "--json").stdout)["tags"] == ["LLM", "memory"]
+
+
+def test_note_set_append_and_stdin(run: Run) -> None:
+    first = ids(run)[0]
+    assert run("note", first, "--set", "First thought.").returncode == 0
+    assert run("note", first, "--append", "Second thought.").returncode == 0
+    assert run("note", first, "--append", "-", stdin="From a pipe.\n").returncode == 0
+    notes = json.loads(run("show", first, "--json").stdout)["notes"]
+    assert notes.splitlines() == ["First thought.", "Second thought.", "From a pipe."]
+
+
+def test_edit_fields_and_refuse_duplicate_citekey(run: Run) -> None:
+    first, second, *_ = ids(run)
+    result = run("edit", first, "--title", "My title", "--authors", "Ada Lovelace and Alan Turing",
+                 "--url", "https://example.org/p", "--citekey", "lovelace2026")
+    assert result.returncode == 0, result.stderr
+    paper = json.loads(run("show", first, "--json").stdout)
+    assert paper["title"] == "My title"
+    assert paper["authors"] == ["Ada Lovelace", "Alan Turing"]
+    assert paper["url"] == "https://example.org/p"
+    assert paper["citekey"] == "lovelace2026"
+    clash = run("edit", second, "--citekey", "LOVELACE2026")
+    assert clash.returncode == 2
+    assert "already used" in clash.stderr
+    assert run("edit", first).returncode == 2
+
+
+def test_show_plain_and_prefix_errors(run: Run) -> None:
+    first = ids(run)[0]
+    shown = run("show", first[:7])
+    assert shown.returncode == 0
+    assert first in shown.stdout and "ICLR 2026" in shown.stdout
+    unknown = run("show", "zzzzzz")
+    assert unknown.returncode == 2
+    assert unknown.stderr.startswith("reader-tui: no paper")
+    assert "Traceback" not in unknown.stderr
+    ambiguous = run("show", "")
+    assert ambiguous.returncode == 2
+
+
+def test_stats(run: Run) -> None:
+    first, second, *_ = ids(run)
+    run("mark", "read", first)
+    run("tag", first, second, "+x")
+    stats = json.loads(run("stats", "--json").stdout)
+    assert stats["papers"] == 19
+    assert stats["status"]["read"] == 1 and stats["status"]["unread"] == 18
+    assert stats["tags"] == {"x": 2}
+    assert "19 papers" in run("stats").stdout
+
+
+def test_import_seed_twice_adds_nothing_and_keeps_annotations(run: Run, tmp_path: Path) -> None:
+    first = ids(run)[0]
+    run("mark", "reading", first)
+    result = run("import", str(REPO / "seeds" / "iclr2026.txt"))
+    assert result.returncode == 0, result.stderr
+    assert "0 new" in result.stdout
+    assert len(ids(run)) == 19
+    assert json.loads(run("show", first, "--json").stdout)["status"] == "reading"
+
+
+def test_import_a_headerless_seed_with_venue_and_year(run: Run, tmp_path: Path) -> None:
+    seed = tmp_path / "mine.txt"
+    seed.write_text("We propose Zebra, a striped method for testing.\n\n\nA second abstract about things.\n",
+                    encoding="utf-8")
+    result = run("import", str(seed), "--format", "seed", "--venue", "NeurIPS", "--year", "2025", "--no-seed")
+    assert result.returncode == 0, result.stderr
+    papers = json.loads(run("list", "--json").stdout)
+    assert len(papers) == 2
+    assert {(p["venue"], p["year"]) for p in papers} == {("NeurIPS", 2025)}
+
+
+def test_import_of_a_missing_file_is_a_clear_error(run: Run, tmp_path: Path) -> None:
+    result = run("import", str(tmp_path / "nope.txt"))
+    assert result.returncode == 1
+    assert "nope.txt" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_corrupt_store_stops_with_the_file_named(run: Run, db: Path) -> None:
+    run("mark", "read", ids(run)[0])
+    (db / "annotations.json").write_text("{broken", encoding="utf-8")
+    result = run("list")
+    assert result.returncode == 1
+    assert str(db / "annotations.json") in result.stderr
+    assert "Traceback" not in result.stderr
+    assert (db / "annotations.json").read_text(encoding="utf-8") == "{broken"
+
+
+def test_cli_does_not_import_textual(db: Path) -> None:
+    code = (
+        "import sys; from reader_tui.cli import main; "
+        "main(['--db', sys.argv[1], 'list']); print('textual' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(db)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "False"
