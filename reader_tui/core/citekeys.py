@@ -1,0 +1,163 @@
+"""Citation keys: short, readable, ASCII, unique within a library.
+
+A key is `<stem><year>` with a letter suffix on clashes: `smith2024`, `socop2026`,
+`socop2026a`. The stem is the first author's surname when one is known, else the
+paper's short name ("SOCOP"), else the first significant word of its title. Keys are
+compared case-insensitively because BibTeX treats `Smith2024` and `smith2024` as the
+same key (and complains about the mismatch).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import string
+import unicodedata
+from functools import lru_cache
+from typing import Protocol
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+__all__ = ["make_citekey", "validate_citekey", "citekey_base", "first_free_key", "ascii_fold"]
+
+
+class _Citable(Protocol):
+    """What a key is made from: a `Paper` or a `PaperView` (with the user's overrides)."""
+
+    title: str
+    authors: tuple[str, ...]
+    year: int | None
+    short_name: str
+
+
+# Title words that make poor keys. "learning" is here on purpose: a tenth of ML titles
+# start with it ("Learning to ..."), so keeping it would make keys clash and say nothing.
+STOP_WORDS = frozenset(
+    """a an the on of in for to and or with from by via at as is are be do does can
+    towards toward learning rethinking revisiting beyond into through about when what
+    how why which who not no our we your its this that these those than vs versus""".split()
+)
+
+# Authors that name nobody: OpenReview lists hidden authors as "Anonymous".
+_ANONYMOUS = frozenset({"anonymous", "anonymous authors", "anonymous author", "anon", "unknown", "n/a", "others"})
+
+# Letters that NFKD does not decompose into an ASCII base letter.
+_FOLD = str.maketrans(
+    {"ß": "ss", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "æ": "ae", "Æ": "AE", "œ": "oe",
+     "Œ": "OE", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i"}
+)
+
+# Name suffixes that are not the surname in "First Last Jr." forms.
+_NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "ph.d."})
+
+_LATEX = LatexNodes2Text(math_mode="verbatim")
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)", re.S)
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+
+#: Characters BibTeX (or bibtexparser) cannot have in a key.
+FORBIDDEN_KEY_CHARS = ',{}()=#%"\'\\~'
+
+
+@lru_cache(maxsize=4096)
+def ascii_fold(text: str) -> str:
+    """`text` as plain ASCII: LaTeX accents (`{\\'e}`) decoded, accents dropped, others removed."""
+    if "\\" in text or "{" in text:
+        try:
+            text = _LATEX.latex_to_text(text)
+        except Exception:  # pylatexenc is lenient, but a key must never fail to be made
+            pass
+    text = unicodedata.normalize("NFKD", text.translate(_FOLD))
+    return text.encode("ascii", "ignore").decode("ascii")
+
+
+def _slug(text: str) -> str:
+    """Lowercase ASCII letters and digits only."""
+    return _NOT_ALNUM.sub("", ascii_fold(text).lower())
+
+
+def _surname(author: str) -> str:
+    """The surname of one author written "Last, First" or "First Last" ("" when unknown)."""
+    author = " ".join(author.split())
+    if not author or author.lower().strip(".") in _ANONYMOUS:
+        return ""
+    if "," in author:
+        return author.split(",", 1)[0]
+    words = author.split(" ")
+    while len(words) > 1 and words[-1].lower() in _NAME_SUFFIXES:
+        words.pop()
+    return words[-1]
+
+
+def _title_word(title: str) -> str:
+    """The first title word that is not a stop word (or the first word if all are)."""
+    words = [_slug(w) for w in _MATH.sub(" ", title).split()]
+    words = [w for w in words if w]
+    for word in words:
+        if word not in STOP_WORDS and not word.isdigit():
+            return word
+    return words[0] if words else ""
+
+
+def _stem(paper: _Citable) -> str:
+    authors = tuple(getattr(paper, "authors", ()) or ())
+    if authors:
+        stem = _slug(_surname(authors[0]))
+        if stem:
+            return stem
+    stem = _slug(getattr(paper, "short_name", "") or "")
+    if stem:
+        return stem
+    return _title_word(getattr(paper, "title", "") or "") or "paper"
+
+
+def _suffixes():
+    """"", a..z, aa..zz, aaa...: enough for any number of clashes."""
+    yield ""
+    for length in itertools.count(1):
+        for letters in itertools.product(string.ascii_lowercase, repeat=length):
+            yield "".join(letters)
+
+
+def citekey_base(paper: _Citable) -> str:
+    """The key `paper` gets when nothing clashes: stem plus year (`smith2024`, `socop2026`)."""
+    year = getattr(paper, "year", None)
+    return _stem(paper) + (str(year) if isinstance(year, int) else "")
+
+
+def first_free_key(base: str, taken_lower: set[str]) -> str:
+    """`base` with the first suffix ("", a, b, ..., aa, ...) whose lowercase form is not taken.
+
+    `taken_lower` must hold lowercase keys; exporters keep such a set so that making
+    20,000 keys stays linear.
+    """
+    for suffix in _suffixes():
+        key = base + suffix
+        if key.lower() not in taken_lower:
+            return key
+    raise AssertionError("unreachable: the suffixes never run out")
+
+
+def make_citekey(paper: _Citable, taken: set[str]) -> str:
+    """A new citation key for `paper` that is not in `taken` (compared case-insensitively).
+
+    `paper` is a `Paper` or a `PaperView`. The caller adds the result to `taken`.
+    This lowercases `taken` on every call; in a loop, use `citekey_base` and
+    `first_free_key` with a lowercase set instead.
+    """
+    return first_free_key(citekey_base(paper), {key.lower() for key in taken})
+
+
+def validate_citekey(key: str) -> str | None:
+    """Why BibTeX cannot use `key` as an entry key, or None when it can."""
+    if not key:
+        return "a citation key cannot be empty"
+    if any(ch.isspace() for ch in key):
+        return "a citation key cannot contain whitespace"
+    bad = sorted({ch for ch in key if ch in FORBIDDEN_KEY_CHARS})
+    if bad:
+        return f"a citation key cannot contain {' '.join(bad)}"
+    if not key.isascii():
+        return "a citation key must be ASCII (no accents or symbols)"
+    if not key.isprintable():
+        return "a citation key cannot contain control characters"
+    return None
