@@ -1,0 +1,291 @@
+"""Check a store folder file by file, and put the newest good backup back when it is damaged.
+
+`check_store` never changes anything and never opens a `Library` (which refuses a damaged
+store): it reads each file on its own and says, one line per finding, what is wrong and
+where. `restore_from_backup` is the repair: under the store's lock it moves a damaged
+annotations file aside (never deleting it) and copies in the newest backup that itself
+passes the check. The catalog has no backups (it can be imported again from the paper
+lists, and annotations are keyed by stable paper ids), so a damaged catalog is only
+moved aside.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .model import Annotation, Paper
+from .persist import (
+    ANNOTATIONS_FILE,
+    ANNOTATIONS_TABLE,
+    BACKUP_DIR,
+    CATALOG_FILE,
+    PAPERS_TABLE,
+    StoreFiles,
+    annotation_doc_id,
+    check_meta,
+    list_backups,
+    restore_backup,
+)
+from .storage import StoreError, read_json_file
+
+
+@dataclass(slots=True)
+class FileCheck:
+    """What reading one store file found.
+
+    `problems` are reasons the store would refuse the file (one line each, naming it);
+    `remarks` are harmless oddities worth knowing. `ids` are the paper ids it holds.
+    """
+
+    path: Path
+    kind: str
+    exists: bool = True
+    records: int = 0
+    problems: list[str] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)
+
+    @property
+    def ok(self) -> bool:
+        """True when the file is absent or fully readable."""
+        return not self.problems
+
+
+@dataclass(slots=True)
+class DoctorReport:
+    """The state of one store folder."""
+
+    folder: Path
+    catalog: FileCheck
+    annotations: FileCheck
+    backups: list[FileCheck]
+    orphans: int = 0
+    leftovers: list[Path] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the store opens and holds nothing unreadable."""
+        return not self.all_problems
+
+    @property
+    def all_problems(self) -> list[str]:
+        return self.problems + self.catalog.problems + self.annotations.problems
+
+    @property
+    def good_backups(self) -> list[Path]:
+        """Backups that pass the check, newest first."""
+        return [b.path for b in self.backups if b.ok]
+
+    @property
+    def annotations_restorable(self) -> bool:
+        """True when the annotations file is damaged (or lost) and a good backup exists."""
+        lost = not self.annotations.exists and bool(self.backups)
+        return (not self.annotations.ok or lost) and bool(self.good_backups)
+
+    def lines(self) -> list[str]:
+        """The report as one-line messages, problems first."""
+        out = list(self.all_problems)
+        for check in (self.catalog, self.annotations):
+            if not check.exists:
+                out.append(f"{check.path}: not there yet (a new store)")
+            elif check.ok:
+                noun = "papers" if check.kind == "catalog" else "annotations"
+                out.append(f"{check.path}: ok, {check.records} {noun}")
+            out.extend(check.remarks)
+        if self.orphans:
+            out.append(
+                f"{self.annotations.path}: {self.orphans} annotations of papers not in the catalog "
+                "(kept; they reattach when those papers are imported)"
+            )
+        good = len(self.good_backups)
+        if self.backups:
+            out.append(f"{self.folder / BACKUP_DIR}: {good} of {len(self.backups)} backups good")
+            out.extend(p for b in self.backups for p in b.problems)
+        else:
+            out.append(f"{self.folder / BACKUP_DIR}: no backups yet")
+        if self.leftovers:
+            out.append(
+                f"{self.folder}: {len(self.leftovers)} temporary files left by interrupted writes "
+                "(harmless; safe to delete when reader-tui is not running)"
+            )
+        return out
+
+
+@dataclass(slots=True)
+class RestoreResult:
+    """What `restore_from_backup` did. `messages` are one line each, naming files."""
+
+    ok: bool
+    restored_from: Path | None = None
+    moved_aside: list[Path] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+
+
+def check_file(path: Path, kind: str) -> FileCheck:
+    """Read one store file of `kind` ("catalog" or "annotations") and check every record.
+
+    Never raises for a bad file: what is wrong goes into `problems`.
+    """
+    check = FileCheck(Path(path), kind)
+    try:
+        data = read_json_file(check.path)
+    except StoreError as error:
+        check.problems.append(str(error))
+        return check
+    if data is None:
+        check.exists = False
+        return check
+    if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
+        check.problems.append(f"{path}: not a reader-tui store (expected an object of tables)")
+        return check
+    try:
+        check_meta(check.path, data, kind)
+    except StoreError as error:
+        check.problems.append(str(error))
+        return check
+    if kind == "catalog":
+        _check_papers(check, data.get(PAPERS_TABLE, {}))
+    else:
+        _check_annotations(check, data.get(ANNOTATIONS_TABLE, {}))
+    return check
+
+
+def _check_papers(check: FileCheck, table: dict[str, Any]) -> None:
+    for doc_id, record in table.items():
+        try:
+            paper = Paper.from_dict(record)
+        except (TypeError, ValueError) as error:
+            check.problems.append(f"{check.path}: paper record {doc_id}: {error}")
+            continue
+        if paper.id in check.ids:
+            check.remarks.append(f"{check.path}: paper {paper.id} is recorded twice (the later record is used)")
+        check.ids.add(paper.id)
+        check.records += 1
+    _limit(check)
+
+
+def _check_annotations(check: FileCheck, table: dict[str, Any]) -> None:
+    misplaced = 0
+    for doc_id, record in table.items():
+        pid = record.get("paper_id") if isinstance(record, dict) else None
+        if not isinstance(pid, str):
+            check.problems.append(f"{check.path}: annotation {doc_id} names no paper")
+            continue
+        try:
+            Annotation.from_dict(record)
+        except (TypeError, ValueError) as error:
+            check.problems.append(f"{check.path}: annotation of paper {pid}: {error}")
+            continue
+        # Writes find a paper's record by this derived id; one stored elsewhere would be
+        # shadowed by a second record at the right place on the next change.
+        if doc_id != annotation_doc_id(pid):
+            misplaced += 1
+        check.ids.add(pid)
+        check.records += 1
+    if misplaced:
+        check.remarks.append(f"{check.path}: {misplaced} annotations stored under an unexpected record id")
+    _limit(check)
+
+
+def _limit(check: FileCheck, most: int = 20) -> None:
+    # A file with thousands of bad records should not print thousands of lines.
+    if len(check.problems) > most:
+        extra = len(check.problems) - most
+        del check.problems[most:]
+        check.problems.append(f"{check.path}: ... and {extra} more bad records")
+
+
+def check_store(folder: Path) -> DoctorReport:
+    """Check the store in `folder`: each file readable, of a known format, every record valid;
+    orphan annotations counted; backups checked; temporary files of interrupted writes found.
+    Changes nothing."""
+    folder = Path(folder)
+    problems: list[str] = []
+    if folder.exists() and not folder.is_dir():
+        problems.append(f"{folder}: the store must be a folder, and this is a file")
+    elif not folder.exists():
+        problems.append(f"{folder}: no store here (the folder does not exist)")
+    catalog = check_file(folder / CATALOG_FILE, "catalog")
+    annotations = check_file(folder / ANNOTATIONS_FILE, "annotations")
+    backups = [check_file(path, "annotations") for path in list_backups(folder)]
+    report = DoctorReport(folder, catalog, annotations, backups, problems=problems)
+    if catalog.ok and annotations.ok and catalog.exists:
+        report.orphans = len(annotations.ids - catalog.ids)
+    if not annotations.exists and backups:
+        problems.append(
+            f"{annotations.path}: missing, yet {len(backups)} backups exist (was it deleted or moved?)"
+        )
+    if folder.is_dir():
+        report.leftovers = sorted(folder.glob(".*.tmp")) + sorted((folder / BACKUP_DIR).glob(".*.tmp"))
+    return report
+
+
+def restore_from_backup(folder: Path) -> RestoreResult:
+    """Repair the store in `folder`: replace a damaged (or lost) annotations file by the
+    newest backup that passes the check, and move a damaged catalog aside. Damaged files
+    are renamed `*.damaged-<time>.json` beside the store, never deleted. Does nothing
+    when the store is fine, or when no good backup exists for damaged annotations."""
+    folder = Path(folder)
+    report = check_store(folder)
+    result = RestoreResult(ok=True)
+    if report.problems and not folder.is_dir():
+        return RestoreResult(ok=False, messages=list(report.problems))
+    if report.ok:
+        result.messages.append(f"{folder}: the store is fine; nothing to restore")
+        return result
+
+    # Under the store's lock, so a running reader-tui cannot write into the gap between
+    # moving the damaged file away and copying the backup in.
+    with StoreFiles(folder).locked():
+        report = check_store(folder)  # again: another process may have written meanwhile
+        if not report.annotations.ok or (not report.annotations.exists and report.backups):
+            _restore_annotations(folder, report, result)
+        if not report.catalog.ok:
+            moved = _move_aside(report.catalog.path)
+            result.moved_aside.append(moved)
+            result.messages.append(
+                f"{report.catalog.path}: damaged, moved to {moved.name}; the catalog has no backups: "
+                "import your paper lists again (annotations reattach by paper id)"
+            )
+    return result
+
+
+def _restore_annotations(folder: Path, report: DoctorReport, result: RestoreResult) -> None:
+    path = report.annotations.path
+    good = report.good_backups
+    if not good:
+        result.ok = False
+        result.messages.append(f"{path}: damaged, and no backup passes the check; left as it is")
+        return
+    if report.annotations.exists:
+        moved = _move_aside(path)
+        result.moved_aside.append(moved)
+        result.messages.append(f"{path}: damaged, moved to {moved.name}")
+    restore_backup(folder, good[0])
+    result.restored_from = good[0]
+    after = check_file(path, "annotations")
+    if not after.ok:  # pragma: no cover - the backup passed the same check a moment ago
+        result.ok = False
+        result.messages.extend(after.problems)
+        return
+    result.messages.append(f"{path}: restored from {good[0].name} ({after.records} annotations)")
+
+
+def _move_aside(path: Path) -> Path:
+    """Rename `path` to an unused `<stem>.damaged-<time>.json` beside it."""
+    # Named here rather than by persist.restore_backup: its second-resolution name would
+    # overwrite an earlier damaged file moved aside within the same second.
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stem = path.name.removesuffix(".json")
+    target = path.with_name(f"{stem}.damaged-{stamp}.json")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{stem}.damaged-{stamp}-{n}.json")
+    os.replace(path, target)
+    return target
