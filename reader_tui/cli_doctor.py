@@ -1,0 +1,121 @@
+"""`reader-tui doctor [--restore]` and `reader-tui annotations export|import`: the command
+functions, without argument parsing (cli.py parses and calls these). Each prints
+human-readable lines and returns the process exit code.
+
+Messages carry file names and paper titles, which may hold terminal escapes: every line
+goes through `text.sanitize` before it reaches the terminal.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .core.doctor import check_store, restore_from_backup
+from .core.storage import StoreError, read_json_file
+from .core.store import Library
+
+EXIT_OK, EXIT_ERROR = 0, 1
+
+
+def run_doctor(library_folder: Path, restore: bool) -> int:
+    """Check the store in `library_folder` and print what was found; with `restore`, repair a
+    damaged store from its newest good backup. Exit 0 when the store is (now) fine, else 1."""
+    folder = Path(library_folder)
+    report = check_store(folder)
+    for line in report.lines():
+        _out(line)
+    if report.ok:
+        _out("the store is fine")
+        return EXIT_OK
+    if not restore:
+        if report.annotations_restorable:
+            _out(f"run `reader-tui doctor --restore` to put back {report.good_backups[0].name} "
+                 "(the damaged file is moved aside, not deleted)")
+        elif not report.catalog.ok:
+            _out("run `reader-tui doctor --restore` to move the damaged catalog aside, then import your lists again")
+        return EXIT_ERROR
+    result = restore_from_backup(folder)
+    for line in result.messages:
+        _out(line)
+    after = check_store(folder)
+    if after.ok:
+        _out("the store is fine now")
+        return EXIT_OK
+    for line in after.all_problems:
+        _err(line)
+    return EXIT_ERROR
+
+
+def run_annotations_export(folder: Path, out_path: Path | None, *, force: bool = False) -> int:
+    """Write the annotations of the store in `folder` as a JSON document to `out_path`
+    (standard output when None; an existing file only with `force`). Exit 0 on success,
+    1 with a one-line error otherwise."""
+    from .core.exporters.write import ExportError, write_export
+    from .core.transfer import dumps_document, export_annotations
+
+    folder = Path(folder)
+    if not (folder / "catalog.json").exists() and not (folder / "annotations.json").exists():
+        _err(f"{folder}: no store here, so no annotations to export")
+        return EXIT_ERROR
+    try:
+        library = Library(folder)
+        document = export_annotations(library)
+        text = dumps_document(document)
+        if out_path is None:
+            sys.stdout.write(text)
+            return EXIT_OK
+        write_export(text, Path(out_path), force=force)
+    except (StoreError, ExportError) as error:
+        _err(str(error))
+        return EXIT_ERROR
+    except FileExistsError as error:
+        _err(f"{error.filename}: {error.strerror}")
+        return EXIT_ERROR
+    _out(f"{len(document['papers'])} annotated papers written to {out_path}")
+    return EXIT_OK
+
+
+def run_annotations_import(folder: Path, path: Path, *, seed: Path | None = None) -> int:
+    """Merge an annotations export (`path`, or "-" for standard input) into the store in
+    `folder` (created from `seed` when new), later changes winning field by field.
+    Exit 0 when it was merged (papers not in the library are reported), 1 otherwise."""
+    from .core.transfer import TransferError, check_document, import_annotations, parse_document
+
+    try:
+        if str(path) == "-":
+            document = parse_document(sys.stdin.buffer.read())
+        else:
+            document = read_json_file(Path(path))
+            if document is None:
+                _err(f"{path}: no such file")
+                return EXIT_ERROR
+            check_document(document)
+        library = Library.open(Path(folder), seed=seed)
+        result = import_annotations(library, document)
+    except TransferError as error:
+        _err(f"{path}: {error}")
+        return EXIT_ERROR
+    except StoreError as error:
+        _err(str(error))
+        return EXIT_ERROR
+    for line in result.problems:
+        _err(line)
+    for line in result.unmatched[:20]:
+        _out(line)
+    if len(result.unmatched) > 20:
+        _out(f"... and {len(result.unmatched) - 20} more not in this library")
+    _out(result.summary())
+    return EXIT_OK
+
+
+def _out(line: str) -> None:
+    from .core.text import sanitize
+
+    print(sanitize(line))
+
+
+def _err(line: str) -> None:
+    from .core.text import sanitize
+
+    print(f"reader-tui: {sanitize(line)}", file=sys.stderr)
