@@ -1,0 +1,131 @@
+"""The edit dialog: correct a paper's title, authors, url and citation key by hand.
+
+It hands back only the fields that changed (authors as a list); the app passes them to
+`Library.edit`, which keeps them as overrides that survive re-imports. The citation key
+is checked here too, so a bad or taken key is explained before the dialog closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from ...core.citekeys import validate_citekey
+from ...core.model import PaperView
+from ...paths import styles_dir
+
+AUTHOR_SEPARATOR = " and "
+
+
+def split_authors(text: str) -> list[str]:
+    """ "A and B and C" -> ["A", "B", "C"] (BibTeX's separator; blanks dropped)."""
+    return [a.strip() for a in text.split(AUTHOR_SEPARATOR) if a.strip()]
+
+
+class EditDialog(ModalScreen[dict | None]):
+    """Edit `view`'s title, authors, url and citekey; dismisses with the changed fields
+    (`{"title": str, "authors": list[str], "url": str, "citekey": str}`, only those that
+    changed), or None when cancelled or nothing changed.
+
+    `citekeys` maps lower-cased keys to paper ids (`Library.citekeys()`), to refuse a key
+    another paper has.
+    """
+
+    CSS_PATH = str(styles_dir() / "dialogs.tcss")
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="edit.cancel"),
+        Binding("ctrl+s", "save", "Save", id="edit.save"),
+    ]
+
+    def __init__(self, view: PaperView, citekeys: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self.view = view
+        self.citekeys = dict(citekeys or {})
+        self.original = {
+            "title": view.title,
+            "authors": list(view.authors),
+            "url": view.url,
+            "citekey": view.citekey,
+        }
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="edit-dialog", classes="dialog"):
+            yield Static(f"Edit paper {self.view.id}", classes="dialog-title", markup=False)
+            yield Static("Title", classes="dialog-label", markup=False)
+            yield Input(self.original["title"], id="edit-title")
+            yield Static("", id="edit-title-error", classes="dialog-error", markup=False)
+            yield Static("Authors (separated by \" and \")", classes="dialog-label", markup=False)
+            yield Input(AUTHOR_SEPARATOR.join(self.original["authors"]), placeholder="Anonymous", id="edit-authors")
+            yield Static("URL", classes="dialog-label", markup=False)
+            yield Input(self.original["url"], placeholder="https://…", id="edit-url")
+            yield Static("", id="edit-url-error", classes="dialog-error", markup=False)
+            yield Static("Citation key", classes="dialog-label", markup=False)
+            yield Input(self.original["citekey"], id="edit-citekey")
+            yield Static("", id="edit-citekey-error", classes="dialog-error", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Save", variant="primary", id="edit-save")
+                yield Button("Cancel", id="edit-cancel")
+            yield Static("enter or ctrl+s save · escape cancel", classes="dialog-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#edit-title", Input).focus()
+
+    def values(self) -> dict[str, Any]:
+        """What the fields hold now, cleaned."""
+        return {
+            "title": " ".join(self.query_one("#edit-title", Input).value.split()),
+            "authors": split_authors(self.query_one("#edit-authors", Input).value),
+            "url": self.query_one("#edit-url", Input).value.strip(),
+            "citekey": self.query_one("#edit-citekey", Input).value.strip(),
+        }
+
+    def errors(self, values: dict[str, Any]) -> dict[str, str]:
+        """Field name -> why its value cannot be saved."""
+        problems: dict[str, str] = {}
+        if not values["title"]:
+            problems["title"] = "a title cannot be empty"
+        if any(ch.isspace() for ch in values["url"]):
+            problems["url"] = "a url cannot contain spaces"
+        key = values["citekey"]
+        if key != self.original["citekey"]:
+            problem = validate_citekey(key)
+            owner = self.citekeys.get(key.lower())
+            if problem:
+                problems["citekey"] = problem
+            elif owner is not None and owner != self.view.id:
+                problems["citekey"] = f"already used by paper {owner}"
+        return problems
+
+    def changes(self) -> dict[str, Any]:
+        values = self.values()
+        return {name: value for name, value in values.items() if value != self.original[name]}
+
+    @on(Input.Changed)
+    def _clear_error(self, event: Input.Changed) -> None:
+        name = (event.input.id or "").removeprefix("edit-")
+        for error in self.query(f"#edit-{name}-error"):
+            error.update("")  # type: ignore[attr-defined]
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#edit-save")
+    def action_save(self) -> None:
+        values = self.values()
+        problems = self.errors(values)
+        for name in ("title", "url", "citekey"):
+            self.query_one(f"#edit-{name}-error", Static).update(problems.get(name, ""))
+        if problems:
+            self.query_one(f"#edit-{next(iter(problems))}", Input).focus()
+            return
+        self.dismiss(self.changes() or None)
+
+    @on(Button.Pressed, "#edit-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
