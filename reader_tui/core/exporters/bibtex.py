@@ -1,0 +1,556 @@
+"""BibTeX export: one entry per paper, safe for bibtex, pdflatex and bibtexparser alike.
+
+The heart of it is `escape_latex`, which turns a field's text into BibTeX field text:
+
+* LaTeX that is already there stays: known commands (`\\textbf{..}`, `\\'e`, `5\\%`), and
+  balanced math (`$O(K)$`, `$$..$$`, `\\(..\\)`, `\\[..\\]`). OpenReview abstracts often
+  double their backslashes (markdown escaping: `$7.9\\\\%$`, `\\\\(x\\\\)`); a doubled backslash
+  before a letter or a LaTeX special is read as a single one.
+* Bare specials are escaped: `& % #` everywhere; outside math `_ -> \\_`,
+  `~ -> \\textasciitilde{}`, `^ -> \\textasciicircum{}`, `< > |` to their text commands;
+  an unpaired `$ -> \\$`.
+* Unknown commands (`\\method`, `C:\\Users`) and stray backslashes are shown literally
+  (`\\textbackslash{}`), so a note can never run a command (`\\input`, `\\write18`) or
+  stop a document on an undefined macro.
+* Braces always balance, for bibtex *and* bibtexparser. The two count differently:
+  bibtex counts `\\{` as a brace, bibtexparser does not. So group braces and escaped
+  braces are matched separately, and an unmatched one becomes `\\textbraceleft{}` /
+  `\\textbraceright{}` (no raw brace at all), never `\\{`. A note cannot end its entry early.
+* A line inside a field never starts with `@` (bibtexparser would read a new entry):
+  such an `@` is written `{@}`.
+* Non-ASCII becomes LaTeX through pylatexenc (`é -> {\\'e}`, `α -> {\\ensuremath{\\alpha}}`)
+  unless `unicode=True` (biblatex/biber read UTF-8). Characters pylatexenc cannot name
+  are dropped when they are symbols or emoji and written `?` when they are letters,
+  digits or punctuation (a CJK title keeps its shape). Control characters are stripped.
+
+Titles also get their capitals protected from BibTeX styles that lowercase them
+(see `protect_case`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+
+from pylatexenc import latex2text, latexwalker
+from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+from reader_tui.core.citekeys import citekey_base, first_free_key, validate_citekey
+from reader_tui.core.model import PaperView
+
+__all__ = ["export_bibtex", "entry_for", "entry_fields", "escape_latex", "protect_case", "booktitle_for", "HEADER"]
+
+HEADER = "% exported by reader-tui\n"
+
+# ---------------------------------------------------------------------------------------
+# Which commands count as "LaTeX already there".
+
+# Known to pylatexenc but unsafe or meaningless inside a bibliography field: they load
+# files, define macros, or start document structure.
+_DENY = frozenset(
+    """documentclass usepackage RequirePackage include input newcommand renewcommand
+    providecommand newenvironment renewenvironment provideenvironment DeclareMathOperator
+    verb section subsection subsubsection chapter paragraph subparagraph pagagraph part
+    label item bibliography includegraphics hypersetup setcounter addcounter setlength
+    addlength definecolor colorlet providecolor pagecolor nopagecolor rowcolors
+    selectlanguage author title date keywords maketitle exercise subexercise uebung
+    subuebung hint hints hinweis hinweise pdfloesung pdfsolution""".split()
+)
+# Common in abstracts and safe, but missing from pylatexenc's tables.
+_EXTRA = frozenset(
+    """left right bigl bigr Bigl Bigr big Big bigg Bigg biggl biggr middle boldsymbol bm
+    pmb operatorname tfrac dfrac binom mathord cal coloneqq colon ne land lor Pr Re Im arg
+    det dim ker deg gcd hom bf it rm sf tt sc em sl textnormal small large Large tiny
+    scriptsize footnotesize normalsize huge Huge textsuperscript textsubscript LaTeX TeX
+    textless textgreater textbar textbraceleft textbraceright lbrace rbrace backslash
+    thicksim cdots ldots vdots ddots dots noindent quad qquad""".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _known_commands() -> frozenset[str]:
+    names = {m.macroname for m in latexwalker.get_default_latex_context_db().iter_macro_specs()}
+    names |= {m.macroname for m in latex2text.get_default_latex_context_db().iter_macro_specs()}
+    names = {n for n in names if n.isalpha() and not n.startswith(("Uebung", "CYR", "cyr"))}
+    return frozenset((names - _DENY) | _EXTRA)
+
+
+# Control symbols kept as they are. Accents (' ` ^ " ~ = .) need something to sit on.
+_KEPT_SYMBOLS = frozenset("%&#_$,;:!-/@|")
+_ACCENTS = frozenset("'`^\"~=.")
+
+# ---------------------------------------------------------------------------------------
+# Tokens of the input text.
+
+_TOKEN = re.compile(
+    r"(?P<word>\\[A-Za-z]+)"  # control word
+    r"|(?P<sym>\\[^A-Za-z])"  # control symbol, including \\ and "\<newline>"
+    r"|(?P<lone>\\)"  # a backslash at the very end
+    r"|(?P<dollar>\$\$?)"
+    r"|(?P<special>[&%#_^~{}<>|\n\t])"
+    r"|(?P<ctrl>[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff])"
+    r"|(?P<wide>[^\x00-\x7f\ud800-\udfff]+)",
+    re.S,
+)
+# Text needing no work at all: the common case, tested first for speed.
+_NEEDS_WORK = re.compile(r"[\\$&%#_^~{}<>|\x00-\x1f\x7f-\uffff]|[^\x00-\uffff]")
+# A markdown-doubled backslash before something a single backslash would escape.
+_DOUBLED = re.compile(r"\\\\(?=[A-Za-z%&#_$(){}\[\]])")
+
+_TEXT_SPECIALS = {
+    "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}", "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+    "\t": " ",
+}
+_MATH_SPECIALS = {"&": r"\&", "%": r"\%", "#": r"\#", "\t": " ", "\n": " "}
+_UNMATCHED = {
+    # (mode, brace) -> replacement without any raw brace character
+    ("text", "{"): r"\textbraceleft{}", ("text", "}"): r"\textbraceright{}",
+    ("math", "{"): r"\lbrace ", ("math", "}"): r"\rbrace ",
+}
+
+
+def _tokenize(text: str) -> list[tuple[str, str]]:
+    """(kind, text) pairs; kind "plain" for text between matches."""
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    for m in _TOKEN.finditer(text):
+        if m.start() > pos:
+            tokens.append(("plain", text[pos : m.start()]))
+        tokens.append((m.lastgroup or "plain", m.group()))
+        pos = m.end()
+    if pos < len(text):
+        tokens.append(("plain", text[pos:]))
+    return tokens
+
+
+def _can_open(tokens: list[tuple[str, str]], i: int) -> bool:
+    # Pandoc's rule: `$` opens math only when a non-space follows it.
+    nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
+    return bool(nxt) and not nxt[0].isspace()
+
+
+def _can_close(tokens: list[tuple[str, str]], i: int) -> bool:
+    # ... and closes only after a non-space, and not before a digit ("$5 and $6").
+    prev = tokens[i - 1][1] if i > 0 else ""
+    nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
+    return bool(prev) and not prev[-1].isspace() and not nxt[:1].isdigit()
+
+
+def _math_spans(tokens: list[tuple[str, str]]) -> dict[int, int]:
+    """Opening token index -> closing token index, for each balanced math span."""
+    spans: dict[int, int] = {}
+    open_at: int | None = None
+    closer = ""
+    for i, (kind, tok) in enumerate(tokens):
+        if open_at is not None:
+            if tok == closer and (kind != "dollar" or _can_close(tokens, i)):
+                spans[open_at] = i
+                open_at = None
+            elif kind == "dollar" and tok == closer and _can_open(tokens, i):
+                open_at = i  # the earlier `$` stays a bare dollar
+            continue
+        if kind == "dollar" and _can_open(tokens, i):
+            open_at, closer = i, tok
+        elif kind == "sym" and tok in ("\\(", "\\["):
+            open_at, closer = i, "\\)" if tok == "\\(" else "\\]"
+    return spans
+
+
+def _modes(tokens: list[tuple[str, str]], spans: dict[int, int]) -> list[str]:
+    """Each token's mode: "text", "math", or "delim" for a paired math delimiter."""
+    modes = ["text"] * len(tokens)
+    for start, end in spans.items():
+        modes[start] = modes[end] = "delim"
+        for i in range(start + 1, end):
+            modes[i] = "math"
+    return modes
+
+
+def _unmatched_braces(tokens: list[tuple[str, str]], modes: list[str]) -> set[int]:
+    """Indices of braces without a partner in the same text or math segment.
+
+    Group braces `{}` and escaped braces `\\{\\}` are matched separately, so that both
+    counts (bibtex's, which includes escaped ones, and bibtexparser's, which does not)
+    stay balanced.
+    """
+    unmatched: set[int] = set()
+    stacks: dict[str, list[int]] = {"{": [], "\\{": []}
+    partner = {"}": "{", "\\}": "\\{"}
+    for i, (_kind, tok) in enumerate(tokens):
+        if modes[i] == "delim":  # a segment ends: what is still open stays unmatched
+            for stack in stacks.values():
+                unmatched.update(stack)
+                stack.clear()
+        elif tok in stacks:
+            stacks[tok].append(i)
+        elif tok in partner:
+            stack = stacks[partner[tok]]
+            if stack:
+                stack.pop()
+            else:
+                unmatched.add(i)
+    for stack in stacks.values():
+        unmatched.update(stack)
+    return unmatched
+
+
+_ENCODER = UnicodeToLatexEncoder(
+    non_ascii_only=True,
+    replacement_latex_protection="braces-all",
+    unknown_char_policy="keep",
+    unknown_char_warning=False,
+)
+
+
+@lru_cache(maxsize=8192)
+def _latex_char(ch: str) -> str:
+    """One non-ASCII character as LaTeX for classic 8-bit BibTeX."""
+    out = _ENCODER.unicode_to_latex(ch)
+    if out != ch:
+        return out
+    if unicodedata.category(ch)[0] in "LNP":
+        return "?"
+    return ""  # emoji, symbols, combining and format characters: nothing BibTeX can show
+
+
+def _wide(run: str, unicode: bool, mode: str) -> str:
+    if unicode:
+        # Line and paragraph separators would look like line breaks to some readers.
+        return run.replace("\u2028", " ").replace("\u2029", " ")
+    return "".join(_latex_char(ch) for ch in unicodedata.normalize("NFC", run))
+
+
+def _backslash(mode: str) -> str:
+    return r"\textbackslash{}" if mode == "text" else r"\backslash{}"
+
+
+def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False) -> str:
+    """`text` as the inside of a BibTeX `{...}` field value (see the module docstring).
+
+    With `multiline`, single line breaks are kept (notes, abstracts); otherwise all
+    whitespace runs become one space. The result has no leading or trailing whitespace.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not _NEEDS_WORK.search(text):
+        return " ".join(text.split())
+    text = _DOUBLED.sub(r"\\", text)
+    tokens = _tokenize(text)
+    modes = _modes(tokens, _math_spans(tokens))
+    unmatched = _unmatched_braces(tokens, modes)
+    known = _known_commands()
+    out: list[str] = []
+    for i, (kind, tok) in enumerate(tokens):
+        mode = modes[i]
+        if mode == "delim" or kind == "plain":
+            out.append(tok)
+        elif kind == "word":
+            out.append(tok if tok[1:] in known else _backslash(mode) + tok[1:])
+        elif tok in ("{", "}", "\\{", "\\}"):
+            if i in unmatched:
+                out.append(_UNMATCHED["text" if mode == "text" else "math", tok[-1]])
+            else:
+                out.append(tok)
+        elif kind == "sym":
+            out.append(_symbol(tok, tokens, i, mode, unicode))
+        elif kind == "lone":
+            out.append(_backslash(mode))
+        elif kind == "dollar":
+            out.append(tok.replace("$", r"\$"))
+        elif kind == "special":
+            if tok == "\n":
+                out.append("\n" if multiline and mode == "text" else " ")
+            else:
+                table = _TEXT_SPECIALS if mode == "text" else _MATH_SPECIALS
+                out.append(table.get(tok, tok))
+        elif kind == "wide":
+            out.append(_wide(tok, unicode, mode))
+        # kind == "ctrl": dropped
+    return _tidy("".join(out), multiline)
+
+
+def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode: bool) -> str:
+    """A control symbol `\\X`: kept when LaTeX knows it here, else shown literally."""
+    ch = tok[1]
+    nxt = tokens[i + 1][1][:1] if i + 1 < len(tokens) else ""
+    if ch == "\\":
+        # A line break inside math (matrices); in text nobody means one in a bibliography.
+        # The space keeps a following brace from looking escaped to bibtexparser.
+        return "\\\\ " if mode == "math" else r"\textbackslash{}\textbackslash{}"
+    if ch in _KEPT_SYMBOLS:
+        return tok
+    if ch in (" ", "\n"):
+        # A control space; the `{}` keeps it one even at the end of a field, where a
+        # trailing `\` would make bibtexparser read the closing brace as escaped.
+        return "\\ {}"
+    if ch in _ACCENTS and mode == "text" and (nxt.isascii() and nxt.isalpha() or nxt in ("{", "\\")):
+        return tok
+    if ch in "()[]" and mode != "text":
+        return r"\backslash " + ch
+    # Not a command LaTeX can run here: show the backslash, then the character.
+    rest = escape_latex(ch, unicode=unicode) if mode == "text" else _MATH_SPECIALS.get(ch, ch)
+    return _backslash(mode) + rest
+
+
+_BLANKS = re.compile(r"[ \t]+")
+_LINES = re.compile(r"[ \t]*\n\s*")
+_AT_LINE_START = re.compile(r"\n@")
+
+
+def _tidy(value: str, multiline: bool) -> str:
+    if not multiline:
+        return " ".join(value.split())
+    value = _LINES.sub("\n", _BLANKS.sub(" ", value)).strip()
+    return _AT_LINE_START.sub("\n{@}", value)
+
+
+# ---------------------------------------------------------------------------------------
+# Case protection for titles.
+
+_TITLE_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\$\$|\$|[{}]|\s+|[^\\${}\s]+", re.S)
+_COMMAND = re.compile(r"\\[A-Za-z]+|\\.")
+_TRAILING_PUNCT = re.compile(r"[:;,.!?]+$")
+
+
+def _title_words(title: str) -> list[str]:
+    """Split escaped title text at spaces that are outside braces and math."""
+    words, current, depth, math = [], [], 0, ""
+    for tok in _TITLE_TOKEN.findall(title):
+        if tok.isspace() and depth == 0 and not math:
+            if current:
+                words.append("".join(current))
+                current = []
+            continue
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth = max(0, depth - 1)
+        elif tok in ("$", "$$", "\\(", "\\)", "\\[", "\\]") and depth == 0:
+            if not math:
+                math = {"\\(": "\\)", "\\[": "\\]"}.get(tok, tok)
+            elif tok == math:
+                math = ""
+        current.append(tok)
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def _visible(word: str) -> str:
+    return _COMMAND.sub("", word).replace("{", "").replace("}", "")
+
+
+def _needs_protection(word: str, proper_nouns: bool) -> bool:
+    if "$" in word or "\\(" in word or "\\[" in word:
+        return True  # lowercasing math changes its meaning
+    if any(c.isupper() for c in "".join(_COMMAND.findall(word))):
+        return True  # \LaTeX would become the undefined \latex
+    letters = [c for c in _visible(word) if c.isalpha()]
+    if any(c.isupper() for c in letters[1:]):
+        return True  # SOCOP, LLMs, GeoPurify, PG-Occ
+    return proper_nouns and bool(letters) and letters[0].isupper()
+
+
+def _is_sentence_case(words: list[str]) -> bool:
+    """True when capitals after the first word are rare: then they mark proper nouns."""
+    long_words = [_visible(w) for w in words[1:] if len(_visible(w)) > 3 and _visible(w).isalpha()]
+    if len(long_words) < 3:
+        return False
+    capitalised = sum(1 for w in long_words if w[0].isupper())
+    return capitalised * 2 < len(long_words)
+
+
+def protect_case(title: str) -> str:
+    """Brace-protect the words of an escaped title that BibTeX styles must not lowercase.
+
+    Protected: words with a capital after their first letter or in all caps (`{SOCOP}`,
+    `{LLMs}`, `{PG-Occ}`), math, and commands with capitals. In a sentence-case title
+    every capitalised word after the first is taken as a proper noun and protected too.
+    The first word gets no special care: styles keep its first letter as it is.
+    Words already wrapped in braces are left alone.
+    """
+    words = _title_words(title)
+    proper_nouns = _is_sentence_case(words)
+    out = []
+    for index, word in enumerate(words):
+        if word.startswith("{") and word.endswith("}") or not _needs_protection(word, proper_nouns and index > 0):
+            out.append(word)
+            continue
+        punct = _TRAILING_PUNCT.search(word) if not word.endswith("$") else None
+        core, tail = (word[: punct.start()], punct.group()) if punct and punct.start() else (word, "")
+        # `{\cmd ..}` is a BibTeX "special character" whose letters styles still change:
+        # a second brace level keeps it whole.
+        out.append(("{{%s}}" if core.startswith("\\") else "{%s}") % core + tail)
+    return " ".join(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Venues.
+
+_ORDINALS = (
+    "First Second Third Fourth Fifth Sixth Seventh Eighth Ninth Tenth Eleventh Twelfth "
+    "Thirteenth Fourteenth Fifteenth Sixteenth Seventeenth Eighteenth Nineteenth Twentieth"
+).split()
+_TENS = {20: "Twent", 30: "Thirt", 40: "Fort", 50: "Fift"}
+
+
+def _ordinal_word(n: int) -> str:
+    """1 -> First, 14 -> Fourteenth, 23 -> Twenty-Third (ICLR counts in words)."""
+    if 1 <= n <= 20:
+        return _ORDINALS[n - 1]
+    tens, unit = divmod(n, 10)
+    if tens * 10 in _TENS and n < 60:
+        stem = _TENS[tens * 10]
+        return stem + "ieth" if unit == 0 else f"{stem}y-{_ORDINALS[unit - 1]}"
+    return _ordinal_number(n)
+
+
+def _ordinal_number(n: int) -> str:
+    """41 -> 41st (ICML counts in digits)."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+_VENUE = re.compile(r"\b(ICLR|NeurIPS|NIPS|ICML|CVPR|ICCV|ECCV|ACL|EMNLP|NAACL|AAAI|IJCAI|COLM|AISTATS|UAI)\b", re.I)
+_YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
+_SUBMITTED = re.compile(r"\b(submission|submitted|withdrawn|rejected|under review)\b", re.I)
+_FIXED_BOOKTITLES = {
+    "NEURIPS": "Advances in Neural Information Processing Systems",
+    "NIPS": "Advances in Neural Information Processing Systems",
+    "CVPR": "Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition",
+    "ICCV": "Proceedings of the IEEE/CVF International Conference on Computer Vision",
+    "ECCV": "European Conference on Computer Vision",
+    "ACL": "Proceedings of the Annual Meeting of the Association for Computational Linguistics",
+    "EMNLP": "Proceedings of the Conference on Empirical Methods in Natural Language Processing",
+    "NAACL": "Proceedings of the Conference of the North American Chapter of the Association for Computational Linguistics",
+    "AAAI": "Proceedings of the AAAI Conference on Artificial Intelligence",
+    "IJCAI": "Proceedings of the International Joint Conference on Artificial Intelligence",
+    "COLM": "Conference on Language Modeling",
+    "AISTATS": "International Conference on Artificial Intelligence and Statistics",
+    "UAI": "Conference on Uncertainty in Artificial Intelligence",
+}
+
+
+def booktitle_for(venue: str, year: int | None = None) -> str:
+    """The proceedings title for a venue string ("ICLR 2026 Conference Submission").
+
+    Known venues get their usual booktitle (ICLR in OpenReview's words: "The Fourteenth
+    International Conference on Learning Representations"); a submission not yet
+    accepted is "Submitted to ...", as OpenReview writes it. Other venues: the text itself.
+    """
+    venue = " ".join(venue.split())
+    m = _VENUE.search(venue)
+    if not m:
+        return venue
+    name = m.group(1).upper()
+    ym = _YEAR.search(venue)
+    year = int(ym.group(1)) if ym else year
+    if name == "ICLR":
+        title = "International Conference on Learning Representations"
+        if year and year > 2012:
+            title = f"The {_ordinal_word(year - 2012)} {title}"
+    elif name == "ICML":
+        title = "International Conference on Machine Learning"
+        if year and year > 1983:
+            title = f"Proceedings of the {_ordinal_number(year - 1983)} {title}"
+    else:
+        title = _FIXED_BOOKTITLES[name]
+    return f"Submitted to {title}" if _SUBMITTED.search(venue) else title
+
+
+# ---------------------------------------------------------------------------------------
+# Entries.
+
+_ANONYMOUS = frozenset({"", "anonymous", "anonymous authors", "anonymous author", "anon"})
+_AND_WORD = re.compile(r"(^|\s)and(\s|$)", re.I)
+_URL_UNSAFE = re.compile(r"[\s{}\\\"<>^`|\x00-\x1f\x7f]|[^\x00-\x7f]")
+
+
+def _authors(authors: Iterable[str], unicode: bool) -> str:
+    names = []
+    for name in authors:
+        escaped = escape_latex(name, unicode=unicode)
+        if escaped.lower().strip(".") in _ANONYMOUS:
+            continue
+        # "and" inside a name, or more than two commas, would split or break the name.
+        if _AND_WORD.search(escaped) or escaped.count(",") > 2:
+            escaped = "{%s}" % escaped
+        names.append(escaped)
+    return " and ".join(names) if names else "Anonymous"
+
+
+def _url(url: str) -> str:
+    """A URL as written, percent-encoding what would break a field or a `\\url{}`.
+
+    URLs are not LaTeX-escaped: biblatex and hyperref read them verbatim.
+    """
+    url = url.strip()
+    return _URL_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8", "replace")), url)
+
+
+def entry_fields(paper: PaperView, *, abstract: bool = True, unicode: bool = False) -> tuple[str, list[tuple[str, str]]]:
+    """The entry type and the (name, value) fields of `paper`'s entry, values as written
+    between the braces; empty fields are left out."""
+    venue = (paper.venue or "").strip()
+    year = paper.year
+    entry_type = "inproceedings" if venue else "misc"
+    if re.search(r"\b(arxiv|corr)\b", venue, re.I):
+        entry_type = "misc"
+    fields = [
+        ("title", protect_case(escape_latex(paper.title, unicode=unicode))),
+        ("author", _authors(paper.authors, unicode)),
+    ]
+    if entry_type == "inproceedings":
+        fields.append(("booktitle", escape_latex(booktitle_for(venue, year), unicode=unicode)))
+    elif venue:
+        fields.append(("howpublished", escape_latex(venue, unicode=unicode)))
+    fields += [
+        ("year", str(year) if year is not None else ""),
+        ("url", _url(paper.url or "")),
+        ("doi", _url(paper.doi or "")),
+        ("abstract", escape_latex(paper.abstract or "", unicode=unicode, multiline=True) if abstract else ""),
+        ("keywords", ", ".join(t for t in (escape_latex(tag, unicode=unicode) for tag in paper.tags) if t)),
+        ("annote", escape_latex(paper.notes or "", unicode=unicode, multiline=True)),
+    ]
+    return entry_type, [(name, value) for name, value in fields if value]
+
+
+def _format(entry_type: str, key: str, fields: list[tuple[str, str]]) -> str:
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    return f"@{entry_type}{{{key},\n{body}\n}}\n"
+
+
+def entry_for(paper: PaperView, *, key: str | None = None, abstract: bool = True, unicode: bool = False) -> str:
+    """One BibTeX entry for `paper`, keyed `key` (default: its own citekey, or a made one).
+
+    `key` must be valid (`validate_citekey`); an invalid paper citekey is replaced.
+    """
+    if key is None:
+        key = paper.citekey if paper.citekey and validate_citekey(paper.citekey) is None else citekey_base(paper)
+    problem = validate_citekey(key)
+    if problem:
+        raise ValueError(f"bad citation key {key!r}: {problem}")
+    entry_type, fields = entry_fields(paper, abstract=abstract, unicode=unicode)
+    return _format(entry_type, key, fields)
+
+
+def export_bibtex(papers: Iterable[PaperView], *, abstract: bool = True, unicode: bool = False) -> str:
+    """A .bib file for `papers`, in the given order, with unique keys.
+
+    A paper keeps its citekey when it is valid and not already used in this file
+    (case-insensitively); otherwise it gets a made one (`smith2024a`).
+    `abstract=False` leaves abstracts out; `unicode=True` keeps non-ASCII text as UTF-8
+    for biblatex/biber instead of turning it into LaTeX commands.
+    """
+    taken: set[str] = set()
+    parts = [HEADER]
+    for paper in papers:
+        key = paper.citekey
+        if not key or validate_citekey(key) is not None or key.lower() in taken:
+            key = first_free_key(citekey_base(paper), taken)
+        taken.add(key.lower())
+        parts.append("\n")
+        parts.append(entry_for(paper, key=key, abstract=abstract, unicode=unicode))
+    return "".join(parts)
