@@ -1,0 +1,98 @@
+"""Benchmark of the related-papers index: build time and time per query.
+
+`run_benchmark(views)` is what the main benchmark calls; `python -m reader_tui.bench_related
+PATH` runs it on an OpenReview JSONL(.gz) dump (id, title, abstract, keywords, venue,
+year, url per line) and prints the figures.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from .core.model import Annotation, Paper, PaperView
+from .core.related import RelatedIndex
+
+
+def views_from_jsonl(path: Path) -> list[PaperView]:
+    """PaperViews of every record in a (gzipped) OpenReview JSONL dump, unannotated."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    views = []
+    with opener(path, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            keywords = record.get("keywords") or []
+            paper = Paper(
+                id=record["id"],
+                title=record.get("title") or "",
+                abstract=record.get("abstract") or "",
+                venue=record.get("venue") or "",
+                year=record.get("year"),
+                url=record.get("url") or "",
+                keywords=tuple(k for k in keywords if isinstance(k, str)),
+            )
+            views.append(PaperView(paper, Annotation()))
+    return views
+
+
+def run_benchmark(views: Sequence[PaperView], *, queries: int = 200, seed: int = 0) -> dict[str, float]:
+    """Build a RelatedIndex over `views` and time `related(k=5)` for `queries` random papers.
+
+    Returns build_s, related_p50_ms, related_p95_ms, related_max_ms, more_like_this_p50_ms
+    (k=50) and papers.
+    """
+    start = time.perf_counter()
+    index = RelatedIndex.build(views)
+    build_s = time.perf_counter() - start
+
+    rng = random.Random(seed)
+    sample = rng.sample([v.id for v in views], min(queries, len(views)))
+    timings = []
+    for pid in sample:
+        start = time.perf_counter()
+        index.related(pid, 5)
+        timings.append((time.perf_counter() - start) * 1000)
+    wide = []
+    for pid in sample[:50]:
+        start = time.perf_counter()
+        index.more_like_this(pid, 50)
+        wide.append((time.perf_counter() - start) * 1000)
+    return {
+        "papers": len(views),
+        "build_s": round(build_s, 3),
+        "related_p50_ms": round(_percentile(timings, 50), 2),
+        "related_p95_ms": round(_percentile(timings, 95), 2),
+        "related_max_ms": round(max(timings, default=0.0), 2),
+        "more_like_this_p50_ms": round(_percentile(wide, 50), 2),
+    }
+
+
+def _percentile(values: list[float], pct: float) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(pct) - 1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m reader_tui.bench_related PAPERS.jsonl[.gz]", file=sys.stderr)
+        return 2
+    views = views_from_jsonl(Path(args[0]))
+    for key, value in run_benchmark(views).items():
+        print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
