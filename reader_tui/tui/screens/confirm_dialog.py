@@ -36,9 +36,9 @@ class ConfirmDialog(ModalScreen[bool]):
         with Vertical(id="confirm-dialog", classes="dialog"):
             yield Static(self.title_text, classes="dialog-title", markup=False)
             yield Static(Content(sanitize(self.question)), id="confirm-question")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(f"{self.yes} (y)", variant="error", id="confirm-yes")
-                yield Button(f"{self.no} (n)", id="confirm-no")
+            with Horizontal(classes="dialog-buttons confirm-buttons"):
+                yield Button(f"{self.yes} (y)", variant="error", compact=True, id="confirm-yes")
+                yield Button(f"{self.no} (n)", compact=True, id="confirm-no")
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()

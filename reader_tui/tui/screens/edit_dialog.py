@@ -29,6 +29,12 @@ def split_authors(text: str) -> list[str]:
     return [a.strip() for a in text.split(AUTHOR_SEPARATOR) if a.strip()]
 
 
+def show_error(widget: Static, text: str) -> None:
+    """Show `text` in an error line, which takes no room while empty."""
+    widget.update(text)
+    widget.set_class(bool(text), "-shown")
+
+
 class EditDialog(ModalScreen[dict | None]):
     """Edit `view`'s title, authors, url and citekey; dismisses with the changed fields
     (`{"title": str, "authors": list[str], "url": str, "citekey": str}`, only those that
@@ -59,21 +65,20 @@ class EditDialog(ModalScreen[dict | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="edit-dialog", classes="dialog"):
             yield Static(f"Edit paper {self.view.id}", classes="dialog-title", markup=False)
-            yield Static("Title", classes="dialog-label", markup=False)
-            yield Input(self.original["title"], id="edit-title")
-            yield Static("", id="edit-title-error", classes="dialog-error", markup=False)
-            yield Static("Authors (separated by \" and \")", classes="dialog-label", markup=False)
-            yield Input(AUTHOR_SEPARATOR.join(self.original["authors"]), placeholder="Anonymous", id="edit-authors")
-            yield Static("URL", classes="dialog-label", markup=False)
-            yield Input(self.original["url"], placeholder="https://…", id="edit-url")
-            yield Static("", id="edit-url-error", classes="dialog-error", markup=False)
-            yield Static("Citation key", classes="dialog-label", markup=False)
-            yield Input(self.original["citekey"], id="edit-citekey")
-            yield Static("", id="edit-citekey-error", classes="dialog-error", markup=False)
+            for name, label, value, placeholder in (
+                ("title", "Title", self.original["title"], ""),
+                ("authors", "Authors", AUTHOR_SEPARATOR.join(self.original["authors"]), "A and B and C"),
+                ("url", "URL", self.original["url"], "https://…"),
+                ("citekey", "Citation key", self.original["citekey"], ""),
+            ):
+                with Horizontal(classes="field-row"):
+                    yield Static(label, classes="field-label", markup=False)
+                    yield Input(value, placeholder=placeholder, compact=True, id=f"edit-{name}")
+                yield Static("", id=f"edit-{name}-error", classes="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Save", variant="primary", id="edit-save")
-                yield Button("Cancel", id="edit-cancel")
-            yield Static("enter or ctrl+s save · escape cancel", classes="dialog-hint", markup=False)
+                yield Static("enter or ctrl+s save · escape cancel", classes="dialog-hint", markup=False)
+                yield Button("Save", variant="primary", compact=True, id="edit-save")
+                yield Button("Cancel", compact=True, id="edit-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#edit-title", Input).focus()
@@ -111,16 +116,16 @@ class EditDialog(ModalScreen[dict | None]):
     @on(Input.Changed)
     def _clear_error(self, event: Input.Changed) -> None:
         name = (event.input.id or "").removeprefix("edit-")
-        for error in self.query(f"#edit-{name}-error"):
-            error.update("")  # type: ignore[attr-defined]
+        for error in self.query(f"#edit-{name}-error").results(Static):
+            show_error(error, "")
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#edit-save")
     def action_save(self) -> None:
         values = self.values()
         problems = self.errors(values)
-        for name in ("title", "url", "citekey"):
-            self.query_one(f"#edit-{name}-error", Static).update(problems.get(name, ""))
+        for name in ("title", "authors", "url", "citekey"):
+            show_error(self.query_one(f"#edit-{name}-error", Static), problems.get(name, ""))
         if problems:
             self.query_one(f"#edit-{next(iter(problems))}", Input).focus()
             return

@@ -87,14 +87,14 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
         self._path_edited = False
 
     def compose(self) -> ComposeResult:
-        filter_text = f"current filter: {self.filter_label}" if self.filter_label else "current filter"
+        filter_text = f"filter {self.filter_label}" if self.filter_label else "current filter"
         labels = {"marked": "marked", "filter": filter_text, "all": "all"}
         with Vertical(id="export-dialog", classes="dialog"):
             yield Static("Export", classes="dialog-title", markup=False)
             with Horizontal(id="export-options"):
-                with Vertical(classes="export-column"):
+                with Vertical(classes="export-column", id="export-scope-column"):
                     yield Static("Papers", classes="dialog-label", markup=False)
-                    with RadioSet(id="export-scope"):
+                    with RadioSet(id="export-scope", compact=True):
                         for scope in SCOPES:
                             count = self.counts[scope]
                             yield RadioButton(
@@ -105,20 +105,23 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
                             )
                 with Vertical(classes="export-column"):
                     yield Static("Format", classes="dialog-label", markup=False)
-                    with RadioSet(id="export-format"):
+                    with RadioSet(id="export-format", compact=True):
                         yield RadioButton("BibTeX", value=True, id="export-format-bibtex")
-                        yield RadioButton("Markdown reading list", id="export-format-markdown")
-                    yield Checkbox("include abstracts", True, id="export-abstract")
-            yield Static("To", classes="dialog-label", markup=False)
-            with RadioSet(id="export-destination"):
-                yield RadioButton("a file", value=True, id="export-to-file")
-                yield RadioButton("the clipboard", id="export-to-clipboard")
-            yield Input(default_path(self.scope, self.format, self.today), id="export-path")
+                        yield RadioButton("Markdown list", id="export-format-markdown")
+                    yield Checkbox("with abstracts", True, compact=True, id="export-abstract")
+                with Vertical(classes="export-column"):
+                    yield Static("To", classes="dialog-label", markup=False)
+                    with RadioSet(id="export-destination", compact=True):
+                        yield RadioButton("a file", value=True, id="export-to-file")
+                        yield RadioButton("the clipboard", id="export-to-clipboard")
+            with Horizontal(classes="field-row"):
+                yield Static("File", classes="field-label", markup=False)
+                yield Input(default_path(self.scope, self.format, self.today), compact=True, id="export-path")
             yield Static("", id="export-error", classes="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Export", variant="primary", id="export-go")
-                yield Button("Cancel", id="export-cancel")
-            yield Static("enter or ctrl+s export · escape cancel", classes="dialog-hint", markup=False)
+                yield Static("enter or ctrl+s export · escape cancel", classes="dialog-hint", markup=False)
+                yield Button("Export", variant="primary", compact=True, id="export-go")
+                yield Button("Cancel", compact=True, id="export-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#export-scope", RadioSet).focus()
@@ -144,13 +147,13 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
     @on(RadioSet.Changed, "#export-destination")
     def _destination_changed(self) -> None:
         self.query_one("#export-path", Input).disabled = self.to_clipboard
-        self.query_one("#export-error", Static).update("")
+        self._show_error("")
 
     @on(Input.Changed, "#export-path")
     def _path_typed(self, event: Input.Changed) -> None:
         if event.value != self._default_path_value:
             self._path_edited = True
-        self.query_one("#export-error", Static).update("")
+        self._show_error("")
 
     _default_path_value = ""
 
@@ -166,6 +169,11 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
             if value.endswith(ext):
                 path_input.value = value[: -len(ext)] + EXTENSIONS[self.format]
                 break
+
+    def _show_error(self, text: str) -> None:
+        error = self.query_one("#export-error", Static)
+        error.update(text)
+        error.set_class(bool(text), "-shown")
 
     # -- finishing -----------------------------------------------------------------------
 
@@ -185,9 +193,8 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
     @on(Input.Submitted, "#export-path")
     @on(Button.Pressed, "#export-go")
     def action_export(self) -> None:
-        error = self.query_one("#export-error", Static)
         if self.counts[self.scope] == 0:
-            error.update(f"no papers to export in {self.scope}")
+            self._show_error(f"no papers to export in {self.scope}")
             return
         request = self.request()
         if request.path is None:
@@ -196,7 +203,7 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
         try:
             path = check_destination(request.path)
         except ExportError as problem:
-            error.update(str(problem))
+            self._show_error(str(problem))
             return
         request = replace(request, path=path)
         if not path.exists():
@@ -207,7 +214,7 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
             if yes:
                 self.dismiss(replace(request, overwrite=True))
             else:
-                error.update(f"{path} exists: choose another name, or confirm overwriting it")
+                self._show_error(f"{path} exists: choose another name, or confirm overwriting it")
 
         self.app.push_screen(
             ConfirmDialog(f"{path} already exists. Overwrite it?", yes="Overwrite", no="Keep", title="Overwrite?"),

@@ -49,7 +49,7 @@ class SortDialog(ModalScreen[SortKey | None]):
                 id="sort-fields",
             )
             yield Checkbox("reverse (Z to A, newest first)", self.current.reverse, id="sort-reverse")
-            yield Static("enter or letter apply · r reverse · escape cancel", classes="dialog-hint", markup=False)
+            yield Static("letter or enter apply · r reverse", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         fields = self.query_one("#sort-fields", OptionList)

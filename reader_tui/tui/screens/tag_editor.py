@@ -131,7 +131,7 @@ class TagEditor(ModalScreen[TagEdit | None]):
             yield OptionList(id="tag-completions")
             yield Static("", id="tag-error", classes="dialog-error", markup=False)
             yield Static(
-                "enter apply · tab/down completions · enter on empty or escape closes",
+                "enter apply · tab/down completions · escape closes",
                 classes="dialog-hint",
                 markup=False,
             )
@@ -205,7 +205,7 @@ class TagEditor(ModalScreen[TagEdit | None]):
     @on(Input.Changed, "#tag-input")
     def _typed(self, event: Input.Changed) -> None:
         if event.value:  # not the clearing after an edit, which would hide its error
-            self.query_one("#tag-error", Static).update("")
+            self._show_error("")
         self._update_completions(event.value)
 
     @on(Input.Submitted, "#tag-input")
@@ -219,7 +219,7 @@ class TagEditor(ModalScreen[TagEdit | None]):
             error = self.remove_tag(part[1:]) if part.startswith("-") else self.add_tag(part)
             if error:
                 errors.append(error)
-        self.query_one("#tag-error", Static).update("; ".join(errors))
+        self._show_error("; ".join(errors))
         event.input.value = ""
         self._refresh()
 
@@ -227,7 +227,7 @@ class TagEditor(ModalScreen[TagEdit | None]):
     def _picked(self, event: OptionList.OptionSelected) -> None:
         action, tag = self._choices[event.option_index]
         error = self.remove_tag(tag) if action == "-" else self.add_tag(tag)
-        self.query_one("#tag-error", Static).update(error or "")
+        self._show_error(error or "")
         tag_input = self.query_one("#tag-input", Input)
         tag_input.value = ""
         tag_input.focus()
@@ -241,6 +241,11 @@ class TagEditor(ModalScreen[TagEdit | None]):
             tag_input.focus()
             tag_input.insert_text_at_cursor(event.character)
             event.stop()
+
+    def _show_error(self, text: str) -> None:
+        error = self.query_one("#tag-error", Static)
+        error.update(text)
+        error.set_class(bool(text), "-shown")
 
     # -- actions -----------------------------------------------------------------------
 
