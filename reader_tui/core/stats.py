@@ -1,0 +1,138 @@
+"""Reading statistics: status and tag counts, papers read per day, triage progress.
+
+Pure functions of views and annotations (no store access), so the stats screen, the
+`reader-tui stats` command and the tests compute the same numbers. Days are calendar
+days in the local time zone by default (the store records UTC times); `today` and `tz`
+are injectable so tests do not depend on the clock or the machine's zone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from datetime import date, datetime, timedelta, timezone, tzinfo
+from typing import Any
+
+from .model import Annotation, PaperView, Status
+
+
+def library_numbers(views: Iterable[PaperView]) -> dict[str, Any]:
+    """Counts for the stats screen: {"papers": n, "status": {value: n} in Status order
+    (every status, zeros included), "tags": {tag: n} most used first}.
+
+    Tags are counted case-insensitively under their first spelling, like `Library.all_tags`;
+    ties are ordered by name so the chart is stable.
+    """
+    total = 0
+    status: Counter[Status] = Counter()
+    tags: Counter[str] = Counter()
+    spelled: dict[str, str] = {}
+    for view in views:
+        total += 1
+        status[view.status] += 1
+        for tag in view.tags:
+            tags[spelled.setdefault(tag.casefold(), tag)] += 1
+    return {
+        "papers": total,
+        "status": {s.value: status[s] for s in Status},
+        "tags": dict(sorted(tags.items(), key=lambda item: (-item[1], item[0].casefold()))),
+    }
+
+
+def triage_progress(views: Iterable[PaperView]) -> tuple[int, int]:
+    """(decided, total): a paper is decided once its status is anything but unread."""
+    decided = total = 0
+    for view in views:
+        total += 1
+        if view.status is not Status.UNREAD:
+            decided += 1
+    return decided, total
+
+
+def read_date(annotation: Annotation, tz: tzinfo | None = None) -> date | None:
+    """The day the paper last became read, or None when it is not read now.
+
+    A paper read, un-read and read again counts on the last of those days; the start of
+    the final run of "read" entries is used, so re-recording "read" does not move it.
+    """
+    if annotation.status is not Status.READ:
+        return None
+    when = None
+    for time, status in reversed(annotation.history):
+        if status != Status.READ.value:
+            break
+        when = time
+    return None if when is None else _day(when, tz)
+
+
+def reads_per_day(
+    annotations: Iterable[Annotation] | Mapping[str, Annotation],
+    days: int = 28,
+    today: date | None = None,
+    tz: tzinfo | None = None,
+) -> list[tuple[date, int]]:
+    """Papers read on each of the last `days` days, oldest first, ending `today`.
+
+    Only papers whose status is read now count, each once, on the day it last became read
+    (from `Annotation.history`). Every day appears, zeros included, for the sparkline.
+    """
+    per_day: Counter[date] = Counter()
+    for annotation in _values(annotations):
+        day = read_date(annotation, tz)
+        if day is not None:
+            per_day[day] += 1
+    return _series(per_day, days, today, tz)
+
+
+def status_changes_per_day(
+    annotations: Iterable[Annotation] | Mapping[str, Annotation],
+    days: int = 28,
+    today: date | None = None,
+    tz: tzinfo | None = None,
+) -> list[tuple[date, int]]:
+    """Status changes (every decision, undo included) on each of the last `days` days."""
+    per_day: Counter[date] = Counter()
+    for annotation in _values(annotations):
+        for time, _status in annotation.history:
+            day = _day(time, tz)
+            if day is not None:
+                per_day[day] += 1
+    return _series(per_day, days, today, tz)
+
+
+def decisions_since(annotations: Iterable[Annotation] | Mapping[str, Annotation], since: datetime) -> int:
+    """How many status changes happened at or after `since` (an aware datetime): the
+    triage screen's pace is this over the minutes since it opened."""
+    count = 0
+    for annotation in _values(annotations):
+        for time, _status in annotation.history:
+            moment = _parse(time)
+            if moment is not None and moment >= since:
+                count += 1
+    return count
+
+
+def _values(annotations: Iterable[Annotation] | Mapping[str, Annotation]) -> Iterable[Annotation]:
+    return annotations.values() if isinstance(annotations, Mapping) else annotations
+
+
+def _series(per_day: Counter[date], days: int, today: date | None, tz: tzinfo | None) -> list[tuple[date, int]]:
+    if today is None:
+        today = datetime.now(tz).date() if tz else date.today()
+    first = today - timedelta(days=days - 1)
+    return [(first + timedelta(days=n), per_day[first + timedelta(days=n)]) for n in range(max(days, 0))]
+
+
+def _parse(text: str) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None  # a hand-edited or foreign history entry: skip it, never crash the stats
+    # The store writes UTC with an offset; a naive time can only have come from elsewhere,
+    # and UTC is the store's convention.
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _day(text: str, tz: tzinfo | None) -> date | None:
+    moment = _parse(text)
+    return None if moment is None else moment.astimezone(tz).date()
