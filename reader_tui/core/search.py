@@ -1,0 +1,499 @@
+"""Ranked, typo-tolerant search over a paper list, fast enough to run per keystroke.
+
+How a query runs (`SearchIndex.search`):
+
+1. Each free word is tokenised like the papers and every token is *expanded* against
+   the vocabulary: itself, words it starts ("atten" -> attention), title words that
+   contain it ("muon" -> normuon), and, for words of 4+ letters that are rare or absent
+   (typos), words within 1-2 edits ("attenton" -> attention). Expansions are cached,
+   since typing extends the query one key at a time.
+2. The postings of the expansions give, per word, the papers it matches and a value:
+   field weight (title/short name 4 > tag 3 > notes 2.5 > keyword/author 2 > abstract 1)
+   times match quality (exact 1 > prefix > infix > fuzzy), plus a little for rare words
+   (idf). Tags and notes change often, so they are matched at query time by substring
+   and rapidfuzz over the few papers that have any.
+3. Words are ANDed; a paper's score is the sum of its words' values. When the words
+   have no paper in common, the search falls back to OR (ranked by the same sum) and
+   says so with `SearchResult.partial`, so a stray word never empties the list.
+4. The best hundred are re-ranked by how well the display title matches the whole
+   query (rapidfuzz WRatio), so "conformal singleton" puts the paper titled
+   "Singleton-Optimized Conformal Prediction" first.
+
+Filters, phrases and exclusions narrow the result; a query of filters only keeps the
+list's own order (score 0). Term frequency is ignored (a paper's tokens are a set):
+cheaper to build, and titles/keywords carry the ranking anyway.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from array import array
+from bisect import bisect_left
+from collections import OrderedDict, defaultdict, deque
+from functools import partial
+from itertools import repeat
+from typing import Iterable, NamedTuple, Sequence
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extract
+from rapidfuzz.utils import default_process
+
+from .model import Status
+from .query import Query, parse_query, year_bounds
+
+TITLE, META, ABSTRACT = 0, 1, 2
+#: How much a match in each field is worth; tags and notes are matched at query time.
+FIELD_WEIGHT = {TITLE: 4.0, META: 2.0, ABSTRACT: 1.0}
+TAG_WEIGHT, NOTES_WEIGHT = 3.0, 2.5
+EXACT, PREFIX, INFIX, FUZZY1, FUZZY2 = 1.0, 0.8, 0.7, 0.6, 0.45
+#: Common words that say nothing about a paper: dropped unless the query has nothing else.
+STOPWORDS = frozenset(
+    "a an and are as at be by for from in into is it of on or the to via we with without".split()
+)
+_RERANK = 100  # how many leading hits the whole-query title match re-ranks
+_CACHE_SIZE = 32
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case words of `text` (letters and digits; LaTeX command names dropped).
+
+    The same tokeniser serves papers and queries, so "Log-Linear" and "log-lin" agree.
+    """
+    if "\\" in text:
+        text = _LATEX_COMMAND.sub(" ", text)
+    return default_process(text).split()
+
+
+class Hit(NamedTuple):
+    """One search result: the paper id, its score (0 for filter-only queries) and the
+    vocabulary words that matched, one per query word, for highlighting."""
+
+    id: str
+    score: float
+    matched: tuple[str, ...]
+
+
+class SearchResult(list):
+    """The hits, best first. `partial` is True when no paper matched every word and
+    these are the best partial (OR) matches instead."""
+
+    partial: bool = False
+
+
+class _Expansion(NamedTuple):
+    values: dict  # paper ordinal -> value of its best match for this word
+    words: dict  # paper ordinal -> the vocabulary word behind that value
+
+
+class SearchIndex:
+    """A token index of a paper list; build with `SearchIndex.build(records)`.
+
+    Records need id, title, short_name, abstract, authors, keywords, venue, year and the
+    annotation fields status, tags, notes (`model.PaperView` has them all). Searching is
+    safe from a worker thread while `update` runs on another.
+    """
+
+    def __init__(self) -> None:
+        self._ids: list[str] = []
+        self._ordinal: dict[str, int] = {}
+        self._records: list = []
+        self._removed: set[int] = set()
+        # token -> ordinals, one map per field. Arrays, not lists: millions of list items
+        # would make every full garbage collection of the app walk them (0.5 s seen)
+        self._post = tuple(defaultdict(partial(array, "I")) for _ in range(3))
+        self._titles: list[str] = []  # lower-cased title + short name, for the re-rank
+        self._years: dict[int | None, list[int]] = defaultdict(list)
+        self._venues: dict[str, list[int]] = defaultdict(list)
+        self._status: list[Status] = []
+        self._tags: dict[int, tuple[str, ...]] = {}  # only papers with tags (lower case)
+        self._notes: dict[int, str] = {}  # only papers with notes (lower case)
+        self._vocab: list[str] = []
+        self._by_length: dict[int, list[str]] = {}
+        self._title_vocab: list[str] = []
+        self._abstracts_done = 0  # abstracts of ordinals below this are indexed
+        self._cache: OrderedDict[str, _Expansion] = OrderedDict()
+        self._lock = threading.RLock()
+
+    # -- building -------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, records: Iterable, *, abstracts: bool = True) -> "SearchIndex":
+        """Index `records` (in list order, which filter-only queries keep).
+
+        Tokenising abstracts is most of the work (about 2 s for 20,000 papers on a slow
+        2-core machine, against 0.3 s for everything else). With `abstracts=False` it is
+        left to `index_abstracts()`, which an app can run in a worker right after
+        start-up; a search that needs abstracts before that runs it first.
+        """
+        index = cls()
+        index._append(records, refresh=not abstracts)
+        if abstracts:
+            index.index_abstracts()
+        return index
+
+    @property
+    def abstracts_indexed(self) -> bool:
+        """True once every abstract is in the token index."""
+        return self._abstracts_done == len(self._ids)
+
+    def index_abstracts(self) -> None:
+        """Tokenise the abstracts not yet indexed (idempotent, thread-safe)."""
+        with self._lock:
+            post = self._post[ABSTRACT]
+            get, append = post.__getitem__, array.append
+            consume = deque(maxlen=0).extend
+            start = self._abstracts_done
+            for o in range(start, len(self._ids)):
+                abstract = self._records[o].abstract
+                if abstract:
+                    # map(append, ...) keeps the per-token loop in C: these appends are
+                    # the bulk of the build time
+                    consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
+            self._abstracts_done = len(self._ids)
+            if start < self._abstracts_done:
+                self._refresh_vocabulary()
+
+    def __len__(self) -> int:
+        return len(self._ids) - len(self._removed)
+
+    def add(self, records: Iterable) -> None:
+        """Index more papers (an import); a paper whose id is known replaces the old one."""
+        records = list(records)
+        self.remove(r.id for r in records if r.id in self._ordinal)
+        complete = self.abstracts_indexed
+        self._append(records, refresh=not complete)
+        if complete:
+            self.index_abstracts()
+
+    def remove(self, ids: Iterable[str]) -> None:
+        """Drop papers from the results. Their postings stay until the next `build`
+        (cheap: removed ordinals are skipped), so rebuild after removing very many."""
+        with self._lock:
+            for pid in ids:
+                o = self._ordinal.pop(pid, None)
+                if o is not None:
+                    self._removed.add(o)
+                    self._tags.pop(o, None)
+                    self._notes.pop(o, None)
+
+    def update(self, record) -> None:
+        """Refresh the status, tags and notes of one indexed paper (cheap: no re-tokenising).
+
+        Title or author overrides are not re-indexed; `add([record])` does that.
+        """
+        o = self._ordinal.get(record.id)
+        if o is None:
+            return
+        self._status[o] = record.status
+        tags = tuple(t.lower() for t in record.tags)
+        if tags:
+            self._tags[o] = tags
+        else:
+            self._tags.pop(o, None)
+        if record.notes:
+            self._notes[o] = record.notes.lower()
+        else:
+            self._notes.pop(o, None)
+
+    def _append(self, records: Iterable, refresh: bool = True) -> None:
+        title_post, meta_post, _ = self._post
+        consume = deque(maxlen=0).extend
+        append = array.append
+        with self._lock:
+            for record in records:
+                o = len(self._ids)
+                self._ids.append(record.id)
+                self._ordinal[record.id] = o
+                self._records.append(record)
+                title = f"{record.title} {record.short_name or ''}"
+                self._titles.append(title.lower())
+                consume(map(append, map(title_post.__getitem__, set(tokens(title))), repeat(o)))
+                meta = " ".join((*record.keywords, *record.authors))
+                if meta:
+                    consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
+                self._years[record.year].append(o)
+                self._venues[(record.venue or "").lower()].append(o)
+                self._status.append(record.status)
+                if record.tags:
+                    self._tags[o] = tuple(t.lower() for t in record.tags)
+                if record.notes:
+                    self._notes[o] = record.notes.lower()
+            if refresh:
+                self._refresh_vocabulary()
+
+    def _refresh_vocabulary(self) -> None:
+        """Rebuild the sorted vocabulary (prefixes), its length buckets (typos) and the
+        title words (infixes); drop cached expansions. Callers hold the lock."""
+        title_post, meta_post, abstract_post = self._post
+        self._vocab = sorted(set(title_post).union(meta_post, abstract_post))
+        by_length: dict[int, list[str]] = defaultdict(list)
+        for word in self._vocab:
+            by_length[len(word)].append(word)
+        self._by_length = dict(by_length)
+        self._title_vocab = list(title_post)
+        self._cache.clear()
+
+    # -- searching ------------------------------------------------------------------
+
+    def search(
+        self, query: Query | str, *, marked: Iterable[str] = frozenset(), limit: int | None = None
+    ) -> SearchResult:
+        """The papers matching `query`, best first (see the module docstring).
+
+        `query` may be text (parsed with `parse_query`, which may raise `QueryError`).
+        `marked` is the set of ids `is:marked` refers to. `limit` caps the hits.
+        """
+        if isinstance(query, str):
+            query = parse_query(query)
+        if not self.abstracts_indexed and (query.has_text or query.excluded or query.excluded_phrases):
+            self.index_abstracts()
+        tags = dict(self._tags)  # snapshots: update() may run on another thread
+        notes = dict(self._notes)
+        allowed = self._allowed(query, tags, notes, set(marked))
+        result = SearchResult()
+        words = [t for term in query.terms for t in tokens(term)]
+        if len(words) > 1 or not words:
+            content = [w for w in words if w not in STOPWORDS]
+            words = content or words
+        if not words and not query.phrases:
+            ordinals = range(len(self._ids)) if allowed is None else sorted(allowed)
+            removed = self._removed
+            result.extend(Hit(self._ids[o], 0.0, ()) for o in ordinals if o not in removed)
+            return result[:limit] if limit is not None else result
+
+        matches = [self._match_word(w, tags, notes) for w in dict.fromkeys(words)]
+        phrase_hits = [self._phrase_matches(p, notes) for p in query.phrases]
+        scores, partial = _combine(matches + [m for m, _ in phrase_hits])
+        if allowed is not None:
+            scores = {o: s for o, s in scores.items() if o in allowed}
+        if partial and scores and phrase_hits:
+            # phrases are never optional: keep only papers that contain all of them
+            scores = {o: s for o, s in scores.items() if all(o in m.values for m, _ in phrase_hits)}
+        for o in self._removed.intersection(scores):
+            del scores[o]
+        ranked = sorted(sorted(scores), key=scores.__getitem__, reverse=True)
+        self._rerank(ranked, scores, " ".join(query.terms + query.phrases))
+        if limit is not None:
+            ranked = ranked[:limit]
+        result.partial = partial
+        single = len(matches) + len(phrase_hits) == 1
+        for o in ranked:
+            if single:
+                got = matches[0].words.get(o) if matches else None
+                matched = (got,) if got else phrase_hits[0][1]
+            else:
+                found = [m.words[o] for m in matches if o in m.words]
+                for m, phrase_words in phrase_hits:
+                    if o in m.values:
+                        found += phrase_words
+                matched = tuple(dict.fromkeys(found))
+            result.append(Hit(self._ids[o], scores[o], matched))
+        return result
+
+    def _rerank(self, ranked: list[int], scores: dict[int, float], text: str) -> None:
+        """Add up to 2 points to the leading hits for a display title like the whole query."""
+        head = ranked[:_RERANK]
+        if not head or not text.strip():
+            return
+        text = text.lower()
+        for o in head:
+            similarity = fuzz.WRatio(text, self._titles[o], processor=default_process)
+            if similarity > 50:
+                scores[o] += 2.0 * (similarity - 50) / 50
+        head.sort(key=scores.__getitem__, reverse=True)
+        ranked[: len(head)] = head
+
+    def _match_word(self, word: str, tags: dict, notes: dict) -> _Expansion:
+        """The papers matching one query token, with values and matched words."""
+        static = self._expand(word)
+        dynamic: dict[int, tuple[float, str]] = {}
+        for o, paper_tags in tags.items():
+            for tag in paper_tags:
+                if word in tag:
+                    quality = EXACT if word == tag else PREFIX
+                elif len(word) >= 4 and fuzz.partial_ratio(word, tag) >= 85:
+                    quality = FUZZY1
+                else:
+                    continue
+                value = TAG_WEIGHT * quality
+                if value > dynamic.get(o, (0.0, ""))[0]:
+                    dynamic[o] = (value, tag)
+        for o, text in notes.items():
+            if word in text:
+                quality = EXACT
+            elif len(word) >= 4 and fuzz.partial_ratio(word, text) >= 88:
+                quality = FUZZY1
+            else:
+                continue
+            value = NOTES_WEIGHT * quality
+            if value > dynamic.get(o, (0.0, ""))[0]:
+                dynamic[o] = (value, word)
+        if not dynamic:
+            return static
+        values, words = dict(static.values), dict(static.words)
+        for o, (value, matched) in dynamic.items():
+            if value > values.get(o, 0.0):
+                values[o] = value
+                words[o] = matched
+        return _Expansion(values, words)
+
+    def _expand(self, word: str) -> _Expansion:
+        """The static (catalog) matches of one query token, cached (LRU)."""
+        with self._lock:
+            cached = self._cache.get(word)
+            if cached is not None:
+                self._cache.move_to_end(word)
+                return cached
+        candidates: list[tuple[float, str]] = []  # (quality, vocabulary word)
+        vocab = self._vocab
+        df = self._df(word)
+        if df:
+            candidates.append((EXACT, word))
+        if len(word) >= 3:
+            start = bisect_left(vocab, word)
+            end = bisect_left(vocab, word + "\U0010ffff", start)
+            for v in vocab[start:end]:
+                if v != word:
+                    candidates.append((PREFIX + 0.1 * len(word) / len(v), v))
+        if len(word) >= 4:
+            seen = {v for _, v in candidates}
+            infix = [v for v in self._title_vocab if word in v and v not in seen]
+            candidates += [(INFIX, v) for v in infix]
+            if df < 3:  # a rare or unknown word is likely a typo: look for near words
+                candidates += self._fuzzy(word, seen.union(infix))
+        n = max(len(self._ids), 2)
+        scored = []
+        for quality, v in candidates:
+            # rare words weigh more, but only as typed: a rare completion or near word is
+            # more likely noise than what the user meant
+            bonus = 0.3 * max(math.log(n / (1 + df)) / math.log(n), 0.0) if v == word else 0.0
+            for field, post in enumerate(self._post):
+                if quality == INFIX and field != TITLE:
+                    continue  # infix matches are for titles ("muon" in NorMuon) only
+                ordinals = post.get(v)
+                if ordinals:
+                    scored.append((FIELD_WEIGHT[field] * (quality + bonus), v, ordinals))
+        # ascending, so dict.update leaves each paper its best value
+        scored.sort(key=lambda item: item[0])
+        values: dict[int, float] = {}
+        words: dict[int, str] = {}
+        for value, v, ordinals in scored:
+            values.update(dict.fromkeys(ordinals, value))
+            words.update(dict.fromkeys(ordinals, v))
+        expansion = _Expansion(values, words)
+        with self._lock:
+            self._cache[word] = expansion
+            if len(self._cache) > _CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return expansion
+
+    def _fuzzy(self, word: str, seen: set[str]) -> list[tuple[float, str]]:
+        """The nearest vocabulary words within 1 edit (2 for words of 8+ letters),
+        transpositions counting as one edit. Only the nearest: "optimzer" means
+        optimizer, not optimized."""
+        max_edits = 1 if len(word) < 8 else 2
+        found = []
+        for length in range(len(word) - max_edits, len(word) + max_edits + 1):
+            bucket = self._by_length.get(length)
+            if bucket:
+                hits = extract(word, bucket, scorer=OSA.distance, score_cutoff=max_edits, limit=None)
+                found += [(distance, v) for v, distance, _ in hits if v not in seen]
+        nearest = min((distance for distance, _ in found), default=0)
+        return [(FUZZY1 if distance <= 1 else FUZZY2, v) for distance, v in found if distance == nearest]
+
+    def _df(self, word: str) -> int:
+        """How many papers use `word` in some field (an upper bound: fields overlap)."""
+        return sum(len(post.get(word, ())) for post in self._post)
+
+    def _phrase_matches(self, phrase: str, notes: dict) -> tuple[_Expansion, tuple[str, ...]]:
+        """Papers whose title, notes, a keyword or author, or abstract contain `phrase`
+        (whole words at its start, so `"linear atten"` finds "linear attention"), valued
+        by field."""
+        words = tokens(phrase)
+        if not words:
+            return _Expansion({}, {}), ()
+        # the phrase may end mid-word ("linear atten"), so its last word is expanded
+        candidates = set(self._expand(words[-1]).words)
+        for w in words[:-1]:
+            holders: set[int] = set()
+            for post in self._post:
+                holders.update(post.get(w, ()))
+            candidates &= holders
+        candidates.update(notes)
+        needle = " " + " ".join(words)
+        values = {}
+        for o in candidates:
+            record = self._records[o]
+            if needle in " " + " ".join(tokens(self._titles[o])):
+                values[o] = FIELD_WEIGHT[TITLE] * 1.5
+            elif needle in " " + " ".join(tokens(notes.get(o, ""))):
+                values[o] = NOTES_WEIGHT * 1.5
+            elif needle in " " + " ".join(tokens(" , ".join((*record.keywords, *record.authors)))):
+                values[o] = FIELD_WEIGHT[META] * 1.5
+            elif needle in " " + " ".join(tokens(record.abstract or "")):
+                values[o] = FIELD_WEIGHT[ABSTRACT] * 1.5
+        return _Expansion(values, dict.fromkeys(values, words[0])), tuple(words)
+
+    # -- filters --------------------------------------------------------------------
+
+    def _allowed(self, query: Query, tags: dict, notes: dict, marked: set[str]) -> set[int] | None:
+        """Ordinals passing the filters and exclusions, or None when all pass."""
+        allowed: set[int] | None = None
+        banned: set[int] = set()
+        for f in query.filters:
+            passing = self._filter(f.field, f.value, tags, notes, marked)
+            if f.negated:
+                banned |= passing
+            else:
+                allowed = passing if allowed is None else allowed & passing
+        for word in query.excluded:
+            for w in tokens(word):
+                for post in self._post:
+                    banned.update(post.get(w, ()))
+                banned.update(o for o, ts in tags.items() if any(w in t for t in ts))
+                banned.update(o for o, text in notes.items() if w in text)
+        for phrase in query.excluded_phrases:
+            banned.update(self._phrase_matches(phrase, notes)[0].values)
+        if banned:
+            if allowed is None:
+                allowed = set(range(len(self._ids)))
+            allowed -= banned
+        return allowed
+
+    def _filter(self, field: str, value: str, tags: dict, notes: dict, marked: set[str]) -> set[int]:
+        if field == "tag":
+            return {o for o, ts in tags.items() if value in ts}
+        if field == "status":
+            return {o for o, s in enumerate(self._status) if s.value == value}
+        if field == "is":
+            if value == "marked":
+                return {self._ordinal[i] for i in marked if i in self._ordinal}
+            return set(tags if value == "tagged" else notes)
+        if field == "year":
+            lo, hi = year_bounds(value)
+            return {o for y, os in self._years.items() if y is not None and lo <= y <= hi for o in os}
+        if field == "venue":
+            return {o for v, os in self._venues.items() if value in v for o in os}
+        raise ValueError(f"unknown field {field!r}")
+
+
+def _combine(matches: Sequence[_Expansion]) -> tuple[dict[int, float], bool]:
+    """Sum the values of papers matching every word (AND), or, when none does, of papers
+    matching any (OR, `partial` True)."""
+    if len(matches) == 1:
+        return dict(matches[0].values), False
+    by_size = sorted(matches, key=lambda m: len(m.values))
+    common = by_size[0].values.keys()
+    for m in by_size[1:]:
+        common = common & m.values.keys()
+    if common:
+        return {o: sum(m.values[o] for m in matches) for o in common}, False
+    scores: dict[int, float] = defaultdict(float)
+    for m in matches:
+        for o, v in m.values.items():
+            scores[o] += v
+    return dict(scores), True
