@@ -1,0 +1,76 @@
+"""The Textual app: a small shell around the main screen (Posting's shape: one factory
+serves the CLI, the tests and the benchmark)."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.binding import Binding
+from textual.theme import Theme
+
+from reader_tui.core.store import Library
+from reader_tui.paths import styles_dir
+from reader_tui.tui.commands import ReaderCommands
+from reader_tui.tui.screens.main_screen import MainScreen
+
+
+class ReaderApp(App[int]):
+    """reader-tui: triage a conference's papers from the keyboard."""
+
+    TITLE = "reader-tui"
+    CSS_PATH = [str(styles_dir() / "app.tcss")]
+    COMMANDS = App.COMMANDS | {ReaderCommands}
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("ctrl+p", "command_palette", "Commands", id="app.command_palette"),
+    ]
+
+    def __init__(self, library: Library) -> None:
+        super().__init__()
+        self.library = library
+        self._quit_failed = False
+
+    def on_mount(self) -> None:
+        theme = self.library.settings.get("theme")
+        if isinstance(theme, str) and theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self.push_screen(MainScreen(self.library))
+
+    def _remember_theme(self, theme: Theme) -> None:
+        if self.library.settings.get("theme") != theme.name:
+            self.library.set_setting("theme", theme.name)
+
+    def action_help(self) -> None:
+        from reader_tui.tui.screens.help_screen import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        """Save the notes being typed and wait for every write before leaving."""
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                screen.save_pending()
+        try:
+            self.library.flush(timeout=30)
+        except Exception as error:  # a failed write: say so once, a second q leaves anyway
+            if not self._quit_failed:
+                self._quit_failed = True
+                self.notify(f"Could not save: {error}. Press q again to quit anyway.", severity="error", markup=False)
+                return
+        self.exit(0)
+
+
+def create_app(library: Library) -> ReaderApp:
+    """The app for `library` (the CLI, the tests and the benchmark all start here)."""
+    return ReaderApp(library)
+
+
+def run_app(library: Library) -> int:
+    """Run the TUI until the user quits; returns the exit code."""
+    app = create_app(library)
+    try:
+        app.run()
+    finally:
+        library.close()
+    return app.return_code or 0

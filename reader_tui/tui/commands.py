@@ -1,0 +1,57 @@
+"""The command palette (ctrl+p): every action of the main screen, found by name, and a
+command per theme. Built from the bindings themselves, so it cannot drift from the keys."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
+
+
+def _main_screen(provider: Provider) -> Screen | None:
+    from reader_tui.tui.screens.main_screen import MainScreen
+
+    for screen in reversed(provider.app.screen_stack):
+        if isinstance(screen, MainScreen):
+            return screen
+    return None
+
+
+def _key_display(provider: Provider, binding: Binding) -> str:
+    return provider.app.get_key_display(binding)
+
+
+class ReaderCommands(Provider):
+    """Paper and list actions (with their keys) and themes."""
+
+    def _commands(self) -> Iterator[tuple[str, str, object]]:
+        from reader_tui.tui.widgets.paper_list import PaperList
+
+        screen = _main_screen(self)
+        if screen is None:
+            return
+        papers = screen.query_one(PaperList)
+        seen: set[str] = set()
+        for target, bindings in ((screen, screen.BINDINGS), (papers, PaperList.BINDINGS), (self.app, self.app.BINDINGS)):
+            for binding in bindings:
+                if not isinstance(binding, Binding) or not binding.description or binding.action in seen:
+                    continue
+                seen.add(binding.action)
+                keys = _key_display(self, binding)
+                yield binding.description, f"key: {keys}", partial(target.run_action, binding.action)
+        for name in sorted(self.app.available_themes):
+            yield f"Theme: {name}", "switch to this colour theme (remembered)", partial(setattr, self.app, "theme", name)
+
+    async def discover(self) -> Hits:
+        for text, help_text, command in self._commands():
+            yield DiscoveryHit(text, command, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for text, help_text, command in self._commands():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), command, text=text, help=help_text)

@@ -1,0 +1,90 @@
+"""What the paper list shows: filter, sort and search turned into an ordered list of ids.
+
+Pure functions over the Library (no widgets), run in a thread worker by the main
+screen, so a 100,000-paper re-sort never blocks a key press.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from reader_tui.core.sorting import SortKey, sort_views
+from reader_tui.core.store import Library
+from reader_tui.tui.screens.filter_dialog import FilterChoice
+
+
+@dataclass(slots=True)
+class Listing:
+    """The result: ids in order, the words each search hit matched, or a query error."""
+
+    ids: list[str]
+    matched: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    error: str = ""
+
+
+def compute_listing(
+    library: Library,
+    *,
+    list_filter: FilterChoice = FilterChoice(),
+    sort: SortKey | None = None,
+    search: str = "",
+    index: Any = None,
+    marked: Iterable[str] = (),
+) -> Listing:
+    """The ids to show. With `search`, the ranked hits (through `index` when it is built,
+    else a plain substring match over titles); otherwise the catalog order, or `sort`'s."""
+    ids = list(library.papers)  # one atomic copy: the UI thread may add papers meanwhile
+    annotations = dict(library.annotations)
+    default = library.annotation("")
+    if not list_filter.is_empty:
+        status = list_filter.status
+        tag = list_filter.tag.casefold() if list_filter.tag is not None else None
+        ids = [
+            pid
+            for pid in ids
+            if (status is None or (a := annotations.get(pid, default)).status is status)
+            and (tag is None or any(t.casefold() == tag for t in annotations.get(pid, default).tags))
+        ]
+    text = search.strip()
+    if text:
+        return _search(library, ids, text, index, set(marked))
+    if sort is not None:
+        views = [library.view(pid) for pid in ids if pid in library.papers]
+        ids = [v.id for v in sort_views(views, sort)]
+    return Listing(ids)
+
+
+def _search(library: Library, ids: list[str], text: str, index: Any, marked: set[str]) -> Listing:
+    if index is None:
+        needle = text.casefold()
+        papers = library.papers
+        order = [pid for pid in ids if pid in papers and needle in papers[pid].title.casefold()]
+        return Listing(order, _same_words(text))
+    try:
+        from reader_tui.core.query import QueryError
+    except ImportError:  # pragma: no cover - the query module ships with the search index
+        QueryError = ValueError  # type: ignore[misc,assignment]
+    try:
+        hits = index.search(text, marked=marked)
+    except QueryError as error:
+        return Listing([], error=str(error))
+    allowed = set(ids) if len(ids) != len(library.papers) else None
+    order = [hit.id for hit in hits if allowed is None or hit.id in allowed]
+    matched = {hit.id: frozenset(hit.matched or ()) for hit in hits}
+    return Listing(order, matched)
+
+
+class _same_words(dict):
+    """Every paper matched the same words (the substring fallback)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self._words = frozenset([text])
+
+    def get(self, key: str, default: Any = None) -> Any:  # noqa: D401 - dict API
+        return self._words
+
+    def __missing__(self, key: str) -> frozenset[str]:
+        return self._words

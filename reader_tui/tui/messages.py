@@ -1,0 +1,38 @@
+"""Messages that workers and the Library's listener post to the main screen.
+
+Workers never touch widgets: they post one of these and the screen's handler, on the
+app's thread, changes what is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+from reader_tui.tui.listing import Listing
+
+
+class LibraryChanged(Message):
+    """Papers changed in the Library (`ids`, or None: anything may have)."""
+
+    def __init__(self, ids: frozenset[str] | None) -> None:
+        super().__init__()
+        self.ids = ids
+
+
+class ListingReady(Message):
+    """A filter, sort or search finished; `token` tells stale results from fresh ones."""
+
+    def __init__(self, listing: Listing, token: int) -> None:
+        super().__init__()
+        self.listing = listing
+        self.token = token
+
+
+class IndexReady(Message):
+    """The search index was built in the background."""
+
+    def __init__(self, index: Any) -> None:
+        super().__init__()
+        self.index = index

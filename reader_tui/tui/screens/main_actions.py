@@ -1,0 +1,110 @@
+"""The main screen's actions that open a dialog: tags, filter, sort, edit, export, help,
+and the BibTeX copy. The dialogs only collect a choice; the callbacks here hand it to
+the Library (or to the screen's list state), so the core does the work."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reader_tui.core.sorting import SortKey
+from reader_tui.core.text import one_line
+
+if TYPE_CHECKING:
+    from reader_tui.tui.screens.main_screen import MainScreen
+
+_Base = object
+
+
+class MainActions(_Base):
+    """Mixed into `MainScreen`: everything here runs on the UI thread."""
+
+    def action_edit_tags(self: MainScreen) -> None:
+        from reader_tui.tui.screens.tag_editor import TagEditor
+
+        ids = self.targets()
+        if not ids:
+            return
+        views = self.library.views(ids)
+        common = [t for t in views[0].tags if all(t.casefold() in {x.casefold() for x in v.tags} for v in views[1:])]
+        known = self.library.all_tags()
+        suggestions = sorted(known, key=lambda t: -known[t])[:8]
+        editor = TagEditor([v.title for v in views], common, known, suggestions)
+
+        def apply(edit) -> None:
+            if edit is None:
+                return
+            try:
+                if edit.add:
+                    self.library.add_tags(ids, edit.add)
+                if edit.remove:
+                    self.library.remove_tags(ids, edit.remove)
+            except ValueError as error:
+                self.notify(str(error), severity="error", markup=False)
+
+        self.app.push_screen(editor, apply)
+
+    def action_filter(self: MainScreen) -> None:
+        from reader_tui.tui.screens.filter_dialog import FilterDialog
+
+        def apply(choice) -> None:
+            if choice is None:
+                return
+            self.list_filter = choice
+            self.refilter()
+
+        self.app.push_screen(FilterDialog(self.library.all_tags(), self.list_filter), apply)
+
+    def action_sort(self: MainScreen) -> None:
+        from reader_tui.tui.screens.sort_dialog import SortDialog
+
+        def apply(key: SortKey | None) -> None:
+            if key is None:
+                return
+            self.sort_key = key
+            self.library.set_setting("sort", {"field": key.field, "reverse": key.reverse})
+            self.refilter()
+
+        self.app.push_screen(SortDialog(self.sort_key or SortKey()), apply)
+
+    def action_edit_paper(self: MainScreen) -> None:
+        from reader_tui.tui.screens.edit_dialog import EditDialog
+
+        pid = self.paper_list.current_id
+        if pid is None:
+            return
+
+        def apply(changes: dict | None) -> None:
+            if not changes:
+                return
+            try:
+                self.library.edit(pid, **changes)
+            except ValueError as error:
+                self.notify(str(error), severity="error", markup=False)
+
+        self.app.push_screen(EditDialog(self.library.view(pid), self.library.citekeys()), apply)
+
+    def action_export(self: MainScreen) -> None:
+        try:
+            from reader_tui.tui.screens.export_dialog import ExportDialog
+        except ImportError:
+            self.notify("Export is not available yet", severity="warning", markup=False)
+            return
+        ids = self.targets() if self.paper_list.marked else list(self.paper_list.ids)
+        self.app.push_screen(ExportDialog(self.library, ids))
+
+    def action_copy_bibtex(self: MainScreen) -> None:
+        from reader_tui.core.exporters.bibtex import entry_for
+        from reader_tui.tui.clipboard import copy_text
+
+        ids = self.targets()
+        if not ids:
+            return
+        text = "\n".join(entry_for(view) for view in self.library.views(ids))
+        how = copy_text(self.app, text)
+        what = one_line(self.library.view(ids[0]).title, 50) if len(ids) == 1 else f"{len(ids)} papers"
+        self.notify(f"Copied BibTeX of {what} to the {how}", markup=False)
+
+    def action_help(self: MainScreen) -> None:
+        from reader_tui.tui.screens.help_screen import HelpScreen
+
+        self.app.push_screen(HelpScreen())

@@ -1,0 +1,328 @@
+"""The paper list: one row per paper, drawn with the line API so 100,000 papers cost
+no more than the forty rows on screen (Toolong's LogLines is the model).
+
+The list holds only paper ids in display order; the rows are rendered from the
+Library on demand and kept in an LRU cache of Strips keyed by everything that
+changes a row's look (paper version, width, cursor, mark, focus, highlight).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from reader_tui.core.model import Status
+from reader_tui.core.store import Library
+from reader_tui.core.text import one_line, sanitize
+
+TAG_SHARE = 3  # tags take at most a third of the row, the title gets the rest
+
+
+class PaperList(ScrollView, can_focus=True):
+    """A fast, keyboard-driven list of papers (ids down, messages up)."""
+
+    BINDINGS = [
+        Binding("up,k", "cursor_up", "Up", show=False, id="list.up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="list.down"),
+        Binding("home,g", "first", "First", show=False, id="list.first"),
+        Binding("end,G", "last", "Last", show=False, id="list.last"),
+        Binding("pageup", "page_up", "Page up", show=False, id="list.page_up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="list.page_down"),
+        Binding("space", "toggle_mark", "Mark", id="list.mark"),
+        Binding("enter", "select", "Open", show=False, id="list.select"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "paper-list--cursor",
+        "paper-list--cursor-blurred",
+        "paper-list--marked",
+        "paper-list--tag",
+        "paper-list--match",
+        "paper-list--status-read",
+        "paper-list--status-reading",
+        "paper-list--status-to-read",
+        "paper-list--status-skipped",
+        "paper-list--empty",
+    }
+
+    class Highlighted(Message):
+        """The cursor moved to another paper (None: the list is empty)."""
+
+        def __init__(self, paper_id: str | None) -> None:
+            super().__init__()
+            self.paper_id = paper_id
+
+    class Selected(Message):
+        """Enter (or a click on the current row) on a paper."""
+
+        def __init__(self, paper_id: str) -> None:
+            super().__init__()
+            self.paper_id = paper_id
+
+    class MarksChanged(Message):
+        """The set of marked papers changed."""
+
+        def __init__(self, marked: frozenset[str]) -> None:
+            super().__init__()
+            self.marked = marked
+
+    cursor: reactive[int] = reactive(0, always_update=False, init=False, layout=False)
+
+    def __init__(self, library: Library, ids: Sequence[str] = (), **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.library = library
+        self._ids: list[str] = list(ids)
+        self.marked: set[str] = set()
+        self.matched: Mapping[str, Iterable[str]] = {}
+        self.empty_text = "No papers"
+        self._versions: dict[str, int] = {}
+        self._generation = 0  # bumped when everything may look different
+        self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
+        self._style_map: dict[str, Style] | None = None
+        self._match_patterns: dict[str, re.Pattern[str] | None] = {}
+        self.virtual_size = Size(0, len(self._ids))
+
+    # -- attributes down ------------------------------------------------------------------
+
+    @property
+    def ids(self) -> list[str]:
+        return self._ids
+
+    @property
+    def current_id(self) -> str | None:
+        return self._ids[self.cursor] if 0 <= self.cursor < len(self._ids) else None
+
+    def set_ids(
+        self,
+        ids: Sequence[str],
+        *,
+        keep: str | None = None,
+        matched: Mapping[str, Iterable[str]] | None = None,
+        scroll_y: int | None = None,
+    ) -> None:
+        """Show `ids` in this order; the cursor stays on `keep` when it is still shown."""
+        self._ids = list(ids)
+        self.matched = matched or {}
+        self._match_patterns.clear()
+        self._generation += 1
+        self._cache.clear()
+        self.virtual_size = Size(0, len(self._ids))
+        row = 0
+        if keep is not None:
+            try:
+                row = self._ids.index(keep)
+            except ValueError:
+                row = 0
+        self.set_reactive(PaperList.cursor, min(row, max(0, len(self._ids) - 1)))
+        if scroll_y is not None:
+            self.scroll_to(y=scroll_y, animate=False, immediate=True)
+        self._scroll_cursor_visible(center=scroll_y is None)
+        self.refresh()
+        self.post_message(self.Highlighted(self.current_id))
+
+    def refresh_papers(self, ids: Iterable[str] | None) -> None:
+        """Redraw the rows of `ids` (None: every row) after their papers changed."""
+        if ids is None:
+            self._generation += 1
+            self._cache.clear()
+            self.refresh()
+            return
+        for pid in ids:
+            self._versions[pid] = self._versions.get(pid, 0) + 1
+        self.refresh()
+
+    def clear_marks(self) -> None:
+        if self.marked:
+            self.marked.clear()
+            self.refresh()
+            self.post_message(self.MarksChanged(frozenset()))
+
+    def move_to(self, row: int) -> None:
+        if self._ids:
+            self.cursor = max(0, min(row, len(self._ids) - 1))
+
+    def on_mount(self) -> None:
+        self.post_message(self.Highlighted(self.current_id))
+
+    # -- actions --------------------------------------------------------------------------
+
+    def action_cursor_up(self) -> None:
+        self.move_to(self.cursor - 1)
+
+    def action_cursor_down(self) -> None:
+        self.move_to(self.cursor + 1)
+
+    def action_first(self) -> None:
+        self.move_to(0)
+
+    def action_last(self) -> None:
+        self.move_to(len(self._ids) - 1)
+
+    def action_page_up(self) -> None:
+        self.move_to(self.cursor - max(1, self.scrollable_content_region.height - 1))
+
+    def action_page_down(self) -> None:
+        self.move_to(self.cursor + max(1, self.scrollable_content_region.height - 1))
+
+    def action_toggle_mark(self) -> None:
+        pid = self.current_id
+        if pid is None:
+            return
+        if pid in self.marked:
+            self.marked.discard(pid)
+        else:
+            self.marked.add(pid)
+        self.refresh_line(self.cursor)
+        self.post_message(self.MarksChanged(frozenset(self.marked)))
+        self.move_to(self.cursor + 1)
+
+    def action_select(self) -> None:
+        if (pid := self.current_id) is not None:
+            self.post_message(self.Selected(pid))
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.refresh_line(old)
+        self.refresh_line(new)
+        self._scroll_cursor_visible()
+        self.post_message(self.Highlighted(self.current_id))
+
+    def _scroll_cursor_visible(self, center: bool = False) -> None:
+        height = self.scrollable_content_region.height
+        if height <= 0:
+            return
+        top = round(self.scroll_y)
+        if center and not (top <= self.cursor < top + height):
+            self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, immediate=True)
+        elif self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    async def _on_click(self, event: events.Click) -> None:
+        row = event.y + round(self.scroll_y)
+        if not 0 <= row < len(self._ids):
+            return
+        if row == self.cursor or event.chain > 1:
+            self.action_select()
+        self.move_to(row)
+
+    def _on_focus(self, event: events.Focus) -> None:
+        self._cache.clear()
+        self.refresh()
+
+    def _on_blur(self, event: events.Blur) -> None:
+        self._cache.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._style_map = None
+        self._cache.clear()
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _row_styles(self) -> dict[str, Style]:
+        if self._style_map is None:
+            names = sorted(self.COMPONENT_CLASSES)
+            self._style_map = {name.removeprefix("paper-list--"): self.get_component_rich_style(name) for name in names}
+        return self._style_map
+
+    def render_line(self, y: int) -> Strip:
+        row = y + round(self.scroll_y)
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if not self._ids:
+            if y == 0:
+                style = base + self._row_styles()["empty"]
+                return Strip([Segment(set_cell_size(f" {self.empty_text}", width), style)], width)
+            return Strip.blank(width, base)
+        if row >= len(self._ids):
+            return Strip.blank(width, base)
+        pid = self._ids[row]
+        is_cursor = row == self.cursor
+        key = (
+            pid,
+            self._versions.get(pid, 0),
+            self._generation,
+            width,
+            is_cursor,
+            is_cursor and self.has_focus,
+            pid in self.marked,
+        )
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._render_row(pid, width, base, is_cursor, pid in self.marked)
+            self._cache[key] = strip
+        return strip
+
+    def _render_row(self, pid: str, width: int, base: Style, is_cursor: bool, is_marked: bool) -> Strip:
+        styles = self._row_styles()
+        try:
+            view = self.library.view(pid)
+        except KeyError:
+            return Strip.blank(width, base)
+        if is_cursor:
+            base = base + styles["cursor" if self.has_focus else "cursor-blurred"]
+        mark_style = base + styles["marked"] if is_marked else base
+        status = view.status
+        status_style = base + styles.get(f"status-{status.value}", Style()) if status is not Status.UNREAD else base
+        title = one_line(view.title)
+        tags = "  ".join(sanitize(" ".join(tag.split())) for tag in view.tags)
+        room = max(0, width - 4)  # mark, status, spaces
+        tag_room = min(cell_len(tags), room // TAG_SHARE) if tags else 0
+        title_room = max(0, room - (tag_room + 1 if tag_room else 0))
+        segments = [
+            Segment("▌" if is_marked else " ", mark_style),
+            Segment(status.mark, status_style),
+            Segment(" ", base),
+        ]
+        segments.extend(self._title_segments(pid, _fit(title, title_room), base, styles["match"]))
+        if tag_room:
+            segments.append(Segment(" ", base))
+            segments.append(Segment(_fit(tags, tag_room, left=True), base + styles["tag"]))
+        segments.append(Segment(" ", base))
+        return Strip(segments).adjust_cell_length(width, base)
+
+    def _title_segments(self, pid: str, title: str, base: Style, match_style: Style) -> list[Segment]:
+        pattern = self._pattern(pid)
+        if pattern is None:
+            return [Segment(title, base)]
+        segments: list[Segment] = []
+        position = 0
+        for found in pattern.finditer(title):
+            if found.start() > position:
+                segments.append(Segment(title[position : found.start()], base))
+            segments.append(Segment(found.group(), base + match_style))
+            position = found.end()
+        if position < len(title):
+            segments.append(Segment(title[position:], base))
+        return segments
+
+    def _pattern(self, pid: str) -> re.Pattern[str] | None:
+        if pid in self._match_patterns:
+            return self._match_patterns[pid]
+        words = sorted({w for w in self.matched.get(pid, ()) if w and w.strip()}, key=len, reverse=True)
+        pattern = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE) if words else None
+        self._match_patterns[pid] = pattern
+        return pattern
+
+
+def _fit(text: str, width: int, *, left: bool = False) -> str:
+    """`text` cut to `width` cells with an ellipsis, padded to exactly `width` cells."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return set_cell_size(text, width) if not left else text.rjust(width - cell_len(text) + len(text))
+    return set_cell_size(text, width - 1) + "…"

@@ -1,0 +1,69 @@
+"""The status line: counts of what the list shows, the filter, marks, a message and
+whether the notes and changes are on disk yet."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.widgets import Static
+
+from reader_tui.core.text import sanitize
+
+
+class StatusBar(Horizontal):
+    """Counts on the left, a saving indicator on the right (attributes down)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._counts: tuple[int, int, int] = (0, 0, 0)
+        self._total = 0
+        self._describe = ""
+        self._marked = 0
+        self._message = ""
+        self._message_is_error = False
+        self._saving = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status-text", markup=False)
+        yield Static(id="status-saving", markup=False)
+
+    def set_counts(self, shown: int, read: int, reading: int, total: int) -> None:
+        self._counts = (shown, read, reading)
+        self._total = total
+        self._redraw()
+
+    def set_view(self, describe: str, marked: int) -> None:
+        """`describe`: the filter, sort and search in effect ("filter: tag:llm")."""
+        self._describe = describe
+        self._marked = marked
+        self._redraw()
+
+    def set_message(self, message: str = "", *, error: bool = False) -> None:
+        self._message = sanitize(message)
+        self._message_is_error = error
+        self._redraw()
+
+    def set_saving(self, state: str) -> None:
+        """"saving…", "saved" or ""."""
+        if state != self._saving:
+            self._saving = state
+            self.query_one("#status-saving", Static).update(Content.styled(state, "$text-muted"))
+
+    def _redraw(self) -> None:
+        shown, read, reading = self._counts
+        noun = "paper" if shown == 1 else "papers"
+        parts: list[str | tuple[str, str]] = [f"{shown:,} {noun}"]
+        if shown != self._total:
+            parts.append(f" of {self._total:,}")
+        parts.append(f" · {read:,} read · {reading:,} reading")
+        if self._describe:
+            parts.append(" · ")
+            parts.append((sanitize(self._describe), "$text-accent"))
+        if self._marked:
+            parts.append(" · ")
+            parts.append((f"{self._marked:,} marked", "bold $text-warning"))
+        if self._message:
+            parts.append("  ")
+            parts.append((self._message, "$text-error" if self._message_is_error else "$text-success"))
+        self.query_one("#status-text", Static).update(Content.assemble(*parts))
