@@ -66,6 +66,7 @@ class DoctorReport:
     orphans: int = 0
     leftovers: list[Path] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -89,7 +90,7 @@ class DoctorReport:
 
     def lines(self) -> list[str]:
         """The report as one-line messages, problems first."""
-        out = list(self.all_problems)
+        out = list(self.all_problems) + self.remarks
         for check in (self.catalog, self.annotations):
             if not check.exists:
                 out.append(f"{check.path}: not there yet (a new store)")
@@ -208,12 +209,12 @@ def check_store(folder: Path) -> DoctorReport:
     problems: list[str] = []
     if folder.exists() and not folder.is_dir():
         problems.append(f"{folder}: the store must be a folder, and this is a file")
-    elif not folder.exists():
-        problems.append(f"{folder}: no store here (the folder does not exist)")
     catalog = check_file(folder / CATALOG_FILE, "catalog")
     annotations = check_file(folder / ANNOTATIONS_FILE, "annotations")
     backups = [check_file(path, "annotations") for path in list_backups(folder)]
     report = DoctorReport(folder, catalog, annotations, backups, problems=problems)
+    if not folder.exists():
+        report.remarks.append(f"{folder}: no store here yet (it is made on first use)")
     if catalog.ok and annotations.ok and catalog.exists:
         report.orphans = len(annotations.ids - catalog.ids)
     if not annotations.exists and backups:
