@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -23,8 +24,15 @@ from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 from pylatexenc.latexwalker import LatexMacroNode, LatexWalker
+from pylatexenc.latexwalker import get_default_latex_context_db as get_default_walker_db
 
 Segment = tuple[str, str]
+
+# pylatexenc logs a warning for every macro it cannot render; with no handler configured
+# those land on stderr, in the middle of the TUI's screen. Our fallbacks cover them.
+_pylatexenc_log = logging.getLogger("pylatexenc")
+_pylatexenc_log.addHandler(logging.NullHandler())
+_pylatexenc_log.propagate = False
 
 # --------------------------------------------------------------------------- sanitize
 
@@ -56,6 +64,11 @@ def _sanitize_table() -> dict[int, str | None]:
 _SANITIZE = _sanitize_table()
 
 
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]"
+)
+
+
 def sanitize(text: str) -> str:
     """`text` made safe to print in a terminal.
 
@@ -63,7 +76,9 @@ def sanitize(text: str) -> str:
     controls -> �) so a title cannot move the cursor or recolour the screen; bidi
     controls and invisible zero-width characters are removed.
     """
-    return str(text).translate(_SANITIZE)
+    text = str(text)
+    # translate() looks up every character; most text has nothing to replace.
+    return text.translate(_SANITIZE) if _UNSAFE.search(text) else text
 
 
 # --------------------------------------------------------------------------- display
@@ -71,7 +86,11 @@ def sanitize(text: str) -> str:
 
 def _latex_context():
     db = get_default_latex_context_db()
-    keep = [MacroTextSpec(name, discard=False) for name in ("texttt", "textsc", "textsf", "textup", "textnormal")]
+    # Plain letters, not pylatexenc's mathematical bold (𝐱): they stay searchable and
+    # every terminal font has them.
+    plain = ("texttt", "textsc", "textsf", "textup", "textnormal", "mathbf", "boldsymbol", "bm", "mathtt",
+             "mathsf", "mathit", "textit", "emph")
+    keep = [MacroTextSpec(name, discard=False) for name in plain]
     db.add_context_category(
         "reader-tui",
         prepend=True,
@@ -80,7 +99,9 @@ def _latex_context():
     return db
 
 
-_L2T = LatexNodes2Text(latex_context=_latex_context(), math_mode="text")
+_TEXT_DB = _latex_context()
+_L2T = LatexNodes2Text(latex_context=_TEXT_DB, math_mode="text")
+USE_LIGHT = True  # tests switch it off to check the fast path renders like pylatexenc
 
 _STYLE_MACROS = {
     "textbf": "bold", "mathbf": "bold", "boldsymbol": "bold", "bm": "bold",
@@ -106,7 +127,7 @@ _MD_STYLE = {"b": "bold", "i": "italic", "u": "italic"}
 _NEEDS_LATEX = re.compile(r"[\\{}~^]|--|''|``")
 _UNESCAPED = re.compile(r"(?<!\\)((?:\\\\)*)([%$&#])")
 _WHOLE_STYLE = re.compile(r"^\s*\\(\w+)\s*\{([^{}]*)\}\s*$")
-_SCRIPT = re.compile(r"([\^_])(?:\{([^{}]*)\}|([0-9A-Za-z+\-=()]))")
+_SCRIPT = re.compile(r"(\\[A-Za-z]+)?([\^_])(?:\{([^{}]*)\}|([0-9A-Za-z+\-=()]))")
 _SUP = dict(zip("0123456789+-=()niabcdefghjklmoprstuvwxyzABDEGHIJKLMNOPRTUVW",
                 "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵃᵇᶜᵈᵉᶠᵍʰʲᵏˡᵐᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂ"))
 _SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))
@@ -117,11 +138,12 @@ def _scripts(math: str) -> str:
     """`^3` -> ³ and `_i` -> ᵢ where unicode has every character; else unchanged."""
 
     def repl(m: re.Match[str]) -> str:
-        body = m.group(2) if m.group(2) is not None else m.group(3)
-        table = _SUP if m.group(1) == "^" else _SUB
-        body = body.strip()
+        macro, mark = m.group(1) or "", m.group(2)
+        body = (m.group(3) if m.group(3) is not None else m.group(4)).strip()
+        table = _SUP if mark == "^" else _SUB
         if body and all(c in table for c in body):
-            return "".join(table[c] for c in body)
+            # "{}" ends a macro name: \alphaᵢ would read as one unknown macro.
+            return macro + ("{}" if macro else "") + "".join(table[c] for c in body)
         return m.group(0)
 
     return _SCRIPT.sub(repl, math)
@@ -132,6 +154,57 @@ def _crude(text: str) -> str:
     return _CRUDE_MACRO.sub(lambda m: m.group(1) or "", text).replace("{", "").replace("}", "")
 
 
+def _symbol_table() -> dict[str, str]:
+    """Macros without arguments that pylatexenc renders as a fixed string (\\alpha -> α)."""
+    walker_db = get_default_walker_db()
+    table = {}
+    for spec in _TEXT_DB.iter_macro_specs():
+        wspec = walker_db.get_macro_spec(spec.macroname)
+        takes_args = wspec is not None and getattr(wspec, "arguments_spec_list", None)
+        repl = spec.simplify_repl
+        if isinstance(repl, str) and "%" not in repl and not takes_args and spec.macroname.isalpha():
+            table[spec.macroname] = repl
+    table.pop("today", None)  # a date that changes daily has no place in a cache
+    return table
+
+
+_SYMBOLS = _symbol_table()
+_WRAPPERS = {
+    **dict.fromkeys(("text", "textrm", "mathrm", "textsc", "textsf", "mathsf", "textup", "textnormal", "mbox"), ""),
+    **_STYLE_MACROS,
+}
+_LIGHT_TOKEN = re.compile(r"\\([A-Za-z]+)\s*(?:\{([^{}\\$%]*)\})?|\\([%$&#_{} ])|---|--|~|[{}\\]")
+_LIGATURES = {"---": "\u2014", "--": "\u2013", "~": "\xa0"}
+_LIGATURE_RE = re.compile(r"---|--|~")
+
+
+def _light(text: str, style: str) -> list[Segment] | None:
+    """The common, simple LaTeX (\\textbf{word}, \\alpha, \\%, ---) without pylatexenc,
+    which costs about 1 ms even for a short fragment; None when the text needs the parser.
+    Follows pylatexenc's output, spaces eaten after a control word included."""
+    out: list[Segment] = []
+    pos = 0
+    for m in _LIGHT_TOKEN.finditer(text):
+        out.append((text[pos : m.start()], style))
+        name, arg, escaped = m.group(1), m.group(2), m.group(3)
+        if escaped is not None:
+            out.append((escaped, style))
+        elif name is not None:
+            if name in _WRAPPERS and arg is not None:
+                out.append((_LIGATURE_RE.sub(lambda g: _LIGATURES[g.group(0)], arg), style or _STYLE_MACROS.get(name, "")))
+            elif name in _SYMBOLS and not arg:
+                out.append((_SYMBOLS[name], style))
+            else:
+                return None
+        elif m.group(0) in _LIGATURES:
+            out.append((_LIGATURES[m.group(0)], style))
+        else:
+            return None  # a bare brace or backslash: leave it to the parser
+        pos = m.end()
+    out.append((text[pos:], style))
+    return out
+
+
 def _latex_segments(text: str, style: str) -> list[Segment]:
     """Text-mode LaTeX to segments; `\\textbf{}` and friends set the style."""
     text = text.replace("``", "\u201c").replace("''", "\u201d")
@@ -139,6 +212,9 @@ def _latex_segments(text: str, style: str) -> list[Segment]:
         return [(text, style)]
     # Bare % would start a comment and swallow the rest ("5% of"); bare $ # & are text.
     text = _UNESCAPED.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+    light = _light(text, style) if USE_LIGHT else None
+    if light is not None:
+        return light
     try:
         nodes, _, _ = LatexWalker(text, tolerant_parsing=True).get_latex_nodes()
         out: list[Segment] = []
@@ -155,8 +231,11 @@ def _latex_segments(text: str, style: str) -> list[Segment]:
 def _math_segment(body: str) -> Segment:
     whole = _WHOLE_STYLE.match(body)
     style = _STYLE_MACROS.get(whole.group(1), "math") if whole else "math"
-    inner = _scripts(body)
+    inner = _scripts(body).replace("``", "\u201c").replace("''", "\u201d")
     inner = _UNESCAPED.sub(lambda m: m.group(1) + "\\" + m.group(2), inner)
+    light = _light(inner, "") if USE_LIGHT else None
+    if light is not None:
+        return "".join(chunk for chunk, _ in light), style
     try:
         # Text mode on purpose: pylatexenc's math mode drops \texttt{} arguments.
         return _L2T.latex_to_text(inner), style
@@ -247,6 +326,25 @@ def _segments(text: str) -> tuple[Segment, ...]:
 _PLAIN_OK = re.compile(r"[\\$%{}~^_*`\[]|--|''")
 
 
+_BLANK_RUN = re.compile(r"[^\S\n]*\n[^\S\n]*\n\s*")
+_LINE_RUN = re.compile(r"[^\S\n]*\n[^\S\n]*")
+_SPACE_RUN = re.compile(r"[^\S\n]+")
+
+
+def _tidy_plain(text: str) -> str:
+    """`_tidy` for one unstyled chunk, with regexes instead of a loop over words."""
+    text = _BLANK_RUN.sub("\x00", sanitize(text))  # sanitize leaves no NUL: a safe marker
+    return _SPACE_RUN.sub(" ", _LINE_RUN.sub("\n", text)).strip().replace("\x00", "\n\n")
+
+
+def _render(text: str) -> str:
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    if not _PLAIN_OK.search(text):
+        return _tidy_plain(text)
+    return "".join(chunk for chunk, _ in _segments(text))
+
+
 @lru_cache(maxsize=20_000)
 def to_display(text: str) -> str:
     """Plain, sanitized unicode for the screen: LaTeX and markdown rendered
@@ -255,11 +353,7 @@ def to_display(text: str) -> str:
     Spaces are collapsed; blank lines stay paragraph breaks. Never raises: malformed
     markup falls back to the text with the markup stripped.
     """
-    if not isinstance(text, str):
-        text = "" if text is None else str(text)
-    if not _PLAIN_OK.search(text):
-        return "".join(c for c, _ in _tidy([(text, "")]))
-    return "".join(chunk for chunk, _ in _segments(text))
+    return _render(text)
 
 
 def styled_segments(text: str) -> list[tuple[str, str]]:
@@ -268,7 +362,8 @@ def styled_segments(text: str) -> list[tuple[str, str]]:
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     if not _PLAIN_OK.search(text):
-        return list(_tidy([(text, "")]))
+        plain = _tidy_plain(text)
+        return [(plain, "")] if plain else []
     return list(_segments(text))
 
 
@@ -345,3 +440,224 @@ def unique_titles(titles: list[str]) -> list[str]:
         seen.add(candidate)
         out.append(candidate)
     return out
+
+
+# --------------------------------------------------------------------------- derived titles
+
+TITLE_WIDTH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedTitle:
+    """A title made from an abstract, and the contribution's bare name ("" if none)."""
+
+    title: str
+    short_name: str = ""
+
+
+# No look-behind: a pattern that starts with a character class is scanned for fast.
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)]*\s+(?=[A-Z0-9\\$*\u201c\"(\[])|\n\s*\n")
+_STRONG = (
+    r"propos(?:e|es|ing)|introduc(?:e|es|ing)|present(?:s|ing)?|develop(?:s|ing)?|put(?:s|ting)?\s+forth"
+    r"|design(?:s|ing)?|devis(?:e|es|ing)|formulat(?:e|es|ing)|contribut(?:e|es|ing)|unveil(?:s|ing)?"
+)
+_WEAK = r"stud(?:y|ies|ying)|investigat(?:e|es|ing)|explor(?:e|es|ing)|analy[sz](?:e|es|ing)|examin(?:e|es|ing)"
+_TRIGGER = re.compile(
+    r"\b(?:we|this\s+(?:paper|work|study|article)|our\s+(?:paper|work)|and|by)\s+"
+    r"(?:(?:also|further|first|then|thus|therefore|hence|now|here|herein|instead|newly)\s+)?"
+    rf"(?:(?P<strong>{_STRONG})|(?P<weak>{_WEAK}))\b\s*"
+    r"(?:(?:here(?:in)?|in\s+this\s+(?:paper|work))\b\s*,?\s*)?",
+    re.I,
+)
+_NAMING = re.compile(r"\b(?:called|named|dubbed|termed|coined|we\s+call)\s+", re.I)
+_OUR_THING = re.compile(
+    r"^(?:Our|The\s+proposed)\s+(?:approach|method|framework|model|system|algorithm|technique|solution"
+    r"|pipeline|benchmark|dataset|architecture),?\s+(?P<name>[^,]{2,60}),"
+)
+_APPOSITIVE_START = re.compile(r"^(?P<name>[^\s,]+(?: [^\s,]+){0,3}), an? (?:novel|new)\b")
+_VERB_STEMS = ("propos", "introduc", "present", "develop", "forth", "design", "devis", "formulat",
+               "contribut", "unveil", "stud", "investigat", "explor", "analy", "examin")
+_NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined", "we call")
+_APPOSITIVE_START_RAW = re.compile(r"^\S+(?: \S+){0,3}, an? (?:novel|new)\b")
+_WE_SENTENCE = re.compile(r"\b(?:we|our|this\s+(?:paper|work))\b", re.I)
+_MARKED = re.compile(r"^(?:\$?\\(?:textbf|texttt|textsc|emph|textit|mathbf|mathtt)\{|\*)")
+_OBJ_END = re.compile(
+    r"\s*(?:[,:;]\s*|\s[\u2014\u2013-]+\s|\u2014)"
+    r"|\s+(?=(?:that|which|where|whereby|to|for|with|by|in|on|as|using|via|based|and|leveraging|from|through)\s)"
+)
+_ACRONYM = re.compile(r"^(?P<exp>[^(),;:]{3,90}?)\s*\((?P<acr>[^()\s,;]{2,24})\)")
+_APPOSITIVE = re.compile(r"^(?:an?|the)\s", re.I)
+_NOT_NAME_START = frozenset(
+    "a an the this that these those our its their his her it them we two three four five several"
+    " multiple many new novel some such each both any all how what why whether when where which"
+    " to one more first various simple efficient general unified further additional extensive"
+    " theoretical empirical".split()
+)
+_SMALL_WORDS = frozenset("of with for and the in on to via a an from by as or".split())
+_NOT_EXPANSION = re.compile(r"\b(?:that|which|to|using|by|where|whose|is|are|we)\b")
+_PAREN_NAME = re.compile(r"^(\S+(?: \S+)?) \([^()]+\)$")
+_CLAUSE_NAME = re.compile(r"^((?:an?|the) [^,]{3,80}), ([^\s,.]{2,30})\.?(?:,|$| that | which )")
+_NAME_PAREN = re.compile(r"^([^\s(),]+(?: [^\s(),]+)?) \(([^()]{3,100})\)")
+_RELATIVE = re.compile(r"^(?:that|which)\s+(?:is\s+|are\s+)?", re.I)
+_TRAILING_CHARS = " \t\n,;:.-\u2013\u2014("
+
+
+def _words_look_named(name: str) -> bool:
+    """A proper name: one token with a capital or digit (GeoPurify, H³GNNs), or words
+    in title case (Active Reading)."""
+    words = name.split()
+    if len(words) == 1:
+        return any(c.isupper() or c.isdigit() for c in name[1:]) or (name[:1].isupper() and len(name) > 1)
+    content = [w for w in words if w.lower() not in _SMALL_WORDS]
+    return bool(content) and all(w[:1].isupper() or w[:1].isdigit() for w in content)
+
+
+def _plausible_name(name: str) -> bool:
+    words = name.split()
+    return (
+        0 < len(words) <= 6
+        and len(name) <= 60
+        and words[0].lower() not in _NOT_NAME_START
+        and any(c.isalpha() for c in name)
+    )
+
+
+def _finish(title: str) -> str:
+    title = _collapse(title).rstrip(_TRAILING_CHARS)
+    first = title.split(" ", 1)[0]
+    if first.replace("-", "").isalpha() and first.islower():
+        title = title[:1].upper() + title[1:]  # "log-linear attention" leads: capitalise
+    return _cut(title, TITLE_WIDTH)
+
+
+def _display_line(raw: str) -> str:
+    # Uncached and cut short: fragments of 20k abstracts would only evict the rows
+    # the list needs from to_display's cache.
+    return _collapse(_render(raw[:_FRAGMENT]))
+
+
+_FRAGMENT = 320
+
+
+def _after_trigger(raw_rest: str, strong: bool) -> tuple[str, str, str]:
+    """(name, title, clause) from the words after "we propose": a name and its title
+    when the object is a proper name, else the clause as an unnamed description."""
+    rest = _display_line(raw_rest)
+    if not rest:
+        return "", "", ""
+    if strong:
+        acr = _ACRONYM.match(rest)
+        if acr:
+            exp, name = _expansion(acr.group("exp"), acr.group("acr"))
+            if exp and len(exp.split()) <= 8 and any(c.isupper() for c in name):
+                tail = rest[acr.end() :]
+                if len(exp.split()) <= 3 and tail.startswith(","):
+                    return name, f"{name}: {exp}{tail}", ""
+                return name, f"{name}: {exp}", ""
+        paren = _NAME_PAREN.match(rest)
+        if paren and _plausible_name(paren.group(1)) and _words_look_named(paren.group(1)):
+            # "SMART-3D (Scaling Masked AutoRegressive Transformers for 3D generation), a ..."
+            return paren.group(1), f"{paren.group(1)}: {paren.group(2)}", ""
+        end = _OBJ_END.search(rest)
+        obj = (rest[: end.start()] if end else rest).rstrip(_TRAILING_CHARS)
+        paren = _PAREN_NAME.match(obj)
+        if paren:  # "bi-GRPO (bidirectional Group Relative Policy Optimization)"
+            obj = paren.group(1)
+        after = rest[end.end() :] if end else ""
+        delim = end.group(0).strip() if end else ""
+        marked = bool(_MARKED.match(raw_rest))
+        appositive = delim in (",", ":", "\u2014", "-", "\u2013") and bool(_APPOSITIVE.match(after))
+        if _plausible_name(obj) and (marked or appositive or _words_look_named(obj)):
+            if not after:
+                return obj, obj, ""
+            if delim in (",", ":", ";") or delim.strip("-\u2013\u2014") == "":
+                return obj, f"{obj}: {_RELATIVE.sub('', after)}", ""
+            # "FooNet for robust detection" / "GeoPurify that applies ..."
+            desc = _RELATIVE.sub("", after) if after[:5].lower() in ("that ", "which") else None
+            return obj, (f"{obj}: {desc}" if desc is not None else f"{obj} {after}"), ""
+        comma_name = _CLAUSE_NAME.search(rest)
+        if comma_name and _plausible_name(comma_name.group(2)) and _words_look_named(comma_name.group(2)):
+            name = comma_name.group(2)  # "a logic-aware framework, LogiStory, that ..."
+            return name, f"{name}: {comma_name.group(1)}", ""
+    return "", "", rest
+
+
+def _expansion(exp: str, acronym: str) -> tuple[str, str]:
+    """("Singleton-Optimized Conformal Prediction", "SOCOP") when the words in front of
+    "(SOCOP)" spell it out; leading lowercase words that do not ("the notion of a") go."""
+    if _NOT_EXPANSION.search(exp):
+        return "", acronym
+    words = _APPOSITIVE.sub("", exp.strip()).split()
+    first = acronym[:1].lower()
+    while words and words[0][:1].lower() != first and words[0][:1].islower():
+        words.pop(0)
+    if not words or words[0][:1].lower() != first and not words[0][:1].isupper():
+        return "", acronym
+    return " ".join(words), acronym
+
+
+def _find(abstract: str) -> tuple[str, str, str]:
+    """(name, title, fallback clause) for the first named contribution, else ("", "", clause)."""
+    strong_clause = weak_clause = ""
+    whole = abstract.lower()
+    # Plain substring tests first: the regexes below are the slow part of an import.
+    stems = [stem for stem in _VERB_STEMS if stem in whole]
+    naming_words = [word for word in _NAMING_WORDS if word in whole]
+    for sentence in _SENTENCE_END.split(abstract):
+        if not sentence or sentence.isspace():
+            continue
+        low = sentence.lower() if stems or naming_words else ""
+        for m in _TRIGGER.finditer(sentence) if any(stem in low for stem in stems) else ():
+            strong = m.group("strong") is not None
+            name, title, clause = _after_trigger(sentence[m.end() :], strong)
+            if name:
+                return name, title, ""
+            if strong and not strong_clause:
+                strong_clause = clause
+            elif not strong and not weak_clause:
+                weak_clause = clause
+        naming = _NAMING.search(sentence) if any(w in low for w in naming_words) else None
+        if naming and _WE_SENTENCE.search(sentence):
+            rest = _display_line(sentence[naming.end() :])
+            end = _OBJ_END.search(rest)
+            name = rest[: end.start()] if end else rest
+            if _plausible_name(name) and _words_look_named(name):
+                before = _TRIGGER.search(sentence[: naming.start()])
+                clause = _display_line(sentence[before.end() : naming.start()]) if before else ""
+                clause = clause.rstrip(_TRAILING_CHARS) or strong_clause
+                return name, (f"{name}: {clause}" if clause else name), ""
+        start = sentence.lstrip()[:100]
+        if start.startswith(("Our ", "The proposed ")) or (", a" in start and _APPOSITIVE_START_RAW.match(start)):
+            shown = _display_line(start)
+            m2 = _OUR_THING.match(shown) or _APPOSITIVE_START.match(shown)
+            if m2 and _plausible_name(m2.group("name")) and _words_look_named(m2.group("name")):
+                name = m2.group("name")
+                if m2.re is _APPOSITIVE_START:
+                    desc = _display_line(sentence)[len(name) + 2 :]
+                    return name, f"{name}: {desc}", ""
+                return name, (f"{name}: {strong_clause}" if strong_clause else name), ""
+    return "", "", strong_clause or weak_clause
+
+
+def derive_title(abstract: str) -> DerivedTitle:
+    """A readable one-line title (at most 100 characters, never empty) for a paper known
+    only by its abstract.
+
+    When the abstract names its contribution ("we propose Active Reading: a framework
+    ...", "we introduce Singleton-Optimized Conformal Prediction (SOCOP)", "called X")
+    the title leads with the name ("SOCOP: Singleton-Optimized Conformal Prediction")
+    and `short_name` is the bare name. Otherwise the title is the contribution clause
+    ("A novel associative memory network with ...") or the opening sentence.
+    """
+    try:
+        text = sanitize(abstract if isinstance(abstract, str) else str(abstract or ""))
+        name, title, clause = _find(text)
+        if not title:
+            title = clause or _display_line(_SENTENCE_END.split(text.strip(), 1)[0][:400])
+        title = _finish(title)
+        if not title:
+            title = _finish(_display_line(text[:400]))
+        return DerivedTitle(title or "Untitled", _collapse(name)[:60])
+    except Exception:  # a title must always come out; the importer relies on it
+        fallback = _cut(_collapse(sanitize(str(abstract))), TITLE_WIDTH)
+        return DerivedTitle(fallback or "Untitled", "")
