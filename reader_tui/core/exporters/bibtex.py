@@ -312,6 +312,7 @@ def _tidy(value: str, multiline: bool) -> str:
 _TITLE_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\$\$|\$|[{}]|\s+|[^\\${}\s]+", re.S)
 _COMMAND = re.compile(r"\\[A-Za-z]+|\\.")
 _TRAILING_PUNCT = re.compile(r"[:;,.!?]+$")
+_MATH_START = re.compile(r"(?<!\\)\$|\\[(\[]")
 
 
 def _title_words(title: str) -> list[str]:
@@ -343,7 +344,7 @@ def _visible(word: str) -> str:
 
 
 def _needs_protection(word: str, proper_nouns: bool) -> bool:
-    if "$" in word or "\\(" in word or "\\[" in word:
+    if _MATH_START.search(word):
         return True  # lowercasing math changes its meaning
     if any(c.isupper() for c in "".join(_COMMAND.findall(word))):
         return True  # \LaTeX would become the undefined \latex
@@ -378,7 +379,7 @@ def protect_case(title: str) -> str:
         if word.startswith("{") and word.endswith("}") or not _needs_protection(word, proper_nouns and index > 0):
             out.append(word)
             continue
-        punct = _TRAILING_PUNCT.search(word) if not word.endswith("$") else None
+        punct = _TRAILING_PUNCT.search(word)
         core, tail = (word[: punct.start()], punct.group()) if punct and punct.start() else (word, "")
         # `{\cmd ..}` is a BibTeX "special character" whose letters styles still change:
         # a second brace level keeps it whole.
