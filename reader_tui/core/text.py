@@ -333,7 +333,7 @@ _SPACE_RUN = re.compile(r"[^\S\n]+")
 
 def _tidy_plain(text: str) -> str:
     """`_tidy` for one unstyled chunk, with regexes instead of a loop over words."""
-    text = _BLANK_RUN.sub("\x00", sanitize(text))  # sanitize leaves no NUL: a safe marker
+    text = _BLANK_RUN.sub("\x00", sanitize(text).strip())  # sanitize leaves no NUL: a safe marker
     return _SPACE_RUN.sub(" ", _LINE_RUN.sub("\n", text)).strip().replace("\x00", "\n\n")
 
 
