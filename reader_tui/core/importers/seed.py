@@ -77,9 +77,10 @@ def read_seed(
     head_venue, head_year = "", None
     if paragraphs and paragraphs[0][1] == 1:
         header = parse_header(paragraphs[0][2])
-        # A lone short line followed by abstracts is a header; a one-paragraph file
-        # with a short line is more likely a (short) abstract than an empty list.
-        if header is not None and len(paragraphs) > 1:
+        # A short first line followed by abstracts is a header. Alone, it is a header
+        # only when it names a year ("ICLR 2026": a list with no papers yet); otherwise
+        # it is more likely a short abstract.
+        if header is not None and (len(paragraphs) > 1 or header[1] is not None):
             head_venue, head_year = header
             paragraphs = paragraphs[1:]
     if not paragraphs:
