@@ -79,8 +79,10 @@ def export_annotations(library: Library) -> dict[str, Any]:
     """The library's annotations as a portable document (every paper the user touched,
     including annotations of papers no longer in the catalog)."""
     library.flush()
+    library.reload_if_changed()  # what other processes wrote belongs in the export too
     papers = []
     for pid, ann in library.annotations.items():
+        # A paper set back to unread still goes: its change time must win on the other side.
         if ann.is_default and not ann.changed:
             continue
         paper = library.papers.get(pid)
