@@ -26,12 +26,14 @@ cheaper to build, and titles/keywords carry the ranking anyway.
 
 from __future__ import annotations
 
+import gc
 import math
 import re
 import threading
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict, defaultdict, deque
+from contextlib import contextmanager
 from functools import partial
 from itertools import repeat
 from typing import Iterable, NamedTuple, Sequence
@@ -130,9 +132,10 @@ class SearchIndex:
         start-up; a search that needs abstracts before that runs it first.
         """
         index = cls()
-        index._append(records, refresh=not abstracts)
-        if abstracts:
-            index.index_abstracts()
+        with _gc_paused():
+            index._append(records, refresh=not abstracts)
+            if abstracts:
+                index.index_abstracts()
         return index
 
     @property
@@ -142,7 +145,7 @@ class SearchIndex:
 
     def index_abstracts(self) -> None:
         """Tokenise the abstracts not yet indexed (idempotent, thread-safe)."""
-        with self._lock:
+        with self._lock, _gc_paused():
             post = self._post[ABSTRACT]
             get, append = post.__getitem__, array.append
             consume = deque(maxlen=0).extend
@@ -265,12 +268,13 @@ class SearchIndex:
             result.extend(Hit(self._ids[o], 0.0, ()) for o in ordinals if o not in removed)
             return result[:limit] if limit is not None else result
 
-        matches = [self._match_word(w, tags, notes) for w in dict.fromkeys(words)]
+        words = list(dict.fromkeys(words))
+        # earlier words are complete; the last one may still be being typed
+        matches = [self._match_word(w, tags, notes, i == len(words) - 1) for i, w in enumerate(words)]
         phrase_hits = [self._phrase_matches(p, notes) for p in query.phrases]
-        scores, partial = _combine(matches + [m for m, _ in phrase_hits])
-        if allowed is not None:
-            scores = {o: s for o, s in scores.items() if o in allowed}
-        if partial and scores and phrase_hits:
+        every = matches + [m for m, _ in phrase_hits]
+        scores, partial = _combine(every, allowed)
+        if partial and phrase_hits:
             # phrases are never optional: keep only papers that contain all of them
             scores = {o: s for o, s in scores.items() if all(o in m.values for m, _ in phrase_hits)}
         for o in self._removed.intersection(scores):
@@ -280,18 +284,13 @@ class SearchIndex:
         if limit is not None:
             ranked = ranked[:limit]
         result.partial = partial
-        single = len(matches) + len(phrase_hits) == 1
-        for o in ranked:
-            if single:
-                got = matches[0].words.get(o) if matches else None
-                matched = (got,) if got else phrase_hits[0][1]
-            else:
-                found = [m.words[o] for m in matches if o in m.words]
-                for m, phrase_words in phrase_hits:
-                    if o in m.values:
-                        found += phrase_words
-                matched = tuple(dict.fromkeys(found))
-            result.append(Hit(self._ids[o], scores[o], matched))
+        ids = self._ids
+        # one comprehension per query word rather than per-hit loops: thousands of hits
+        columns = [[m.words.get(o, "") for o in ranked] for m in matches]
+        for m, phrase_words in phrase_hits:
+            joined = " ".join(phrase_words)
+            columns.append([joined if o in m.values else "" for o in ranked])
+        result.extend(map(Hit, [ids[o] for o in ranked], [scores[o] for o in ranked], map(_matched, *columns)))
         return result
 
     def _rerank(self, ranked: list[int], scores: dict[int, float], text: str) -> None:
@@ -307,9 +306,9 @@ class SearchIndex:
         head.sort(key=scores.__getitem__, reverse=True)
         ranked[: len(head)] = head
 
-    def _match_word(self, word: str, tags: dict, notes: dict) -> _Expansion:
+    def _match_word(self, word: str, tags: dict, notes: dict, last: bool = True) -> _Expansion:
         """The papers matching one query token, with values and matched words."""
-        static = self._expand(word)
+        static = self._expand(word, last)
         dynamic: dict[int, tuple[float, str]] = {}
         for o, paper_tags in tags.items():
             for tag in paper_tags:
@@ -341,12 +340,18 @@ class SearchIndex:
                 words[o] = matched
         return _Expansion(values, words)
 
-    def _expand(self, word: str) -> _Expansion:
-        """The static (catalog) matches of one query token, cached (LRU)."""
+    def _expand(self, word: str, last: bool = True) -> _Expansion:
+        """The static (catalog) matches of one query token, cached (LRU).
+
+        `last` says the word may still be being typed, so every completion counts;
+        an earlier word that is itself in the vocabulary only takes its inflections
+        (model -> models, modeling), which keeps common words cheap and on topic.
+        """
+        key = (word, last)
         with self._lock:
-            cached = self._cache.get(word)
+            cached = self._cache.get(key)
             if cached is not None:
-                self._cache.move_to_end(word)
+                self._cache.move_to_end(key)
                 return cached
         candidates: list[tuple[float, str]] = []  # (quality, vocabulary word)
         vocab = self._vocab
@@ -356,37 +361,39 @@ class SearchIndex:
         if len(word) >= 3:
             start = bisect_left(vocab, word)
             end = bisect_left(vocab, word + "\U0010ffff", start)
-            for v in vocab[start:end]:
-                if v != word:
-                    candidates.append((PREFIX + 0.1 * len(word) / len(v), v))
+            longest = 99 if last or not df else len(word) + 3
+            candidates += [(PREFIX, v) for v in vocab[start:end] if v != word and len(v) <= longest]
         if len(word) >= 4:
             seen = {v for _, v in candidates}
-            infix = [v for v in self._title_vocab if word in v and v not in seen]
-            candidates += [(INFIX, v) for v in infix]
+            if df < 200:  # compound names (NorMuon); a common word's infixes are noise
+                infix = [v for v in self._title_vocab if word in v and v not in seen]
+                candidates += [(INFIX, v) for v in infix]
+                seen.update(infix)
             if df < 3:  # a rare or unknown word is likely a typo: look for near words
-                candidates += self._fuzzy(word, seen.union(infix))
+                candidates += self._fuzzy(word, seen)
         n = max(len(self._ids), 2)
-        scored = []
+        # rare words weigh more, but only as typed: a rare completion or near word is
+        # more likely noise than what the user meant
+        bonus = 0.3 * max(math.log(n / (1 + df)) / math.log(n), 0.0)
+        groups: dict[float, list] = defaultdict(list)  # value -> [(word, ordinals)]
         for quality, v in candidates:
-            # rare words weigh more, but only as typed: a rare completion or near word is
-            # more likely noise than what the user meant
-            bonus = 0.3 * max(math.log(n / (1 + df)) / math.log(n), 0.0) if v == word else 0.0
+            extra = bonus if v == word else 0.0
             for field, post in enumerate(self._post):
                 if quality == INFIX and field != TITLE:
                     continue  # infix matches are for titles ("muon" in NorMuon) only
                 ordinals = post.get(v)
                 if ordinals:
-                    scored.append((FIELD_WEIGHT[field] * (quality + bonus), v, ordinals))
-        # ascending, so dict.update leaves each paper its best value
-        scored.sort(key=lambda item: item[0])
+                    groups[FIELD_WEIGHT[field] * (quality + extra)].append((v, ordinals))
         values: dict[int, float] = {}
         words: dict[int, str] = {}
-        for value, v, ordinals in scored:
-            values.update(dict.fromkeys(ordinals, value))
-            words.update(dict.fromkeys(ordinals, v))
+        # ascending, so later updates leave each paper its best value
+        for value in sorted(groups):
+            for v, ordinals in groups[value]:
+                words.update(zip(ordinals, repeat(v)))
+                values.update(zip(ordinals, repeat(value)))
         expansion = _Expansion(values, words)
         with self._lock:
-            self._cache[word] = expansion
+            self._cache[key] = expansion
             if len(self._cache) > _CACHE_SIZE:
                 self._cache.popitem(last=False)
         return expansion
@@ -417,7 +424,7 @@ class SearchIndex:
         if not words:
             return _Expansion({}, {}), ()
         # the phrase may end mid-word ("linear atten"), so its last word is expanded
-        candidates = set(self._expand(words[-1]).words)
+        candidates = set(self._expand(words[-1]).values)
         for w in words[:-1]:
             holders: set[int] = set()
             for post in self._post:
@@ -468,7 +475,8 @@ class SearchIndex:
         if field == "tag":
             return {o for o, ts in tags.items() if value in ts}
         if field == "status":
-            return {o for o, s in enumerate(self._status) if s.value == value}
+            status = Status(value)
+            return {o for o, s in enumerate(self._status) if s is status}
         if field == "is":
             if value == "marked":
                 return {self._ordinal[i] for i in marked if i in self._ordinal}
@@ -481,19 +489,45 @@ class SearchIndex:
         raise ValueError(f"unknown field {field!r}")
 
 
-def _combine(matches: Sequence[_Expansion]) -> tuple[dict[int, float], bool]:
-    """Sum the values of papers matching every word (AND), or, when none does, of papers
-    matching any (OR, `partial` True)."""
-    if len(matches) == 1:
-        return dict(matches[0].values), False
+@contextmanager
+def _gc_paused():
+    """Hold off the cyclic garbage collector during a bulk build: the build allocates
+    millions of objects, none of them cyclic, and each full collection it would trigger
+    walks the whole catalog (about 0.1 s each on a 2-core machine)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _matched(*words: str) -> tuple[str, ...]:
+    """The distinct non-empty matched words of one hit (phrases count as their words)."""
+    found = [w for chunk in words if chunk for w in chunk.split(" ")]
+    return tuple(dict.fromkeys(found)) if len(found) > 1 else tuple(found)
+
+
+def _combine(matches: Sequence[_Expansion], allowed: set[int] | None) -> tuple[dict[int, float], bool]:
+    """Sum the values of the allowed papers matching every word (AND), or, when none
+    does, of those matching any (OR, `partial` True)."""
     by_size = sorted(matches, key=lambda m: len(m.values))
     common = by_size[0].values.keys()
+    if allowed is not None:
+        common = common & allowed
     for m in by_size[1:]:
         common = common & m.values.keys()
-    if common:
-        return {o: sum(m.values[o] for m in matches) for o in common}, False
+    if common or len(matches) == 1:
+        first = by_size[0].values
+        scores = {o: first[o] for o in common}
+        for m in by_size[1:]:
+            values = m.values
+            scores = {o: s + values[o] for o, s in scores.items()}
+        return scores, False
     scores: dict[int, float] = defaultdict(float)
     for m in matches:
         for o, v in m.values.items():
-            scores[o] += v
+            if allowed is None or o in allowed:
+                scores[o] += v
     return dict(scores), True
