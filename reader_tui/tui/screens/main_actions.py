@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual import work
+
 from reader_tui.core.sorting import SortKey
 from reader_tui.core.text import one_line
 
@@ -84,13 +86,46 @@ class MainActions(_Base):
         self.app.push_screen(EditDialog(self.library.view(pid), self.library.citekeys()), apply)
 
     def action_export(self: MainScreen) -> None:
-        try:
-            from reader_tui.tui.screens.export_dialog import ExportDialog
-        except ImportError:
-            self.notify("Export is not available yet", severity="warning", markup=False)
+        from reader_tui.tui.screens.export_dialog import ExportDialog
+
+        papers = self.paper_list
+        marked = [pid for pid in papers.ids if pid in papers.marked]
+        scopes = {"marked": marked, "filter": list(papers.ids), "all": list(self.library.papers)}
+        label = self.status_bar_description()
+
+        def apply(request) -> None:
+            if request is not None:
+                self._export(request, scopes[request.scope])
+
+        dialog = ExportDialog(len(marked), len(papers.ids), len(self.library.papers), filter_label=label)
+        self.app.push_screen(dialog, apply)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def _export(self: MainScreen, request, ids: list[str]) -> None:
+        # Rendering thousands of entries takes seconds: off the UI thread; the result is
+        # reported through the app (call_from_thread), never by touching widgets here.
+        from reader_tui.core.exporters.bibtex import export_bibtex
+        from reader_tui.core.exporters.markdown import export_markdown
+        from reader_tui.core.exporters.write import write_export
+        from reader_tui.tui.clipboard import copy_text
+
+        views = self.library.views(ids)
+        if request.format == "bibtex":
+            text = export_bibtex(views, abstract=request.abstract)
+        else:
+            text = export_markdown(views)
+        what = f"{len(views)} paper{'s' if len(views) != 1 else ''}"
+        notify = self.app.call_from_thread
+        if request.to_clipboard or request.path is None:
+            how = notify(copy_text, self.app, text)
+            notify(self.notify, f"Copied {what} to the {how}", markup=False)
             return
-        ids = self.targets() if self.paper_list.marked else list(self.paper_list.ids)
-        self.app.push_screen(ExportDialog(self.library, ids))
+        try:
+            write_export(text, request.path, force=request.overwrite)
+        except OSError as error:
+            notify(self.notify, f"Export failed: {error}", severity="error", markup=False)
+            return
+        notify(self.notify, f"Exported {what} to {request.path}", markup=False)
 
     def action_copy_bibtex(self: MainScreen) -> None:
         from reader_tui.core.exporters.bibtex import entry_for

@@ -20,7 +20,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 
 from reader_tui.core.model import Status
-from reader_tui.core.sorting import SortKey
+from reader_tui.core.sorting import SORT_FIELDS, SortKey
 from reader_tui.core.store import Library
 from reader_tui.tui.listing import Listing, compute_listing
 from reader_tui.tui.screens.filter_dialog import FilterChoice
@@ -105,6 +105,10 @@ class MainScreen(MainActions, Screen):
         self._update_counts()
         self._describe()
         self._build_index()
+        saved = self.library.settings.get("sort")
+        if isinstance(saved, dict) and saved.get("field") in SORT_FIELDS:
+            self.sort_key = SortKey(saved["field"], bool(saved.get("reverse")))
+            self.refilter()
         self.set_interval(RELOAD_EVERY, self._reload, name="reload-poll")
 
     # -- what the list shows ----------------------------------------------------------------
@@ -144,6 +148,10 @@ class MainScreen(MainActions, Screen):
         self._describe()
 
     def _describe(self) -> None:
+        self.status_bar.set_view(self.status_bar_description(), len(self.paper_list.marked))
+
+    def status_bar_description(self) -> str:
+        """The filter, sort and search in effect, e.g. "filter: tag:llm · sort: title"."""
         parts = []
         if not self.list_filter.is_empty:
             parts.append(f"filter: {self.list_filter.describe()}")
@@ -151,7 +159,7 @@ class MainScreen(MainActions, Screen):
             parts.append(f"sort: {self.sort_key.label}")
         if self.search_text.strip():
             parts.append(f"search: {self.search_text.strip()}")
-        self.status_bar.set_view(" · ".join(parts), len(self.paper_list.marked))
+        return " · ".join(parts)
 
     def _update_counts(self) -> None:
         annotations = self.library.annotations
@@ -241,7 +249,11 @@ class MainScreen(MainActions, Screen):
             from reader_tui.core.search import SearchIndex
         except ImportError:
             return  # no index yet: search falls back to a substring match over titles
-        self.post_message(IndexReady(SearchIndex.build(self.library.views())))
+        # Titles first (a fraction of a second), so search gets ranked soon; the
+        # abstracts (most of the work) follow in this same worker.
+        index = SearchIndex.build(self.library.views(), abstracts=False)
+        self.post_message(IndexReady(index))
+        index.index_abstracts()
 
     def on_index_ready(self, message: IndexReady) -> None:
         self.index = message.index

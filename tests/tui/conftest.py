@@ -1,0 +1,32 @@
+"""Fixtures for the TUI tests: small temporary libraries (one with hostile text, one with
+the real seed list), each writing on a background thread as the TUI does."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core.store import Library
+from tui_support import make_library
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Iterator[Library]:
+    """Six papers, two with hostile titles."""
+    lib = make_library(tmp_path / "lib")
+    yield lib
+    lib.close()
+
+
+@pytest.fixture
+def seed_library(tmp_path: Path) -> Iterator[Library]:
+    """The bundled ICLR 2026 seed list, as a first run sees it."""
+    seed = pytest.importorskip("reader_tui.core.importers.seed")
+    from reader_tui.paths import default_seed_path
+
+    lib = Library.open(tmp_path / "seed", background_writes=True)
+    lib.import_papers(seed.read_seed(default_seed_path()).papers)
+    yield lib
+    lib.close()

@@ -1,0 +1,293 @@
+"""The main screen driven by its keys (issue 3's key table): each test asserts on the
+store and on what the screen shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input
+
+from reader_tui.core.model import Status
+from reader_tui.core.store import Library
+from reader_tui.tui.app import create_app
+from reader_tui.tui.screens.main_screen import MainScreen
+from reader_tui.tui.widgets.notes_editor import NotesEditor
+from reader_tui.tui.widgets.paper_detail import PaperDetail
+from reader_tui.tui.widgets.paper_list import PaperList
+
+from tui_support import HOSTILE_ESCAPES, HOSTILE_MARKUP, PAPERS, screen_text, settle
+
+SIZE = (120, 40)
+IDS = [p.id for p in PAPERS]
+
+
+def paper_list(app) -> PaperList:
+    return app.screen.query_one(PaperList)
+
+
+def rows(app) -> list[str]:
+    papers = paper_list(app)
+    return [papers.render_line(y).text for y in range(len(papers.ids))]
+
+
+async def test_first_screen_shows_list_detail_and_counts(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert paper_list(app).has_focus
+        text = screen_text(app)
+        assert "Attention Is Not All You Need for O(n) Transformers" in text
+        assert "Ada Lovelace, Alan Turing" in text  # detail pane of the first paper
+        assert "6 papers · 0 read · 0 reading" in text
+
+
+async def test_moving_and_status_keys_change_the_store(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j", "j", "r")
+        assert paper_list(app).current_id == IDS[2]
+        assert library.annotation(IDS[2]).status is Status.READ
+        await pilot.press("r")
+        assert library.annotation(IDS[2]).status is Status.UNREAD
+        await pilot.press("k", "2", "down", "3", "G", "5", "g", "4")
+        assert library.annotation(IDS[1]).status is Status.TO_READ
+        assert library.annotation(IDS[2]).status is Status.READING
+        assert library.annotation(IDS[-1]).status is Status.SKIPPED
+        assert library.annotation(IDS[0]).status is Status.READ
+        await pilot.press("1")
+        assert library.annotation(IDS[0]).status is Status.UNREAD
+        await settle(app, pilot)
+        assert rows(app)[2].startswith(" " + Status.READING.mark + " ")
+        assert "6 papers · 0 read · 1 reading" in screen_text(app)
+        assert "reading" in screen_text(app)
+    library.flush()
+    reopened = Library.open(library.files.folder)
+    assert reopened.annotation(IDS[2]).status is Status.READING
+
+
+async def test_marks_make_actions_bulk(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "j", "space")  # space marks and moves down
+        papers = paper_list(app)
+        assert papers.marked == {IDS[0], IDS[2]}
+        assert rows(app)[0].startswith("▌") and rows(app)[2].startswith("▌")
+        await pilot.press("2")
+        assert [library.annotation(pid).status for pid in IDS[:3]] == [Status.TO_READ, Status.UNREAD, Status.TO_READ]
+        await settle(app, pilot)
+        assert "2 marked" in screen_text(app)
+        await pilot.press("escape")  # on the list, escape clears the marks
+        assert not papers.marked
+        await pilot.press("r")
+        assert library.annotation(papers.current_id).status is Status.READ
+
+
+async def test_undo_and_redo(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r", "j", "3")
+        await pilot.press("u")
+        assert library.annotation(IDS[1]).status is Status.UNREAD
+        await pilot.press("u")
+        assert library.annotation(IDS[0]).status is Status.UNREAD
+        await pilot.press("ctrl+r")
+        assert library.annotation(IDS[0]).status is Status.READ
+        await settle(app, pilot)
+        assert rows(app)[0].startswith(" " + Status.READ.mark)
+        assert "redid status change" in screen_text(app)
+
+
+async def test_typed_notes_are_saved_on_quit(library: Library, tmp_path: Path) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j", "n")
+        notes = app.screen.query_one(NotesEditor)
+        assert notes.has_focus
+        await pilot.press(*"great idea", "enter", "r", "q")  # keys type into the notes
+        assert library.annotation(IDS[1]).status is Status.UNREAD
+        await pilot.press("q")  # still typing: q is a letter here
+        assert notes.text == "great idea\nrqq"
+        await pilot.press("escape")
+        assert paper_list(app).has_focus
+        await pilot.press("n", "end", "x")
+        await pilot.press("escape", "q")  # quit at once, before the autosave timer
+    assert app.return_code == 0
+    reopened = Library.open(library.files.folder)
+    assert reopened.annotation(IDS[1]).notes == "great idea\nrqqx"
+
+
+async def test_notes_autosave_when_moving_to_another_paper(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", *"first")
+        await pilot.press("escape", "j")
+        assert library.annotation(IDS[0]).notes == "first"
+        assert app.screen.query_one(NotesEditor).text == ""
+        await pilot.press("k")
+        assert app.screen.query_one(NotesEditor).text == "first"
+        await pilot.press("u")  # undo takes the note back and the pane follows
+        await settle(app, pilot)
+        assert library.annotation(IDS[0]).notes == ""
+        assert app.screen.query_one(NotesEditor).text == ""
+
+
+async def test_search_filters_and_escape_restores(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "j")
+        before = list(paper_list(app).ids)
+        await pilot.press("slash")
+        assert app.screen.query_one("#search", Input).has_focus
+        await pilot.press(*"graph")
+        await settle(app, pilot)
+        assert paper_list(app).ids[0] == "p-graphs"
+        assert len(paper_list(app).ids) < len(before)
+        assert "search: graph" in screen_text(app)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert paper_list(app).ids == before
+        assert paper_list(app).current_id == IDS[3]
+        assert paper_list(app).has_focus
+        assert not app.screen.query_one("#search", Input).display
+
+
+async def test_search_enter_keeps_results_and_focuses_list(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"diffusion", "enter")
+        await settle(app, pilot)
+        assert paper_list(app).ids == ["p-diffusion"]
+        assert paper_list(app).has_focus
+        await pilot.press("r")
+        assert library.annotation("p-diffusion").status is Status.READ
+        await pilot.press("escape")  # escape on the list ends the search
+        await settle(app, pilot)
+        assert len(paper_list(app).ids) == len(IDS)
+
+
+async def test_bad_query_is_a_gentle_message(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"status:nonsense")
+        await settle(app, pilot)
+        text = screen_text(app)
+        assert "search:" in text
+        assert len(paper_list(app).ids) == len(IDS)  # the list stays as it was
+
+
+async def test_hostile_titles_render_literally(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        lines = rows(app)
+        assert HOSTILE_MARKUP in lines[2]
+        assert "\x1b" not in "".join(lines)
+        assert "Escape ␛[31mred␛[0m bell␇ title" in lines[3]
+        await pilot.press("j", "j")
+        await settle(app, pilot)
+        text = screen_text(app)
+        assert HOSTILE_MARKUP in text  # the detail pane shows it as typed too
+        assert "[bold]markup[/bold]" in text
+        await pilot.press("j")
+        await settle(app, pilot)
+        assert "\x1b" not in screen_text(app)
+        assert HOSTILE_ESCAPES not in screen_text(app)
+
+
+async def test_tags_modal_adds_to_marked_papers(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "space", "t")
+        await pilot.pause()
+        await pilot.press(*"llm", "enter", "escape")
+        await settle(app, pilot)
+        assert library.annotation(IDS[0]).tags == ("llm",)
+        assert library.annotation(IDS[1]).tags == ("llm",)
+        assert "llm" in rows(app)[0]
+
+
+async def test_filter_and_sort_dialogs_reorder_the_list(library: Library) -> None:
+    from reader_tui.core.sorting import SortKey, title_key
+    from reader_tui.tui.screens.filter_dialog import FilterChoice, FilterDialog
+    from reader_tui.tui.screens.sort_dialog import SortDialog
+
+    library.set_status([IDS[1], IDS[4]], Status.READ)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f")
+        assert isinstance(app.screen, FilterDialog)
+        app.screen.dismiss(FilterChoice(status=Status.READ))
+        await settle(app, pilot)
+        assert paper_list(app).ids == [IDS[1], IDS[4]]
+        assert "2 papers of 6 · 2 read" in screen_text(app)
+        assert "filter: status:read" in screen_text(app)
+        await pilot.press("f")
+        app.screen.dismiss(FilterChoice())
+        await pilot.press("s")
+        assert isinstance(app.screen, SortDialog)
+        app.screen.dismiss(SortKey("title"))
+        await settle(app, pilot)
+        views = library.views(paper_list(app).ids)
+        assert len(views) == 6 and views == sorted(views, key=title_key)
+        assert "sort: title" in screen_text(app)
+    assert library.settings["sort"] == {"field": "title", "reverse": False}
+
+
+async def test_other_process_changes_appear(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        other = Library.open(library.files.folder)
+        other.set_status([IDS[0]], Status.READ)
+        other.set_tags(IDS[0], ["from-cli"])
+        app.screen._poll_disk()
+        await settle(app, pilot)
+        assert library.annotation(IDS[0]).status is Status.READ
+        assert "from-cli" in rows(app)[0]
+        assert "1 read" in screen_text(app)
+
+
+async def test_layout_at_80x24(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert app.screen.has_class("-narrow")
+        for widget in (paper_list(app), app.screen.query_one(PaperDetail), app.screen.query_one(NotesEditor)):
+            assert widget.region.width >= 40 and widget.region.height >= 3, widget
+        text = screen_text(app)
+        assert "6 papers" in text and "Attention Is Not All" in text
+        await pilot.press("j", "n", *"ok", "escape")
+        assert paper_list(app).has_focus
+
+
+async def test_theme_is_remembered(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        app.theme = "nord"
+        await settle(app, pilot)
+    assert library.settings["theme"] == "nord"
+    again = create_app(library)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert again.theme == "nord"
+
+
+async def test_command_palette_lists_every_action(library: Library) -> None:
+    from reader_tui.tui.commands import ReaderCommands
+
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        provider = ReaderCommands(app.screen)
+        names = [text for text, _, _ in provider._commands()]
+        for wanted in ("Read", "Tags", "Notes", "Search", "Filter", "Sort", "Export", "Copy BibTeX", "Undo", "Redo", "Mark", "Help", "Quit"):
+            assert wanted in names, wanted
+        assert any(name.startswith("Theme: ") for name in names)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "CommandPalette"

@@ -1,0 +1,95 @@
+"""Shared by the main-screen tests: a small library with hostile text, and helpers that
+read what the screen shows. (A plain module: test files import it by name.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+
+from reader_tui.core.model import Paper
+from reader_tui.core.store import Library
+
+HOSTILE_MARKUP = "[bold red]x[/] and [link=https://evil.example]click[/link]"
+HOSTILE_ESCAPES = "Escape \x1b[31mred\x1b[0m bell\x07 title"
+
+PAPERS = [
+    Paper(
+        id="p-attention",
+        title="Attention Is Not All You Need for $O(n)$ Transformers",
+        abstract="We show that **linear** attention with $\\alpha$-scaling matches softmax. See `code`.",
+        authors=("Ada Lovelace", "Alan Turing"),
+        venue="ICLR",
+        year=2026,
+        url="https://openreview.net/forum?id=attention",
+        keywords=("attention", "transformers"),
+        citekey="lovelace2026attention",
+        added="2025-11-01T00:00:00+00:00",
+    ),
+    Paper(
+        id="p-graphs",
+        title="Graph Neural Networks for Molecules",
+        abstract="Message passing on molecular graphs.",
+        venue="ICLR",
+        year=2026,
+        keywords=("graphs",),
+        citekey="curie2026graph",
+        added="2025-11-01T00:00:01+00:00",
+    ),
+    Paper(
+        id="p-markup",
+        title=HOSTILE_MARKUP,
+        abstract="An abstract with [bold]markup[/bold] that must stay literal.",
+        venue="ICLR",
+        year=2026,
+        citekey="markup2026",
+        added="2025-11-01T00:00:02+00:00",
+    ),
+    Paper(
+        id="p-escape",
+        title=HOSTILE_ESCAPES,
+        abstract="Bytes \x1b]0;pwned\x07 in the abstract.",
+        venue="ICLR",
+        year=2026,
+        citekey="escape2026",
+        added="2025-11-01T00:00:03+00:00",
+    ),
+    Paper(
+        id="p-rl",
+        title="Reinforcement Learning from Human Feedback at Scale",
+        abstract="Reward models and policy optimisation.",
+        venue="ICLR",
+        year=2026,
+        keywords=("reinforcement learning",),
+        citekey="hopper2026rlhf",
+        added="2025-11-01T00:00:04+00:00",
+    ),
+    Paper(
+        id="p-diffusion",
+        title="Diffusion Models Beat GANs on Tiny Images",
+        abstract="Denoising score matching.",
+        venue="ICLR",
+        year=2026,
+        citekey="noether2026diffusion",
+        added="2025-11-01T00:00:05+00:00",
+    ),
+]
+
+
+def make_library(folder: Path, papers: list[Paper] = PAPERS) -> Library:
+    library = Library.open(folder, background_writes=True)
+    library.import_papers(papers)
+    return library
+
+
+def screen_text(app: App[Any]) -> str:
+    """Everything on screen as plain text, one line per terminal row."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def settle(app: App[Any], pilot: Any) -> None:
+    """Let workers (search, index, reload) finish and their messages be handled."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
