@@ -16,12 +16,16 @@ per-word Python loop.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
+import marshal
 import math
-from collections import Counter
+import os
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterable
-from itertools import chain
+from itertools import chain, repeat
 from operator import mul
+from pathlib import Path
 
 from .model import PaperView
 
@@ -57,6 +61,9 @@ _KEEP = b"abcdefghijklmnopqrstuvwxyz0123456789"
 _TABLE = bytes(c if c in _KEEP else 32 for c in range(256))
 
 # Sublinear term frequency 1 + ln(tf), looked up instead of computed per (paper, term) pair.
+# Bump when tokenising or weighting changes, so old caches are rebuilt, not trusted.
+_CACHE_FORMAT = 1
+
 _SUBLINEAR = [0.0] + [1.0 + math.log(n) for n in range(1, 1024)]
 
 
@@ -74,11 +81,11 @@ def is_content_term(term: str) -> bool:
     return len(term) > 1 and not term.isdigit() and term not in STOP_WORDS
 
 
-def paper_text(view: PaperView) -> str:
-    """The text a paper is compared by. Title and keywords appear twice: they name the
-    topic more reliably than any sentence of the abstract."""
-    head = " ".join((view.title, *view.keywords))
-    return f"{head} {head} {view.paper.abstract}"
+def paper_terms(view: PaperView) -> Counter[str]:
+    """How often each token occurs in the paper's title, keywords and abstract. Title and
+    keywords count twice: they name the topic more reliably than any abstract sentence."""
+    head = tokenize(" ".join((view.title, *view.keywords)))
+    return Counter(tokenize(view.paper.abstract) + head + head)
 
 
 class RelatedIndex:
@@ -105,7 +112,7 @@ class RelatedIndex:
         weight is small, and they make the postings long) are dropped."""
         views = list(views)
         ids = [v.id for v in views]
-        counts = [Counter(tokenize(paper_text(v))) for v in views]
+        counts = [paper_terms(v) for v in views]
         df = Counter(chain.from_iterable(counts))
         n = len(views)
         # In a small library df fractions are noise: only prune common terms in a big one.
@@ -118,8 +125,7 @@ class RelatedIndex:
         vocabulary = idf.keys()
         weight_of = idf.__getitem__
         vectors: list[list[tuple[str, float]]] = []
-        postings: dict[str, list[tuple[int, float]]] = {}
-        for ordinal, c in enumerate(counts):
+        for c in counts:
             # Every step below is a C-level map/sort over the paper's few hundred terms:
             # a Python loop per (paper, term) pair would triple the build time.
             terms = list(c.keys() & vocabulary)
@@ -132,11 +138,57 @@ class RelatedIndex:
                 vectors.append([])
                 continue
             norm = math.sqrt(sum(w * w for w, _ in top))
-            vector = [(term, w / norm) for w, term in top]
-            vectors.append(vector)
-            for term, w in vector:
-                postings.setdefault(term, []).append((ordinal, w))
-        return cls(ids, vectors, postings)
+            vectors.append([(term, w / norm) for w, term in top])
+        return cls._from_vectors(ids, vectors)
+
+    @classmethod
+    def load_or_build(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = 30) -> "RelatedIndex":
+        """The index of `views`, read from the `cache` file when it was made from exactly
+        these papers' texts, else built and written there (atomically) for next time.
+
+        Building reads every word of every abstract (seconds at 20k papers on a slow
+        machine); loading the cache only reads each paper's few kept terms. A missing,
+        stale or damaged cache is rebuilt, and a cache that cannot be written is skipped.
+        """
+        views = list(views)
+        fingerprint = _fingerprint(views, top_terms)
+        try:
+            data = marshal.loads(Path(cache).read_bytes())
+            if data["format"] == _CACHE_FORMAT and data["fingerprint"] == fingerprint:
+                # Postings are stored too: rebuilding them costs more than reading them.
+                return cls(data["ids"], data["vectors"], data["postings"])
+        except (OSError, EOFError, ValueError, TypeError, KeyError):
+            pass  # no cache yet, or not one this version can trust: build
+        index = cls.build(views, top_terms=top_terms)
+        payload = {
+            "format": _CACHE_FORMAT,
+            "fingerprint": fingerprint,
+            "ids": index._ids,
+            "vectors": index._vectors,
+            "postings": index._postings,
+        }
+        try:
+            cache = Path(cache)
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            partial = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+            partial.write_bytes(marshal.dumps(payload))
+            os.replace(partial, cache)
+        except OSError:
+            pass  # a read-only or full disk costs the next start a rebuild, nothing more
+        return index
+
+    @classmethod
+    def _from_vectors(cls, ids: list[str], vectors: list[list[tuple[str, float]]]) -> "RelatedIndex":
+        postings: defaultdict[str, list[tuple[int, float]]] = defaultdict(list)
+        get, append = postings.__getitem__, list.append
+        consume = deque(maxlen=0).extend
+        for ordinal, vector in enumerate(vectors):
+            if vector:
+                terms, weights = zip(*vector)
+                # map() keeps the per-term append in C: a Python loop here was a third of
+                # the build time.
+                consume(map(append, map(get, terms), zip(repeat(ordinal), weights)))
+        return cls(ids, vectors, dict(postings))
 
     def __len__(self) -> int:
         return len(self._ids)
@@ -172,4 +224,14 @@ class RelatedIndex:
         return self.related(paper_id, k)
 
 
-__all__ = ["RelatedIndex", "STOP_WORDS", "is_content_term", "paper_text", "tokenize"]
+def _fingerprint(views: list[PaperView], top_terms: int) -> str:
+    """A digest of exactly what the index is made from, so a cache goes stale whenever a
+    paper, its order, or the indexing rules change."""
+    rules = f"{_CACHE_FORMAT}:{top_terms}:{' '.join(sorted(STOP_WORDS))}"
+    digest = hashlib.blake2b(rules.encode(), digest_size=16)
+    for v in views:
+        digest.update("\x00".join((v.id, v.title, *v.keywords, v.paper.abstract, "\x01")).encode("utf-8", "replace"))
+    return digest.hexdigest()
+
+
+__all__ = ["RelatedIndex", "STOP_WORDS", "is_content_term", "paper_terms", "tokenize"]

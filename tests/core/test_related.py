@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from reader_tui.core.model import Annotation, Paper, PaperView
@@ -175,3 +177,36 @@ def test_tokenize_splits_latex_hyphens_and_unicode() -> None:
     assert tokenize(r"Log-Linear \textbf{Attention} in $O(n)$ — naïve") == [
         "log", "linear", "textbf", "attention", "in", "o", "n", "na", "ve",
     ]  # fmt: skip
+
+
+def test_the_cache_is_used_only_for_the_same_papers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache" / "related.bin"
+    papers = views()
+    built = RelatedIndex.load_or_build(papers, cache)
+    assert cache.exists()
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("built again although the cache was good")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(RelatedIndex, "build", classmethod(no_build))
+        loaded = RelatedIndex.load_or_build(papers, cache)
+    assert all(loaded.related(v.id, 5) == built.related(v.id, 5) for v in papers)
+    assert loaded.terms("rl0") == built.terms("rl0")
+
+    # One changed abstract makes the cache stale: the answer follows the new text.
+    changed = list(papers)
+    rl0 = changed[8].paper
+    assert rl0.id == "rl0"
+    changed[8] = PaperView(rl0.evolve(title="Graph networks", abstract=CLUSTERS["graph"][0][1]), Annotation())
+    assert RelatedIndex.load_or_build(changed, cache).related("rl0", 1)[0][0].startswith("graph")
+
+
+def test_a_damaged_or_unwritable_cache_means_a_build(tmp_path: Path) -> None:
+    cache = tmp_path / "related.bin"
+    cache.write_bytes(b"\x00garbage")
+    assert RelatedIndex.load_or_build(views(), cache).related("diff0", 3)
+    assert cache.read_bytes() != b"\x00garbage"
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where a folder should be")
+    assert RelatedIndex.load_or_build(views(), blocked / "related.bin").related("diff0", 3)
