@@ -14,11 +14,12 @@ import re
 import string
 import unicodedata
 from functools import lru_cache
+from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from pylatexenc.latex2text import LatexNodes2Text
 
-__all__ = ["make_citekey", "validate_citekey", "citekey_base", "first_free_key", "ascii_fold"]
+__all__ = ["make_citekey", "validate_citekey", "citekey_base", "first_free_key", "CitekeyAllocator", "ascii_fold"]
 
 
 class _Citable(Protocol):
@@ -56,6 +57,7 @@ _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 
 #: Characters BibTeX (or bibtexparser) cannot have in a key.
 FORBIDDEN_KEY_CHARS = ',{}()=#%"\'\\~'
+_BAD_KEY = re.compile(r"[^\x21-\x7e]|[" + re.escape(FORBIDDEN_KEY_CHARS) + "]")
 
 
 @lru_cache(maxsize=4096)
@@ -72,6 +74,8 @@ def ascii_fold(text: str) -> str:
 
 def _slug(text: str) -> str:
     """Lowercase ASCII letters and digits only."""
+    if text.isascii() and "\\" not in text and "{" not in text:
+        return _NOT_ALNUM.sub("", text.lower())  # nothing to fold: skip the slow part
     return _NOT_ALNUM.sub("", ascii_fold(text).lower())
 
 
@@ -90,12 +94,13 @@ def _surname(author: str) -> str:
 
 def _title_word(title: str) -> str:
     """The first title word that is not a stop word (or the first word if all are)."""
-    words = [_slug(w) for w in _MATH.sub(" ", title).split()]
-    words = [w for w in words if w]
-    for word in words:
-        if word not in STOP_WORDS and not word.isdigit():
+    first = ""
+    for raw in _MATH.sub(" ", title).split():
+        word = _slug(raw)
+        if word and word not in STOP_WORDS and not word.isdigit():
             return word
-    return words[0] if words else ""
+        first = first or word
+    return first
 
 
 def _stem(paper: _Citable) -> str:
@@ -130,11 +135,43 @@ def first_free_key(base: str, taken_lower: set[str]) -> str:
     `taken_lower` must hold lowercase keys; exporters keep such a set so that making
     20,000 keys stays linear.
     """
+    if base.lower() not in taken_lower:
+        return base
     for suffix in _suffixes():
         key = base + suffix
         if key.lower() not in taken_lower:
             return key
     raise AssertionError("unreachable: the suffixes never run out")
+
+
+class CitekeyAllocator:
+    """Hands out unique keys for many papers in linear time.
+
+    Keeps the lowercase keys in use and, per base, where its suffix search stopped, so the
+    300th `large2026` does not try the 299 suffixes before it again.
+    """
+
+    def __init__(self, taken: Iterable[str] = ()) -> None:
+        self.taken_lower: set[str] = {key.lower() for key in taken}
+        self._suffixes: dict[str, Iterator[str]] = {}
+
+    def claim(self, key: str) -> bool:
+        """Take `key` as it is; False (and nothing taken) when it is already in use."""
+        lowered = key.lower()
+        if lowered in self.taken_lower:
+            return False
+        self.taken_lower.add(lowered)
+        return True
+
+    def make(self, paper: _Citable) -> str:
+        """A new key for `paper` (`citekey_base` plus the first free suffix), taken."""
+        base = citekey_base(paper)
+        suffixes = self._suffixes.setdefault(base, _suffixes())
+        for suffix in suffixes:
+            key = base + suffix
+            if self.claim(key):
+                return key
+        raise AssertionError("unreachable: the suffixes never run out")
 
 
 def make_citekey(paper: _Citable, taken: set[str]) -> str:
@@ -149,6 +186,8 @@ def make_citekey(paper: _Citable, taken: set[str]) -> str:
 
 def validate_citekey(key: str) -> str | None:
     """Why BibTeX cannot use `key` as an entry key, or None when it can."""
+    if key and key.isascii() and not _BAD_KEY.search(key):
+        return None
     if not key:
         return "a citation key cannot be empty"
     if any(ch.isspace() for ch in key):

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reader_tui.core.citekeys import (
+    CitekeyAllocator,
     citekey_base,
     first_free_key,
     make_citekey,
@@ -122,3 +123,14 @@ def test_valid_keys(key: str) -> None:
 def test_invalid_keys(key: str) -> None:
     message = validate_citekey(key)
     assert isinstance(message, str) and message
+
+
+def test_allocator_hands_out_unique_keys_and_respects_claims() -> None:
+    keys = CitekeyAllocator(["SOCOP2026"])
+    p = paper(short_name="SOCOP", year=2026)
+    assert keys.claim("socop2026a") is True
+    assert keys.claim("Socop2026A") is False
+    made = [keys.make(p) for _ in range(30)]
+    assert made[:3] == ["socop2026b", "socop2026c", "socop2026d"]
+    assert len(set(made)) == 30 and "socop2026a" not in made
+    assert keys.claim("socop2026") is False

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from reader_tui.core.exporters.bibtex import (
+    _escape_full,
     booktitle_for,
     entry_fields,
     entry_for,
@@ -373,6 +374,7 @@ def test_at_sign_at_line_start_is_protected() -> None:
         # sentence case: capitalised words are proper nouns
         ("Active reading on Wikipedia for large language models", "Active reading on {Wikipedia} for large language models"),
         ("A B C", "A B C"),  # single letters are left alone
+        ("Seeing in 3D with GPT-4o (Mostly)", "Seeing in {3D} with {GPT-4o} (Mostly)"),
     ],
 )
 def test_protect_case(title: str, protected: str) -> None:
@@ -503,6 +505,14 @@ def test_any_text_exports_to_exactly_its_entries(title, abstract, notes, tags, a
     ]
     entries = assert_round_trip(papers, unicode=unicode)
     assert [e.key for e in entries] == ["first", "middle", "last"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=80), unicode=st.booleans(), multiline=st.booleans())
+def test_the_fast_path_agrees_with_the_full_pass(text: str, unicode: bool, multiline: bool) -> None:
+    assert escape_latex(text, unicode=unicode, multiline=multiline) == _escape_full(
+        text.replace("\r\n", "\n").replace("\r", "\n"), unicode=unicode, multiline=multiline
+    )
 
 
 @settings(max_examples=200, deadline=None)

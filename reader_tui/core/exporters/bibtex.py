@@ -37,7 +37,7 @@ from functools import lru_cache
 from pylatexenc import latex2text, latexwalker
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-from reader_tui.core.citekeys import citekey_base, first_free_key, validate_citekey
+from reader_tui.core.citekeys import CitekeyAllocator, citekey_base, validate_citekey
 from reader_tui.core.model import PaperView
 
 __all__ = ["export_bibtex", "entry_for", "entry_fields", "escape_latex", "protect_case", "booktitle_for", "HEADER"]
@@ -85,17 +85,22 @@ _ACCENTS = frozenset("'`^\"~=.")
 # Tokens of the input text.
 
 _TOKEN = re.compile(
-    r"(?P<word>\\[A-Za-z]+)"  # control word
+    r"(?P<plain>[^\\$&%#_^~{}<>|\n\t\x00-\x1f\x7f-\U0010ffff]+)"  # the bulk: nothing to do
+    r"|(?P<word>\\[A-Za-z]+)"  # control word
     r"|(?P<sym>\\[^A-Za-z])"  # control symbol, including \\ and "\<newline>"
     r"|(?P<lone>\\)"  # a backslash at the very end
     r"|(?P<dollar>\$\$?)"
     r"|(?P<special>[&%#_^~{}<>|\n\t])"
     r"|(?P<ctrl>[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff])"
-    r"|(?P<wide>[^\x00-\x7f\ud800-\udfff]+)",
+    r"|(?P<wide>[^\x00-\x9f\ud800-\udfff]+)",
     re.S,
 )
 # Text needing no work at all: the common case, tested first for speed.
-_NEEDS_WORK = re.compile(r"[\\$&%#_^~{}<>|\x00-\x1f\x7f-\uffff]|[^\x00-\uffff]")
+# (One character class, no alternation: `re` scans for a class much faster.)
+_NEEDS_WORK = re.compile(r"[\\$&%#_^~{}<>|\x00-\x1f\x7f]")
+# Without these, text has no LaTeX, math or braces: one substitution pass will do.
+_LATEXISH = re.compile(r"[\\${}]")
+_SIMPLE = re.compile(r"[&%#_^~<>|\x00-\x1f\x7f-\U0010ffff]")
 # A markdown-doubled backslash before something a single backslash would escape.
 _DOUBLED = re.compile(r"\\\\(?=[A-Za-z%&#_$(){}\[\]])")
 
@@ -113,17 +118,8 @@ _UNMATCHED = {
 
 
 def _tokenize(text: str) -> list[tuple[str, str]]:
-    """(kind, text) pairs; kind "plain" for text between matches."""
-    tokens: list[tuple[str, str]] = []
-    pos = 0
-    for m in _TOKEN.finditer(text):
-        if m.start() > pos:
-            tokens.append(("plain", text[pos : m.start()]))
-        tokens.append((m.lastgroup or "plain", m.group()))
-        pos = m.end()
-    if pos < len(text):
-        tokens.append(("plain", text[pos:]))
-    return tokens
+    """(kind, text) pairs covering all of `text` (every character matches some group)."""
+    return [(m.lastgroup or "plain", m.group()) for m in _TOKEN.finditer(text)]
 
 
 def _can_open(tokens: list[tuple[str, str]], i: int) -> bool:
@@ -234,8 +230,26 @@ def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False) -
     whitespace runs become one space. The result has no leading or trailing whitespace.
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if not _NEEDS_WORK.search(text):
-        return " ".join(text.split())
+    if text.isascii() and not _NEEDS_WORK.search(text):
+        return _tidy(text, multiline)
+    if not _LATEXISH.search(text):
+        return _tidy(_SIMPLE.sub(lambda m: _simple(m.group(), unicode, multiline), text), multiline)
+    return _escape_full(text, unicode=unicode, multiline=multiline)
+
+
+def _simple(tok: str, unicode: bool, multiline: bool) -> str:
+    """What the full pass makes of `tok` in text mode, for text without LaTeX."""
+    if tok == "\n":
+        return "\n" if multiline else " "
+    if tok in _TEXT_SPECIALS:
+        return _TEXT_SPECIALS[tok]
+    if len(tok) == 1 and (tok < " " or "\x7f" <= tok <= "\x9f" or "\ud800" <= tok <= "\udfff"):
+        return ""
+    return _wide(tok, unicode, "text")
+
+
+def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False) -> str:
+    """The full pass: tokens, math spans, brace matching."""
     text = _DOUBLED.sub(r"\\", text)
     tokens = _tokenize(text)
     modes = _modes(tokens, _math_spans(tokens))
@@ -294,16 +308,28 @@ def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode:
     return _backslash(mode) + rest
 
 
-_BLANKS = re.compile(r"[ \t]+")
-_LINES = re.compile(r"[ \t]*\n\s*")
-_AT_LINE_START = re.compile(r"\n@")
+
+
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+_AT_LINE_START = re.compile(r"(\n[ \t]*)@")
 
 
 def _tidy(value: str, multiline: bool) -> str:
+    """One line: whitespace runs -> one space. Multiline (long notes and abstracts, where
+    collapsing every run would cost most of the export's time): stripped, blank lines
+    removed (a paragraph break inside a bibliography field is an error in some styles),
+    other spacing left for BibTeX, which collapses it anyway."""
     if not multiline:
         return " ".join(value.split())
-    value = _LINES.sub("\n", _BLANKS.sub(" ", value)).strip()
-    return _AT_LINE_START.sub("\n{@}", value)
+    value = value.strip()
+    if "\n" not in value:
+        return value
+    if "\n\n" in value or "\n " in value or "\n\t" in value:
+        value = _BLANK_LINES.sub("\n", value)
+    if "@" in value:
+        # bibtexparser reads `@` at the start of a line as a new entry, even inside a field.
+        value = _AT_LINE_START.sub(r"\1{@}", value)
+    return value
 
 
 # ---------------------------------------------------------------------------------------
@@ -340,23 +366,30 @@ def _title_words(title: str) -> list[str]:
 
 
 def _visible(word: str) -> str:
+    if "\\" not in word and "{" not in word:
+        return word
     return _COMMAND.sub("", word).replace("{", "").replace("}", "")
 
 
-def _needs_protection(word: str, proper_nouns: bool) -> bool:
+def _has_math_or_capital_command(word: str) -> bool:
     if _MATH_START.search(word):
         return True  # lowercasing math changes its meaning
-    if any(c.isupper() for c in "".join(_COMMAND.findall(word))):
-        return True  # \LaTeX would become the undefined \latex
-    letters = [c for c in _visible(word) if c.isalpha()]
-    if any(c.isupper() for c in letters[1:]):
-        return True  # SOCOP, LLMs, GeoPurify, PG-Occ
-    return proper_nouns and bool(letters) and letters[0].isupper()
+    return any(c.isupper() for c in "".join(_COMMAND.findall(word)))  # \LaTeX -> undefined \latex
 
 
-def _is_sentence_case(words: list[str]) -> bool:
+def _needs_protection(word: str, visible: str, proper_nouns: bool) -> bool:
+    rest = visible.lstrip("\"'([`")
+    tail = rest[1:]
+    if tail != tail.lower():
+        return True  # a capital after the first character: SOCOP, LLMs, GeoPurify, PG-Occ, 3D
+    if proper_nouns and rest[:1].isupper():
+        return True
+    return ("$" in word or "\\" in word) and _has_math_or_capital_command(word)
+
+
+def _is_sentence_case(visible: list[str]) -> bool:
     """True when capitals after the first word are rare: then they mark proper nouns."""
-    long_words = [_visible(w) for w in words[1:] if len(_visible(w)) > 3 and _visible(w).isalpha()]
+    long_words = [w for w in visible[1:] if len(w) > 3 and w.isalpha()]
     if len(long_words) < 3:
         return False
     capitalised = sum(1 for w in long_words if w[0].isupper())
@@ -372,11 +405,19 @@ def protect_case(title: str) -> str:
     The first word gets no special care: styles keep its first letter as it is.
     Words already wrapped in braces are left alone.
     """
-    words = _title_words(title)
-    proper_nouns = _is_sentence_case(words)
+    if "{" in title or "\\" in title or "$" in title:
+        words = _title_words(title)
+        visible = [_visible(w) for w in words]
+    else:
+        words = visible = title.split()
+        if title[1:] == title[1:].lower():
+            return " ".join(words)  # no capital after the first letter: nothing to protect
+    proper_nouns = _is_sentence_case(visible)
     out = []
     for index, word in enumerate(words):
-        if word.startswith("{") and word.endswith("}") or not _needs_protection(word, proper_nouns and index > 0):
+        if word[0] == "{" and word[-1] == "}" or not _needs_protection(
+            word, visible[index], proper_nouns and index > 0
+        ):
             out.append(word)
             continue
         punct = _TRAILING_PUNCT.search(word)
@@ -434,6 +475,7 @@ _FIXED_BOOKTITLES = {
 }
 
 
+@lru_cache(maxsize=1024)
 def booktitle_for(venue: str, year: int | None = None) -> str:
     """The proceedings title for a venue string ("ICLR 2026 Conference Submission").
 
@@ -482,36 +524,47 @@ def _authors(authors: Iterable[str], unicode: bool) -> str:
     return " and ".join(names) if names else "Anonymous"
 
 
+_PREPRINT = re.compile(r"\b(arxiv|corr)\b", re.I)
+
+
+@lru_cache(maxsize=1024)
+def _venue_fields(venue: str, year: int | None, unicode: bool) -> tuple[str, str, str]:
+    """(entry type, field name, field value) for a venue: a known venue is a conference
+    (`@inproceedings`, booktitle), a preprint server `@misc` with howpublished."""
+    venue = venue.strip()
+    if not venue:
+        return "misc", "booktitle", ""
+    if _PREPRINT.search(venue):
+        return "misc", "howpublished", escape_latex(venue, unicode=unicode)
+    return "inproceedings", "booktitle", escape_latex(booktitle_for(venue, year), unicode=unicode)
+
+
 def _url(url: str) -> str:
     """A URL as written, percent-encoding what would break a field or a `\\url{}`.
 
     URLs are not LaTeX-escaped: biblatex and hyperref read them verbatim.
     """
     url = url.strip()
+    if not _URL_UNSAFE.search(url):
+        return url
     return _URL_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8", "replace")), url)
 
 
 def entry_fields(paper: PaperView, *, abstract: bool = True, unicode: bool = False) -> tuple[str, list[tuple[str, str]]]:
     """The entry type and the (name, value) fields of `paper`'s entry, values as written
     between the braces; empty fields are left out."""
-    venue = (paper.venue or "").strip()
-    year = paper.year
-    entry_type = "inproceedings" if venue else "misc"
-    if re.search(r"\b(arxiv|corr)\b", venue, re.I):
-        entry_type = "misc"
+    # Catalog fields straight from the Paper: PaperView.__getattr__ costs a failed lookup each.
+    catalog = getattr(paper, "paper", paper)
+    year = catalog.year
+    entry_type, venue_field, venue_value = _venue_fields(catalog.venue or "", year, unicode)
     fields = [
         ("title", protect_case(escape_latex(paper.title, unicode=unicode))),
         ("author", _authors(paper.authors, unicode)),
-    ]
-    if entry_type == "inproceedings":
-        fields.append(("booktitle", escape_latex(booktitle_for(venue, year), unicode=unicode)))
-    elif venue:
-        fields.append(("howpublished", escape_latex(venue, unicode=unicode)))
-    fields += [
+        (venue_field, venue_value),
         ("year", str(year) if year is not None else ""),
         ("url", _url(paper.url or "")),
-        ("doi", _url(paper.doi or "")),
-        ("abstract", escape_latex(paper.abstract or "", unicode=unicode, multiline=True) if abstract else ""),
+        ("doi", _url(catalog.doi or "")),
+        ("abstract", escape_latex(catalog.abstract or "", unicode=unicode, multiline=True) if abstract else ""),
         ("keywords", ", ".join(t for t in (escape_latex(tag, unicode=unicode) for tag in paper.tags) if t)),
         ("annote", escape_latex(paper.notes or "", unicode=unicode, multiline=True)),
     ]
@@ -533,6 +586,10 @@ def entry_for(paper: PaperView, *, key: str | None = None, abstract: bool = True
     problem = validate_citekey(key)
     if problem:
         raise ValueError(f"bad citation key {key!r}: {problem}")
+    return _entry(paper, key, abstract, unicode)
+
+
+def _entry(paper: PaperView, key: str, abstract: bool, unicode: bool) -> str:
     entry_type, fields = entry_fields(paper, abstract=abstract, unicode=unicode)
     return _format(entry_type, key, fields)
 
@@ -545,13 +602,12 @@ def export_bibtex(papers: Iterable[PaperView], *, abstract: bool = True, unicode
     `abstract=False` leaves abstracts out; `unicode=True` keeps non-ASCII text as UTF-8
     for biblatex/biber instead of turning it into LaTeX commands.
     """
-    taken: set[str] = set()
+    keys = CitekeyAllocator()
     parts = [HEADER]
     for paper in papers:
         key = paper.citekey
-        if not key or validate_citekey(key) is not None or key.lower() in taken:
-            key = first_free_key(citekey_base(paper), taken)
-        taken.add(key.lower())
+        if not key or validate_citekey(key) is not None or not keys.claim(key):
+            key = keys.make(paper)
         parts.append("\n")
-        parts.append(entry_for(paper, key=key, abstract=abstract, unicode=unicode))
+        parts.append(_entry(paper, key, abstract, unicode))  # the key was checked above
     return "".join(parts)
