@@ -209,10 +209,7 @@ def cmd_tag(args: argparse.Namespace) -> int:
     library = _open(args)
     ids = [library.resolve_id(i) for i in raw_ids]
     try:
-        if remove:
-            library.remove_tags(ids, remove)
-        if add:
-            library.add_tags(ids, add)
+        library.retag(ids, add=add, remove=remove)
     except ValueError as error:
         raise UserError(str(error), EXIT_USAGE) from None
     for pid in ids:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import shutil
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -26,7 +26,7 @@ from typing import Any
 
 from tinydb import TinyDB
 
-from .storage import AtomicJSONStorage, StoreError
+from .storage import AtomicJSONStorage, StoreError, write_file_atomically
 
 try:
     import fcntl
@@ -136,49 +136,66 @@ class StoreFiles:
         """Re-read the annotations file under the lock, let `change` edit its tables in
         place, and write it back atomically. Returns the tables as written."""
         with self.locked():
+            seen = FileSignature.of(self.annotations_path) == self.annotations_signature
             data, _ = self.read_annotations()
             data = data if data is not None else new_tables("annotations")
             for table in (ANNOTATIONS_TABLE, SETTINGS_TABLE):
                 data.setdefault(table, {})
             change(data)
             self._annotations_db.storage.write(data)
-            self.annotations_signature = FileSignature.of(self.annotations_path)
+            # What we wrote holds another process's changes when the file had moved on
+            # since we last read it: forget the signature so the next reload shows them.
+            self.annotations_signature = FileSignature.of(self.annotations_path) if seen else None
             self._annotations_db.clear_cache()
             return data
 
     def update_catalog(self, change: Callable[[Tables], None]) -> Tables:
         """The same for the catalog: one atomic write however many papers change."""
         with self.locked():
+            seen = FileSignature.of(self.catalog_path) == self.catalog_signature
             data, _ = self.read_catalog()
             data = data if data is not None else new_tables("catalog")
             data.setdefault(PAPERS_TABLE, {})
             change(data)
             self._catalog_db.storage.write(data)
-            self.catalog_signature = FileSignature.of(self.catalog_path)
+            self.catalog_signature = FileSignature.of(self.catalog_path) if seen else None
             self._catalog_db.clear_cache()
             return data
 
     # -- backups ------------------------------------------------------------------------
 
-    def backup_annotations(self) -> Path | None:
-        """Copy the annotations file into backups/ when it differs from the newest backup,
-        keeping the last few. Called once per session start; returns the new backup."""
-        if not self.annotations_path.exists():
-            return None
-        backups = self.folder / BACKUP_DIR
-        backups.mkdir(exist_ok=True)
-        existing = list_backups(self.folder)
-        current = self.annotations_path.read_bytes()
-        if existing and existing[0].read_bytes() == current:
-            return None
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-        target = backups / f"annotations-{stamp}.json"
-        tmp = backups / f".{target.name}.tmp"
-        tmp.write_bytes(current)
-        os.replace(tmp, target)
-        for old in list_backups(self.folder)[BACKUPS_KEPT:]:
-            old.unlink(missing_ok=True)
-        return target
+    def backup_annotations(self, *, min_age_s: float = 0) -> Path | None:
+        """Copy the annotations file into backups/ when it differs from the newest backup
+        and that one is at least `min_age_s` old, keeping the last few. Called once per
+        session start; returns the new backup, if one was taken."""
+        with self.locked():
+            if not self.annotations_path.exists():
+                return None
+            existing = list_backups(self.folder)
+            current = self.annotations_path.read_bytes()
+            if existing:
+                newest = existing[0]
+                if newest.read_bytes() == current:
+                    return None
+                if time.time() - newest.stat().st_mtime < min_age_s:
+                    return None
+            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+            target = self.folder / BACKUP_DIR / f"annotations-{stamp}.json"
+            write_file_atomically(target, current)
+            for old in list_backups(self.folder)[BACKUPS_KEPT:]:
+                old.unlink(missing_ok=True)
+            return target
+
+    def remove_stale_temp_files(self) -> int:
+        """Delete temporary files left by writers that were killed mid-write. Under the
+        lock no write is under way, so every one of them is stale. Returns how many."""
+        removed = 0
+        with self.locked():
+            for name in (CATALOG_FILE, ANNOTATIONS_FILE):
+                for tmp in self.folder.glob(f".{name}.*.tmp"):
+                    tmp.unlink(missing_ok=True)
+                    removed += 1
+        return removed
 
 
 def list_backups(folder: Path) -> list[Path]:
@@ -214,14 +231,23 @@ def check_meta(path: Path, data: Tables, kind: str) -> None:
 def restore_backup(folder: Path, backup: Path) -> Path | None:
     """Put `backup` in place of the annotations file, moving the damaged one aside
     (never deleting it). Returns where the damaged file went, if there was one."""
-    folder = Path(folder)
-    current = folder / ANNOTATIONS_FILE
+    files = StoreFiles(Path(folder))
+    current = files.annotations_path
     moved = None
-    if current.exists():
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        moved = folder / f"annotations.damaged-{stamp}.json"
-        os.replace(current, moved)
-    tmp = folder / f".{ANNOTATIONS_FILE}.restore.tmp"
-    shutil.copyfile(backup, tmp)
-    os.replace(tmp, current)
+    with files.locked():
+        if current.exists():
+            moved = unique_aside_name(current, "damaged")
+            os.replace(current, moved)
+        write_file_atomically(current, Path(backup).read_bytes())
     return moved
+
+
+def unique_aside_name(path: Path, label: str) -> Path:
+    """A name beside `path` for keeping a damaged file, never one that exists already."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    candidate = path.with_name(f"{path.stem}.{label}-{stamp}{path.suffix}")
+    n = 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}.{label}-{stamp}-{n}{path.suffix}")
+        n += 1
+    return candidate

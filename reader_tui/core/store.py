@@ -31,6 +31,7 @@ Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""
 
 _ANNOTATION_FIELDS = ("status", "tags", "notes", "overrides")
+BACKUP_INTERVAL_S = 3600
 
 
 class IdError(LookupError):
@@ -97,7 +98,11 @@ class Library:
             from .importers.seed import read_seed
 
             library.import_papers(read_seed(seed).papers)
-        library.files.backup_annotations()
+        library.files.remove_stale_temp_files()
+        # An interactive session (the TUI writes in the background) always starts with a
+        # backup; scripted commands take one at most hourly, so a burst of them cannot
+        # rotate away the backups of the last real session.
+        library.files.backup_annotations(min_age_s=0 if background_writes else BACKUP_INTERVAL_S)
         return library
 
     def _load_catalog(self) -> None:
@@ -210,6 +215,18 @@ class Library:
         self._change(
             "tags",
             {pid: tuple(t for t in self.annotation(pid).tags if t.casefold() not in gone) for pid in ids},
+        )
+
+    def retag(self, ids: Iterable[str], *, add: Iterable[str] = (), remove: Iterable[str] = ()) -> None:
+        """Add and remove tags (case-insensitively) on each paper, as one change and one write."""
+        new = clean_tags(add)
+        gone = {t.casefold() for t in clean_tags(remove)} - {t.casefold() for t in new}
+        self._change(
+            "tags",
+            {
+                pid: clean_tags([t for t in self.annotation(pid).tags if t.casefold() not in gone] + list(new))
+                for pid in ids
+            },
         )
 
     def set_notes(self, paper_id: str, text: str) -> None:

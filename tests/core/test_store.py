@@ -232,10 +232,32 @@ def test_a_failed_write_leaves_the_old_file(library: Library, tmp_path: Path, mo
 def test_a_backup_is_taken_per_session_and_rotated(tmp_path: Path) -> None:
     folder = tmp_path / "db"
     for i in range(8):
-        lib = Library.open(folder)
+        lib = Library.open(folder, background_writes=True)  # an interactive session
         if i == 0:
             lib.import_papers(make_papers(2))
         lib.set_notes("p0001", f"version {i}")
+        lib.close()
     backups = list_backups(folder)
-    assert 1 <= len(backups) <= 5
+    assert len(backups) == 5
     assert b"version 6" in backups[0].read_bytes()
+    assert b"version 2" in backups[-1].read_bytes()
+
+
+def test_scripted_commands_do_not_rotate_away_session_backups(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    lib = Library.open(folder)
+    lib.import_papers(make_papers(2))
+    lib.set_notes("p0001", "from the session")
+    Library.open(folder, background_writes=True).close()
+    for i in range(8):
+        Library.open(folder).set_notes("p0001", f"script {i}")
+    backups = list_backups(folder)
+    assert len(backups) == 1
+    assert b"from the session" in backups[0].read_bytes()
+
+
+def test_temp_files_of_killed_writers_are_cleared_on_open(library: Library, tmp_path: Path) -> None:
+    stale = tmp_path / "db" / ".annotations.json.abc123.tmp"
+    stale.write_text("half a write")
+    Library.open(tmp_path / "db")
+    assert not stale.exists()

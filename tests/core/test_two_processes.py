@@ -87,11 +87,6 @@ def test_a_sees_b_change_after_reload_if_changed(db: Path) -> None:
     a.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store bug: StoreFiles.update_annotations records the file it wrote as seen, so another "
-    "process's earlier change merged into that write never reaches reload_if_changed",
-)
 def test_a_sees_b_change_even_after_writing_itself(db: Path) -> None:
     a = Library.open(db)
     cli(db, "mark", "read", "p2")
