@@ -19,21 +19,22 @@ a weaker one; within one rule, the first incoming record to reach an existing pa
 and later ones are reported as "new" (never two incoming records merged into one paper).
 
 Nothing compares all pairs. Exact rules are dict look-ups. For the fuzzy rules each
-existing paper is indexed under a few of its rare words (a MinHash-like choice: among
-words rare in the existing collection, the ones with the smallest hash), and an incoming
-paper is compared only with the papers indexed under its own rare words. Near-identical
-texts share nearly all their rare words, so they meet in the index. The fuzzy indexes
-are built only when some incoming paper is left after the exact rules.
+existing paper is indexed under its few rarest words (by document frequency among the
+existing papers), and an incoming paper is compared only with the papers indexed under
+its own rarest words. Near-identical texts share nearly all their words, so their rarest words
+coincide and they meet in the index. The fuzzy indexes are built only when some
+incoming paper is left after the exact rules.
 """
 
 from __future__ import annotations
 
-import heapq
+import gc
 import re
 import unicodedata
 from collections import Counter, defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from rapidfuzz import fuzz
 
@@ -115,7 +116,8 @@ def fold(text: str) -> str:
         text = _LATEX_COMMAND.sub("", text)
     if "{" in text:  # `{B}ig` is one word: drop braces rather than split at them
         text = text.replace("{", "").replace("}", "")
-    text = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+    if not text.isascii():
+        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
     return _NON_WORD.sub(" ", text.casefold()).strip()
 
 
@@ -128,6 +130,28 @@ def match_papers(existing: Sequence[Paper], incoming: Sequence[Paper]) -> list[M
     See the module docstring for the rules. Runs in about linear time: no pair of papers
     is compared unless they share an identifier or rare words.
     """
+    with paused_gc():
+        return _match_papers(existing, incoming)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many containers at once.
+
+    Building 20k word sets (or Papers) sets off collections that walk every live object
+    again and again: more than half the time of a bulk import or match. The objects made
+    here hold no cycles, so nothing is lost by collecting later.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _match_papers(existing: Sequence[Paper], incoming: Sequence[Paper]) -> list[Match]:
     found: list[Match | None] = [None] * len(incoming)
     claimed: set[str] = set()
 
@@ -198,23 +222,28 @@ def _match_titles(
     for position, text in enumerate(texts):
         if text:
             exact[text].append(position)
-    index = _RareWordIndex(texts, keep=3, min_length=2)
+    leftovers: list[tuple[int, str]] = []
     for i in wanted:
         paper = incoming[i]
         text = fold(paper.title)
         if not text:
             continue
-        chosen = None
         for position in exact.get(text, ()):
             other = candidates[position]
             if other.id not in claimed and _years_agree(paper.year, other.year):
-                chosen = other
+                claim(i, other.id, "title")
                 break
-        if chosen is None:
-            chosen = _best(
-                text, index.candidates(text, probe=6), texts, candidates, claimed, TITLE_THRESHOLD,
-                lambda other: _years_agree(paper.year, other.year),
-            )
+        else:
+            leftovers.append((i, text))
+    if not leftovers:
+        return
+    index = _RareWordIndex(texts, [text for _, text in leftovers], keep=3)
+    for query, (i, text) in enumerate(leftovers):
+        year = incoming[i].year
+        chosen = _best(
+            text, index.candidates(query, probe=6), texts.__getitem__, candidates, claimed,
+            TITLE_THRESHOLD, lambda other: _years_agree(year, other.year),
+        )
         if chosen is not None:
             claim(i, chosen.id, "title")
 
@@ -228,16 +257,24 @@ def _match_abstracts(
     candidates = [p for p in existing if len(p.abstract) >= MIN_ABSTRACT_CHARS]
     if not candidates:
         return
-    texts = [fold(p.abstract) for p in candidates]
-    index = _RareWordIndex(texts, keep=4, min_length=3)
-    for i in wanted:
+    # Blocking works on the raw abstracts: folding every abstract would cost more than
+    # the rest together. Only papers that meet a candidate are folded and compared.
+    index = _RareWordIndex([p.abstract for p in candidates], [incoming[i].abstract for i in wanted], keep=4)
+    folded: dict[int, str] = {}
+
+    def folded_text(position: int) -> str:
+        if position not in folded:
+            folded[position] = fold(candidates[position].abstract)
+        return folded[position]
+
+    for query, i in enumerate(wanted):
+        positions = index.candidates(query, probe=8)
+        if not positions:
+            continue
         text = fold(incoming[i].abstract)
         if len(text) < MIN_ABSTRACT_CHARS:
             continue
-        chosen = _best(
-            text, index.candidates(text, probe=8), texts, candidates, claimed, ABSTRACT_THRESHOLD,
-            lambda other: True,
-        )
+        chosen = _best(text, positions, folded_text, candidates, claimed, ABSTRACT_THRESHOLD, lambda other: True)
         if chosen is not None:
             claim(i, chosen.id, "abstract")
 
@@ -245,7 +282,7 @@ def _match_abstracts(
 def _best(
     text: str,
     positions: set[int],
-    texts: list[str],
+    text_at: Callable[[int], str],
     candidates: Sequence[Paper],
     claimed: set[str],
     threshold: float,
@@ -258,9 +295,11 @@ def _best(
     floor = threshold / (200.0 - threshold)
     for position in sorted(positions):  # in list order: ties go to the earlier paper
         other = candidates[position]
-        other_text = texts[position]
+        if other.id in claimed or not acceptable(other):
+            continue
+        other_text = text_at(position)
         shorter, longer = sorted((len(text), len(other_text)))
-        if longer == 0 or shorter / longer < floor or other.id in claimed or not acceptable(other):
+        if longer == 0 or shorter / longer < floor:
             continue
         score = fuzz.ratio(text, other_text, score_cutoff=best_score)
         if score > best_score or (best is None and score >= threshold):
@@ -269,44 +308,47 @@ def _best(
 
 
 class _RareWordIndex:
-    """Each text filed under `keep` of its rare words; look-ups by a text's own rare words.
+    """Texts filed under their `keep` rarest words; each query probes its own rarest.
 
-    "Rare" means in at most ~0.2% of the indexed texts (at least 3). Among its rare
-    words a text is filed under those with the smallest hash (MinHash-like), so two
-    texts sharing nearly all their rare words pick nearly the same ones; a look-up
-    probes more words than were filed (`probe` > `keep`) to absorb small edits.
-    A text with too few rare words is filed under its least common words instead.
+    Words are the whitespace-split pieces of a text, as written (titles arrive folded;
+    for abstracts the versions of one paper keep their case, and folding 20k abstracts
+    would cost more than all the rest). Rarity is document
+    frequency over the indexed texts and the queries together: a word that is rare
+    among 19 indexed papers but common among 20k queries ("however") would otherwise
+    send every query to them. Ties are broken by the word's hash, the same way on both
+    sides. Two near-duplicates share nearly all their words, so their rarest words
+    coincide; a query probes more words than were filed (`probe` > `keep`) so that a
+    few edited words do not hide a near-duplicate. Only words of the indexed texts are
+    kept for the queries: no other word can lead anywhere.
     """
 
-    def __init__(self, texts: Sequence[str], *, keep: int, min_length: int) -> None:
-        self._min_length = min_length
-        word_sets = [self._words(text) for text in texts]
-        self._df: Counter[str] = Counter()
+    def __init__(self, texts: Sequence[str], queries: Sequence[str], *, keep: int) -> None:
+        word_sets = [set(text.split()) for text in texts]
+        df: Counter[str] = Counter()
         for words in word_sets:
-            self._df.update(words)
-        self._cap = max(3, len(texts) // 500)
+            df.update(words)
+        # A set: `set & set` walks the smaller side (a dict or keys view would be copied
+        # or walked whole for every query).
+        vocabulary = set(df)
+        self._queries: list[set[str]] = []
+        for text in queries:
+            known = set(text.split()) & vocabulary
+            self._queries.append(known)
+            for word in known:  # not Counter.update: its Mapping check costs more than this
+                df[word] += 1
+        # One integer per word, rarest first: sorting by it runs entirely in C
+        # (faster than heapq.nsmallest for a hundred words).
+        self._rank = {word: (count << 32) | (hash(word) & 0xFFFFFFFF) for word, count in df.items()}
+        rank = self._rank.__getitem__
         self._postings: dict[str, list[int]] = defaultdict(list)
         for position, words in enumerate(word_sets):
-            for word in self._choose(words, keep):
+            for word in sorted(words, key=rank)[:keep]:
                 self._postings[word].append(position)
 
-    def _words(self, text: str) -> set[str]:
-        return {w for w in text.split() if len(w) >= self._min_length}
-
-    def _choose(self, words: set[str], count: int) -> list[str]:
-        df = self._df
-        cap = self._cap
-        rare = [w for w in words if 0 < df.get(w, 0) <= cap]
-        chosen = heapq.nsmallest(count, rare, key=hash)
-        if len(chosen) < count:
-            common = [w for w in words if df.get(w, 0) > cap]
-            chosen += heapq.nsmallest(count - len(chosen), common, key=lambda w: (df[w], w))
-        return chosen
-
-    def candidates(self, text: str, *, probe: int) -> set[int]:
-        """Positions of indexed texts that share a filed word with `text`'s rare words."""
+    def candidates(self, query: int, *, probe: int) -> set[int]:
+        """Positions of indexed texts filed under one of query number `query`'s rarest words."""
         found: set[int] = set()
-        for word in self._choose(self._words(text), probe):
+        for word in sorted(self._queries[query], key=self._rank.__getitem__)[:probe]:
             found.update(self._postings.get(word, ()))
         return found
 

@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Iterator
 
+from ..matching import paused_gc
 from ..model import Paper
 from ..text import derive_title, stable_id
 from .base import ImportFailure, ImportProblem, ImportResult
@@ -57,7 +58,7 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
     path = Path(path)
     result = ImportResult(path=path)
     try:
-        with _open(path) as stream:
+        with _open(path) as stream, paused_gc():
             head = _peek(stream, path)
             if head.startswith(b"["):
                 records = _document(stream.read(), path)
