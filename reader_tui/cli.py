@@ -123,6 +123,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("stats", cmd_stats, "counts by status and tag")
     p.add_argument("--json", action="store_true")
+
+    p = command("export", cmd_export, "write papers as BibTeX (default) or a Markdown reading list")
+    p.add_argument("--status", type=_status, help="only papers with this status")
+    p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
+    p.add_argument("--search", metavar="QUERY", help="only papers matching this search")
+    p.add_argument("--id", action="append", default=[], dest="ids", metavar="ID", help="only these papers (repeatable)")
+    p.add_argument("--format", choices=["bibtex", "markdown"], default="bibtex")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    p.add_argument("--clipboard", action="store_true", help="copy to the system clipboard")
+    p.add_argument("--no-abstract", action="store_true", help="leave abstracts out of BibTeX")
+    p.add_argument("--unicode", action="store_true", help="keep non-ASCII as UTF-8 (biblatex) instead of LaTeX")
+
+    p = command("doctor", cmd_doctor, "check the store; --restore repairs it from the newest good backup")
+    p.add_argument("--restore", action="store_true", help="restore a damaged store (the damaged file is kept aside)")
+
+    p = command("annotations", cmd_annotations, "move your statuses, tags and notes between machines as JSON")
+    p.add_argument("action", choices=["export", "import"])
+    p.add_argument("file", nargs="?", help="import: the JSON file ('-' for standard input)")
+    p.add_argument("-o", "--output", metavar="FILE", help="export: write to FILE instead of standard output")
+    p.add_argument("--force", action="store_true", help="export: overwrite FILE if it exists")
     return parser
 
 
@@ -260,6 +281,64 @@ def cmd_stats(args: argparse.Namespace) -> int:
         for tag, count in stats["tags"].items():
             print(f"  {tag:<20} {count:>6}")
     return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .core.clipboard import ClipboardUnavailable, copy_to_system_clipboard
+    from .core.exporters.bibtex import export_bibtex
+    from .core.exporters.markdown import export_markdown
+    from .core.exporters.write import ExportError, write_export
+
+    if args.output and args.clipboard:
+        raise UserError("choose one of -o FILE and --clipboard", EXIT_USAGE)
+    library = _open(args)
+    views = _select(library, status=args.status, tags=args.tag, search=args.search)
+    if args.ids:
+        wanted = {library.resolve_id(i) for i in args.ids}
+        views = [v for v in views if v.id in wanted]
+    if args.format == "markdown":
+        text = export_markdown(views)
+    else:
+        text = export_bibtex(views, abstract=not args.no_abstract, unicode=args.unicode)
+    if args.clipboard:
+        try:
+            copy_to_system_clipboard(text)
+        except ClipboardUnavailable as error:
+            raise UserError(str(error)) from None
+        _error(f"copied {len(views)} papers to the clipboard")
+    elif args.output:
+        try:
+            write_export(text, Path(args.output), force=args.force)
+        except FileExistsError:
+            raise UserError(f"{args.output}: exists already (use --force to overwrite it)") from None
+        except ExportError as error:
+            raise UserError(str(error)) from None
+        _error(f"wrote {len(views)} papers to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from .cli_doctor import run_doctor
+    from .paths import resolve_db_path
+
+    return run_doctor(resolve_db_path(getattr(args, "db", None)), args.restore)
+
+
+def cmd_annotations(args: argparse.Namespace) -> int:
+    from .cli_doctor import run_annotations_export, run_annotations_import
+    from .paths import default_seed_path, resolve_db_path
+
+    folder = resolve_db_path(getattr(args, "db", None))
+    if args.action == "export":
+        if args.file:
+            raise UserError("annotations export writes with -o FILE, it takes no file argument", EXIT_USAGE)
+        return run_annotations_export(folder, Path(args.output) if args.output else None, force=args.force)
+    if not args.file:
+        raise UserError("annotations import needs the JSON file to read", EXIT_USAGE)
+    seed = None if getattr(args, "no_seed", False) else default_seed_path()
+    return run_annotations_import(folder, Path(args.file), seed=seed)
 
 
 # -- helpers ----------------------------------------------------------------------------

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from .persist import (
     check_meta,
     list_backups,
     restore_backup,
+    unique_aside_name,
 )
 from .storage import StoreError, read_json_file
 
@@ -279,14 +279,6 @@ def _restore_annotations(folder: Path, report: DoctorReport, result: RestoreResu
 
 def _move_aside(path: Path) -> Path:
     """Rename `path` to an unused `<stem>.damaged-<time>.json` beside it."""
-    # Named here rather than by persist.restore_backup: its second-resolution name would
-    # overwrite an earlier damaged file moved aside within the same second.
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-    stem = path.name.removesuffix(".json")
-    target = path.with_name(f"{stem}.damaged-{stamp}.json")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{stem}.damaged-{stamp}-{n}.json")
+    target = unique_aside_name(path, "damaged")
     os.replace(path, target)
     return target

@@ -91,18 +91,20 @@ class StoreFiles:
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
-        """Hold the store's lock: one read-modify-write at a time, across threads and processes."""
-        with self._thread_lock:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            if fcntl is None:  # pragma: no cover
+        """Hold the store's lock: one read-modify-write at a time, across threads and
+        processes. Re-entrant within a thread, whichever StoreFiles of the folder asks."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        lock = _folder_lock(self.folder)
+        with self._thread_lock, lock.rlock:
+            if lock.depth == 0:
+                lock.acquire_file(self.folder / LOCK_FILE)
+            lock.depth += 1
+            try:
                 yield
-                return
-            with open(self.folder / LOCK_FILE, "a+b") as handle:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-                try:
-                    yield
-                finally:
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+            finally:
+                lock.depth -= 1
+                if lock.depth == 0:
+                    lock.release_file()
 
     # -- reading ------------------------------------------------------------------------
 
@@ -196,6 +198,37 @@ class StoreFiles:
                     tmp.unlink(missing_ok=True)
                     removed += 1
         return removed
+
+
+class _FolderLock:
+    """One process's hold on a store folder's lock file. flock belongs to an open file,
+    so a second open in the same process would wait on itself: nested holders share one."""
+
+    def __init__(self) -> None:
+        self.rlock = threading.RLock()
+        self.depth = 0
+        self._handle: Any = None
+
+    def acquire_file(self, path: Path) -> None:
+        self._handle = open(path, "a+b")
+        if fcntl is not None:
+            fcntl.flock(self._handle.fileno(), fcntl.LOCK_EX)
+
+    def release_file(self) -> None:
+        if fcntl is not None:
+            fcntl.flock(self._handle.fileno(), fcntl.LOCK_UN)
+        self._handle.close()
+        self._handle = None
+
+
+_folder_locks: dict[Path, _FolderLock] = {}
+_folder_locks_guard = threading.Lock()
+
+
+def _folder_lock(folder: Path) -> _FolderLock:
+    key = folder.resolve()
+    with _folder_locks_guard:
+        return _folder_locks.setdefault(key, _FolderLock())
 
 
 def list_backups(folder: Path) -> list[Path]:

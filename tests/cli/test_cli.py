@@ -209,3 +209,71 @@ def test_cli_does_not_import_textual(db: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_export_bibtex_to_stdout_file_and_refuses_overwrite(run: Run, tmp_path: Path) -> None:
+    import bibtexparser
+
+    first, second, *_ = ids(run)
+    run("mark", "read", first, second)
+    run("note", first, "--set", "Unbalanced } brace & 100% sure")
+    shown = run("export", "--status", "read")
+    assert shown.returncode == 0, shown.stderr
+    library = bibtexparser.parse_string(shown.stdout)
+    assert len(library.entries) == 2 and not library.failed_blocks
+    assert {e.entry_type for e in library.entries} == {"inproceedings"}
+
+    target = tmp_path / "read.bib"
+    assert run("export", "--status", "read", "--no-abstract", "-o", str(target)).returncode == 0
+    written = bibtexparser.parse_string(target.read_text(encoding="utf-8"))
+    assert all("abstract" not in e.fields_dict for e in written.entries)
+    again = run("export", "-o", str(target))
+    assert again.returncode == 1 and "--force" in again.stderr
+    assert len(bibtexparser.parse_string(target.read_text(encoding="utf-8")).entries) == 2
+    assert run("export", "-o", str(target), "--force").returncode == 0
+    assert len(bibtexparser.parse_string(target.read_text(encoding="utf-8")).entries) == 19
+
+
+def test_export_markdown_by_id(run: Run) -> None:
+    first = ids(run)[0]
+    result = run("export", "--format", "markdown", "--id", first[:8])
+    assert result.returncode == 0
+    assert result.stdout.count("\n- ") + result.stdout.startswith("- ") >= 1 or "##" in result.stdout
+    assert "Active Reading" in result.stdout
+
+
+def test_export_to_a_folder_is_a_clear_error(run: Run, tmp_path: Path) -> None:
+    result = run("export", "-o", str(tmp_path))
+    assert result.returncode == 1
+    assert str(tmp_path) in result.stderr and "Traceback" not in result.stderr
+
+
+def test_doctor_and_restore(run: Run, db: Path) -> None:
+    first = ids(run)[0]
+    run("note", first, "--set", "precious")
+    run("tui", "--help")  # any command
+    assert run("doctor").returncode == 0
+    # A backup exists once a session has started after the note was written.
+    from reader_tui.core.store import Library
+
+    Library.open(db, background_writes=True).close()
+    (db / "annotations.json").write_text("{damaged", encoding="utf-8")
+    checked = run("doctor")
+    assert checked.returncode == 1 and "--restore" in checked.stdout
+    restored = run("doctor", "--restore")
+    assert restored.returncode == 0, restored.stdout + restored.stderr
+    assert json.loads(run("show", first, "--json").stdout)["notes"] == "precious"
+    assert list(db.glob("annotations.damaged-*.json"))
+
+
+def test_annotations_move_between_machines(run: Run, tmp_path: Path) -> None:
+    first = ids(run)[0]
+    run("mark", "reading", first)
+    run("tag", first, "+moved")
+    exported = tmp_path / "mine.json"
+    assert run("annotations", "export", "-o", str(exported)).returncode == 0
+    other_db = tmp_path / "other"
+    result = run("--db", str(other_db), "annotations", "import", str(exported), use_db=False)
+    assert result.returncode == 0, result.stderr
+    paper = json.loads(run("--db", str(other_db), "show", first, "--json", use_db=False).stdout)
+    assert paper["status"] == "reading" and paper["tags"] == ["moved"]

@@ -23,7 +23,7 @@ def db(tmp_path: Path) -> Path:
     lib.import_papers([Paper(id=f"p{i}", title=f"Paper {i}") for i in range(5)])
     lib.set_status(["p1"], Status.READ)
     lib.set_notes("p2", "my notes")
-    Library.open(folder)  # the next session start takes the backup
+    Library.open(folder, background_writes=True).close()  # the next TUI session start takes the backup
     return folder
 
 
@@ -89,7 +89,7 @@ def test_restore_puts_back_the_newest_good_backup_and_keeps_the_damaged_file(db:
 def test_restore_skips_backups_that_are_damaged_too(db: Path) -> None:
     lib = Library.open(db)
     lib.set_notes("p3", "newer")
-    Library.open(db)  # a second, newer backup
+    Library.open(db, background_writes=True).close()  # a second, newer backup
     good_old, newest = list_backups(db)[1], list_backups(db)[0]
     newest.write_text("{ truncated")
     (db / ANNOTATIONS_FILE).write_text("")
