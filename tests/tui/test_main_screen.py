@@ -285,7 +285,7 @@ async def test_command_palette_lists_every_action(library: Library) -> None:
         await settle(app, pilot)
         provider = ReaderCommands(app.screen)
         names = [text for text, _, _ in provider._commands()]
-        for wanted in ("Read", "Tags", "Notes", "Search", "Filter", "Sort", "Export", "Copy BibTeX", "Undo", "Redo", "Mark", "Help", "Quit"):
+        for wanted in ("Read", "Tags", "Notes", "Search", "Filter", "Sort", "Export", "BibTeX", "Undo", "Redo", "Mark", "Help", "Quit"):
             assert wanted in names, wanted
         assert any(name.startswith("Theme: ") for name in names)
         await pilot.press("ctrl+p")

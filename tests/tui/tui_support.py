@@ -93,3 +93,7 @@ async def settle(app: App[Any], pilot: Any) -> None:
     await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
+    show_now = getattr(app.screen, "show_current_now", None)
+    if show_now is not None:  # the detail pane waits for the cursor to rest: not in tests
+        show_now()
+        await pilot.pause()

@@ -33,6 +33,7 @@ from reader_tui.tui.widgets.search_bar import SearchBar
 from reader_tui.tui.widgets.status_bar import StatusBar
 
 SEARCH_DELAY = 0.05
+DETAIL_DELAY = 0.04
 RELOAD_EVERY = 1.5
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
 
@@ -55,7 +56,7 @@ class MainScreen(MainActions, Screen):
         Binding("f", "filter", "Filter", id="list.filter"),
         Binding("s", "sort", "Sort", id="list.sort"),
         Binding("x", "export", "Export", id="list.export"),
-        Binding("y", "copy_bibtex", "Copy BibTeX", id="paper.copy_bibtex"),
+        Binding("y", "copy_bibtex", "BibTeX", id="paper.copy_bibtex"),
         Binding("e", "edit_paper", "Edit", show=False, id="paper.edit"),
         Binding("o", "open_url", "Open url", show=False, id="paper.open_url"),
         Binding("u", "undo", "Undo", id="app.undo"),
@@ -76,6 +77,7 @@ class MainScreen(MainActions, Screen):
         self._before_search: tuple[list[str], str | None, float] | None = None
         self._search_timer: Timer | None = None
         self._saving_timer: Timer | None = None
+        self._detail_timer: Timer | None = None
         self._matched = {}
 
     # -- layout ----------------------------------------------------------------------------
@@ -292,8 +294,23 @@ class MainScreen(MainActions, Screen):
     # -- current paper ------------------------------------------------------------------------
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
-        self._show_current(message.paper_id)
+        # The notes follow at once (typing must reach the right paper); the detail pane
+        # waits until the cursor rests, so holding j costs one list row per key, not a
+        # re-wrapped abstract and a repaint of half the screen.
         self.query_one(NotesEditor).load(message.paper_id)
+        if self.query_one(PaperDetail).paper_id is None:
+            self._show_current(message.paper_id)
+        elif self._detail_timer is not None:
+            self._detail_timer.reset()
+        else:
+            self._detail_timer = self.set_timer(DETAIL_DELAY, self.show_current_now, name="detail-debounce")
+
+    def show_current_now(self) -> None:
+        """Bring the detail pane up to date with the cursor without waiting."""
+        if self._detail_timer is not None:
+            self._detail_timer.stop()
+            self._detail_timer = None
+        self._show_current(self.paper_list.current_id)
 
     def _show_current(self, paper_id: str | None) -> None:
         view = self.library.view(paper_id) if paper_id in self.library.papers else None

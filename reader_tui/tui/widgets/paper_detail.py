@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.binding import Binding
 from textual.content import Content
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual
 
 from reader_tui.core.model import PaperView
 from reader_tui.core.text import one_line, sanitize, styled_segments
@@ -29,17 +31,35 @@ LABEL = "$text-muted"
 MATCH = "reverse $text-warning"
 
 
-class PaperDetail(VerticalScroll, can_focus=True):
-    """Title, venue and year, authors, url, keywords, tags, status and the abstract."""
+class PaperDetail(ScrollView, can_focus=True):
+    """Title, venue and year, authors, url, keywords, tags, status and the abstract.
+
+    A line-API view: the text is wrapped once per paper (and per width) into Strips, so
+    showing another paper costs a wrap, never a relayout of the screen, and moving
+    through the list stays within a frame.
+    """
+
+    BINDINGS = [
+        Binding("up,k", "scroll_up", "Scroll up", show=False, id="detail.up"),
+        Binding("down,j", "scroll_down", "Scroll down", show=False, id="detail.down"),
+        Binding("home,g", "scroll_home", "Top", show=False, id="detail.top"),
+        Binding("end,G", "scroll_end", "Bottom", show=False, id="detail.bottom"),
+        Binding("pageup", "page_up", "Page up", show=False, id="detail.page_up"),
+        Binding("pagedown,space", "page_down", "Page down", show=False, id="detail.page_down"),
+    ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.paper_id: str | None = None
         self._shown: tuple | None = None
+        self._content: Content = Content("No paper selected")
+        self._strips: list[Strip] = []
+        self._wrapped_width = -1
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="detail-head", markup=False)
-        yield Static(id="detail-abstract", markup=False)
+    @property
+    def text(self) -> str:
+        """What the pane shows, as plain text (unwrapped)."""
+        return self._content.plain
 
     def show(self, view: PaperView | None, matched: Iterable[str] = ()) -> None:
         """Show `view` (None: nothing), its search words in `matched` highlighted."""
@@ -50,16 +70,46 @@ class PaperDetail(VerticalScroll, can_focus=True):
         moved = view is None or view.id != self.paper_id
         self._shown = key
         self.paper_id = None if view is None else view.id
-        head = self.query_one("#detail-head", Static)
-        abstract = self.query_one("#detail-abstract", Static)
         if view is None:
-            head.update(Content("No paper selected"))
-            abstract.update(Content(""))
+            self._content = Content.styled("No paper selected", LABEL)
         else:
-            head.update(header_content(view, words))
-            abstract.update(abstract_content(view.abstract, words))
+            self._content = Content("\n").join(
+                [header_content(view, words), Content(""), abstract_content(view.abstract, words)]
+            )
+        self._wrapped_width = -1
+        self._rewrap()
         if moved:
-            self.scroll_home(animate=False, immediate=True)
+            self.scroll_to(y=0, animate=False, immediate=True)
+        self.refresh()
+
+    def _rewrap(self) -> None:
+        width = self.scrollable_content_region.width
+        if width <= 0 or width == self._wrapped_width:
+            return
+        self._wrapped_width = width
+        self._strips = Visual.to_strips(self, self._content, width, None, self.visual_style)
+        size = Size(width, len(self._strips))
+        if size != self.virtual_size:
+            # Only this pane's scroll extent changes: update the scrollbar without the
+            # relayout of the whole screen that setting `virtual_size` asks for (60+ ms).
+            self.set_reactive(ScrollView.virtual_size, size)
+            self._scroll_update(size)
+
+    def on_resize(self) -> None:
+        self._wrapped_width = -1
+        self._rewrap()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._wrapped_width = -1
+
+    def render_line(self, y: int) -> Strip:
+        self._rewrap()
+        width = self.scrollable_content_region.width
+        row = y + round(self.scroll_y)
+        if 0 <= row < len(self._strips):
+            return self._strips[row].adjust_cell_length(width, self.rich_style)
+        return Strip.blank(width, self.rich_style)
 
 
 def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:

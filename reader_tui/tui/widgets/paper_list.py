@@ -78,7 +78,8 @@ class PaperList(ScrollView, can_focus=True):
             super().__init__()
             self.marked = marked
 
-    cursor: reactive[int] = reactive(0, always_update=False, init=False, layout=False)
+    # No repaint: watch_cursor redraws just the two rows that change.
+    cursor: reactive[int] = reactive(0, init=False, repaint=False)
 
     def __init__(self, library: Library, ids: Sequence[str] = (), **kwargs) -> None:
         super().__init__(**kwargs)

@@ -1,0 +1,122 @@
+"""TUI speed figures: first paint of the paper list, the cost of a cursor move, memory.
+
+`python -m reader_tui.tui.bench_tui STORE_FOLDER` prints them for an existing store
+(import ../shared/data/iclr2026-openreview.jsonl.gz into it first for the 19,630-paper
+figures). The project's main benchmark calls `measure_first_paint(library)`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from reader_tui.core.store import Library
+
+SIZE = (140, 45)
+
+
+def measure_first_paint(library: Library, size: tuple[int, int] = SIZE) -> float:
+    """Seconds from starting the app (headless) until the paper list has drawn its first row."""
+    return asyncio.run(_first_paint(library, size))
+
+
+async def _first_paint(library: Library, size: tuple[int, int]) -> float:
+    from reader_tui.tui.app import create_app
+    from reader_tui.tui.widgets.paper_list import PaperList
+
+    painted: list[float] = []
+    original = PaperList.render_line
+
+    def spy(self: PaperList, y: int) -> Any:
+        strip = original(self, y)
+        if not painted:
+            painted.append(time.perf_counter())
+        return strip
+
+    PaperList.render_line = spy  # type: ignore[method-assign]
+    try:
+        start = time.perf_counter()
+        app = create_app(library)
+        async with app.run_test(size=size) as pilot:
+            while not painted:
+                await pilot.pause(0.001)
+            await app.workers.wait_for_complete()  # leave no index thread behind
+    finally:
+        PaperList.render_line = original  # type: ignore[method-assign]
+    return painted[0] - start
+
+
+def measure_moves(library: Library, keys: int = 200, size: tuple[int, int] = SIZE) -> dict[str, float]:
+    """Per cursor move (`j`): the median wall time of a key press through Textual's pilot,
+    that of an unbound key (the pilot's own overhead), and the CPU time per move."""
+    return asyncio.run(_moves(library, keys, size))
+
+
+async def _moves(library: Library, keys: int, size: tuple[int, int]) -> dict[str, float]:
+    from reader_tui.tui.app import create_app
+
+    app = create_app(library)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()  # the search index is built: a quiet app
+        await pilot.pause()
+
+        async def timed(key: str) -> list[float]:
+            times = []
+            for _ in range(keys):
+                t0 = time.perf_counter()
+                await pilot.press(key)
+                times.append(time.perf_counter() - t0)
+            return times
+
+        baseline = await timed("f12")
+        cpu0 = time.process_time()
+        moves = await timed("j")
+        cpu = (time.process_time() - cpu0) / keys
+        baseline_cpu0 = time.process_time()
+        await timed("f12")
+        baseline_cpu = (time.process_time() - baseline_cpu0) / keys
+    return {
+        "press_median_s": statistics.median(moves),
+        "press_p95_s": sorted(moves)[int(len(moves) * 0.95)],
+        "unbound_key_median_s": statistics.median(baseline),
+        "cpu_per_move_s": cpu,
+        "cpu_per_unbound_key_s": baseline_cpu,
+    }
+
+
+def rss_mb() -> float:
+    """Peak resident memory of this process in MB (Linux reports KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        print("usage: python -m reader_tui.tui.bench_tui STORE_FOLDER", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    library = Library.open(Path(args[0]), background_writes=True)
+    opened = time.perf_counter() - t0
+    try:
+        print(f"papers: {len(library):,}  (store opened in {opened:.2f} s)")
+        print(f"first paint: {measure_first_paint(library):.3f} s")
+        moves = measure_moves(library)
+        print(
+            "move (j): press median {press_median_s:.4f} s, p95 {press_p95_s:.4f} s; "
+            "unbound key {unbound_key_median_s:.4f} s; CPU per move {cpu_per_move_s:.4f} s "
+            "(unbound {cpu_per_unbound_key_s:.4f} s)".format(**moves)
+        )
+        print(f"peak RSS: {rss_mb():.0f} MB")
+    finally:
+        library.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""SVG snapshots of the main screen (fixed tiny library, nothing time-dependent shown).
+
+Update after an intended change: `pytest tests/tui/test_snapshots.py --snapshot-update`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reader_tui.core.model import Status
+from reader_tui.tui.app import create_app
+from tui_support import make_library
+
+
+def _library(tmp_path: Path):
+    library = make_library(tmp_path / "lib")
+    library.set_status(["p-graphs"], Status.READ)
+    library.set_status(["p-rl"], Status.READING)
+    library.set_tags("p-graphs", ["gnn", "chemistry"])
+    library.set_tags("p-attention", ["llm"])
+    library.set_notes("p-attention", "Check the *linear* attention proof.")
+    library.flush()
+    return library
+
+
+async def _settle(pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_main_screen_wide(snap_compare, tmp_path: Path) -> None:
+    library = _library(tmp_path)
+    try:
+        assert snap_compare(create_app(library), terminal_size=(120, 40), run_before=_settle)
+    finally:
+        library.close()
+
+
+def test_main_screen_narrow(snap_compare, tmp_path: Path) -> None:
+    library = _library(tmp_path)
+    try:
+        assert snap_compare(create_app(library), terminal_size=(80, 24), run_before=_settle)
+    finally:
+        library.close()
+
+
+def test_main_screen_marked_and_searching(snap_compare, tmp_path: Path) -> None:
+    library = _library(tmp_path)
+
+    async def run_before(pilot) -> None:
+        await _settle(pilot)
+        await pilot.press("space", "j", "space", "slash", *"graph")
+        await _settle(pilot)
+
+    try:
+        assert snap_compare(create_app(library), terminal_size=(120, 40), run_before=run_before)
+    finally:
+        library.close()
