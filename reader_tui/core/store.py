@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .catalog import Catalog
 from .model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
 from .persist import (
     ANNOTATIONS_TABLE,
@@ -73,7 +74,7 @@ class Library:
 
     def __init__(self, folder: Path, *, background_writes: bool = False) -> None:
         self.files = StoreFiles(Path(folder))
-        self.papers: dict[str, Paper] = {}
+        self.papers: Catalog = Catalog({}, self.files.catalog_path)
         self.annotations: dict[str, Annotation] = {}
         self.settings: dict[str, Any] = {}
         self._listeners: list[Listener] = []
@@ -107,16 +108,8 @@ class Library:
 
     def _load_catalog(self) -> None:
         data, signature = self.files.read_catalog()
-        papers: dict[str, Paper] = {}
-        for doc_id, record in (data or {}).get(PAPERS_TABLE, {}).items():
-            try:
-                paper = Paper.from_dict(record)
-            except (TypeError, ValueError) as error:
-                raise StoreError(f"{self.files.catalog_path}: paper record {doc_id}: {error}") from None
-            papers[paper.id] = paper
-        self.papers = papers
+        self.papers = Catalog((data or {}).get(PAPERS_TABLE, {}), self.files.catalog_path)
         self.files.catalog_signature = signature
-        self._doc_ids = {pid: str(n) for n, pid in enumerate(papers, start=1)}
 
     def _load_annotations(self) -> None:
         data, signature = self.files.read_annotations()
@@ -339,15 +332,16 @@ class Library:
     def import_papers(self, incoming: Sequence[Paper]) -> ImportSummary:
         """Add `incoming` papers to the catalog in one atomic write: a paper already there
         (same id, DOI, url, title or abstract) is merged, not doubled; every annotation stays."""
-        from .citekeys import make_citekey
+        from .citekeys import CitekeyAllocator
         from .matching import match_papers, merge_paper
 
         summary = ImportSummary()
         when = now_iso()
 
         def change(tables: Tables) -> None:
-            papers = {rec["id"]: Paper.from_dict(rec) for rec in tables[PAPERS_TABLE].values()}
-            taken = {self._effective_citekey(p).lower() for p in papers.values()}
+            on_disk = Catalog(tables[PAPERS_TABLE], self.files.catalog_path)
+            papers = {pid: on_disk[pid] for pid in on_disk}
+            keys = CitekeyAllocator(self._effective_citekey(p) for p in papers.values())
             matches = match_papers(list(papers.values()), list(incoming))
             for match in matches:
                 new = incoming[match.incoming_index]
@@ -355,9 +349,7 @@ class Library:
                     if new.id in papers:  # two records of one paper inside this import
                         summary.unchanged += 1
                         continue
-                    key = new.citekey if new.citekey and new.citekey.lower() not in taken else ""
-                    key = key or make_citekey(new, taken)
-                    taken.add(key.lower())
+                    key = new.citekey if new.citekey and keys.claim(new.citekey) else keys.make(new)
                     papers[new.id] = new.evolve(citekey=key, added=new.added or when)
                     summary.new += 1
                     summary.new_ids.append(new.id)
