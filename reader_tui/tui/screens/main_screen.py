@@ -106,7 +106,8 @@ class MainScreen(MainActions, Screen):
         self.library.subscribe(self._library_changed)
         self._update_counts()
         self._describe()
-        self._build_index()
+        # After the first frame: building the index holds the GIL for a while.
+        self.call_after_refresh(self._build_index)
         saved = self.library.settings.get("sort")
         if isinstance(saved, dict) and saved.get("field") in SORT_FIELDS:
             self.sort_key = SortKey(saved["field"], bool(saved.get("reverse")))
