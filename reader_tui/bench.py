@@ -1,0 +1,238 @@
+"""The project's benchmark: `python -m reader_tui.bench [--data FILE] [--papers N] [--json]`.
+
+Speed targets are checked here, not in timed tests (the machines are shared and noisy).
+With `--data` it reads a real list (any format `reader-tui import` takes; for the README
+figures, the 19,630-paper OpenReview dump); `--papers N` grows or generates a list of N
+papers (recombining real sentences, see `synthetic.py`). It measures, in this order:
+
+- start-up: importing the CLI (no Textual) and the TUI, each in a fresh interpreter;
+- import into an empty store, then the same list again (all duplicates);
+- store writes: one status change with the whole catalog loaded (p50/p95);
+- search: index build, query latency p50/p95/max over a fixed set of queries;
+- related papers: index build, per-paper latency;
+- BibTeX export of every paper;
+- the TUI (headless, in a fresh process): first paint of the list, peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .core.model import Paper, Status
+from .core.store import Library
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reader_tui.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, help="a paper list to measure with (default: synthetic papers)")
+    parser.add_argument("--papers", type=int, help="use this many papers (grown from --data or the seed list)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--skip", action="append", default=[], choices=sorted(STEPS), help="leave a step out")
+    args = parser.parse_args(argv)
+
+    papers = load_papers(args.data, args.papers)
+    figures: dict[str, Any] = {"papers": len(papers), "data": str(args.data) if args.data else "synthetic"}
+    with tempfile.TemporaryDirectory(prefix="reader-tui-bench-") as tmp:
+        context = {"papers": papers, "folder": Path(tmp) / "library"}
+        for name, step in STEPS.items():
+            if name in args.skip:
+                continue
+            _progress(f"{name}...")
+            figures.update(step(context))
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        print(format_table(figures))
+    return 0
+
+
+def load_papers(data: Path | None, count: int | None) -> list[Paper]:
+    """The papers to measure with: read from `data`, grown or cut to `count`."""
+    from .synthetic import generate, grow
+
+    if data is None:
+        return generate(count or 2000)
+    from .core.importers.detect import read_any
+
+    papers = read_any(data).papers
+    if count is not None:
+        papers = grow(papers, count) if count > len(papers) else papers[:count]
+    return papers
+
+
+# -- steps ------------------------------------------------------------------------------
+
+
+def step_startup(context: dict) -> dict:
+    return {
+        "import_cli_s": _fresh_import_time("reader_tui.cli"),
+        "import_tui_s": _fresh_import_time("reader_tui.tui.app"),
+    }
+
+
+def step_import(context: dict) -> dict:
+    folder: Path = context["folder"]
+    papers: list[Paper] = context["papers"]
+    library = Library.open(folder)
+    first = _timed(lambda: library.import_papers(papers))
+    again = _timed(lambda: library.import_papers(papers))
+    reopen = _timed(lambda: Library.open(folder))
+    return {"import_new_s": first, "import_duplicates_s": again, "store_open_s": reopen}
+
+
+def step_writes(context: dict) -> dict:
+    library = Library.open(context["folder"])
+    ids = list(library.papers)
+    rng = random.Random(7)
+    # A realistic annotations file: a tenth of the papers already touched.
+    library.set_status(rng.sample(ids, len(ids) // 10), Status.TO_READ)
+    times = []
+    for _ in range(60):
+        pid = rng.choice(ids)
+        times.append(_timed(lambda: library.set_status([pid], rng.choice(list(Status)))))
+    return {"write_p50_ms": _ms(statistics.median(times)), "write_p95_ms": _ms(_percentile(times, 95))}
+
+
+def step_search(context: dict) -> dict:
+    from .bench_search import run_benchmark
+
+    library = Library.open(context["folder"])
+    result = run_benchmark(library.views())
+    return {
+        "index_build_s": result["build_s"],
+        "query_p50_ms": result["p50_ms"],
+        "query_p95_ms": result["p95_ms"],
+        "query_max_ms": result["max_ms"],
+    }
+
+
+def step_related(context: dict) -> dict:
+    from .bench_related import run_benchmark
+
+    library = Library.open(context["folder"])
+    result = run_benchmark(library.views(), cache=False)
+    return {
+        "related_build_s": result["build_s"],
+        "related_p50_ms": result["related_p50_ms"],
+        "related_p95_ms": result["related_p95_ms"],
+    }
+
+
+def step_export(context: dict) -> dict:
+    from .core.exporters.bibtex import export_bibtex
+
+    library = Library.open(context["folder"])
+    views = library.views()
+    return {"export_bibtex_s": _timed(lambda: export_bibtex(views))}
+
+
+def step_tui(context: dict) -> dict:
+    code = (
+        "import json, sys; from pathlib import Path; "
+        "from reader_tui.core.store import Library; "
+        "from reader_tui.tui.bench_tui import measure_first_paint, rss_mb; "
+        "lib = Library.open(Path(sys.argv[1]), background_writes=True); "
+        "paint = measure_first_paint(lib); lib.close(); "
+        "print(json.dumps({'first_paint_s': paint, 'tui_peak_rss_mb': rss_mb()}))"
+    )
+    out = _run_python(code, str(context["folder"]))
+    return json.loads(out.strip().splitlines()[-1])
+
+
+STEPS: dict[str, Callable[[dict], dict]] = {
+    "startup": step_startup,
+    "import": step_import,
+    "writes": step_writes,
+    "search": step_search,
+    "related": step_related,
+    "export": step_export,
+    "tui": step_tui,
+}
+
+
+# -- output -----------------------------------------------------------------------------
+
+_ROWS = [
+    ("papers", "papers", "{:,}"),
+    ("import_cli_s", "import the CLI (fresh process, no Textual)", "{:.3f} s"),
+    ("import_tui_s", "import the TUI (fresh process)", "{:.3f} s"),
+    ("import_new_s", "import into an empty store", "{:.2f} s"),
+    ("import_duplicates_s", "import again (all duplicates)", "{:.2f} s"),
+    ("store_open_s", "open the store", "{:.3f} s"),
+    ("write_p50_ms", "store write (status change), p50", "{:.1f} ms"),
+    ("write_p95_ms", "store write (status change), p95", "{:.1f} ms"),
+    ("index_build_s", "search index build", "{:.2f} s"),
+    ("query_p50_ms", "search query, p50", "{:.1f} ms"),
+    ("query_p95_ms", "search query, p95", "{:.1f} ms"),
+    ("query_max_ms", "search query, max", "{:.1f} ms"),
+    ("related_build_s", "related-papers index build", "{:.2f} s"),
+    ("related_p50_ms", "related papers of one paper, p50", "{:.1f} ms"),
+    ("related_p95_ms", "related papers of one paper, p95", "{:.1f} ms"),
+    ("export_bibtex_s", "BibTeX export of every paper", "{:.2f} s"),
+    ("first_paint_s", "TUI: start to first painted list", "{:.3f} s"),
+    ("tui_peak_rss_mb", "TUI: peak resident memory", "{:.0f} MB"),
+]
+
+
+def format_table(figures: dict[str, Any]) -> str:
+    """The figures as a two-column text table (what the README shows)."""
+    rows = [(label, fmt.format(figures[key])) for key, label, fmt in _ROWS if key in figures]
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(f"{label:<{width}}  {value:>12}" for label, value in rows)
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+
+def _timed(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def _ms(seconds: float) -> float:
+    return seconds * 1000
+
+
+def _percentile(values: Sequence[float], pct: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
+
+
+def _fresh_import_time(module: str) -> float:
+    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
+    return min(float(_run_python(code)) for _ in range(3))
+
+
+def _run_python(code: str, *args: str) -> str:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_repo_root(), os.environ.get("PYTHONPATH")]))}
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=600, check=False
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"benchmark subprocess failed: {result.stderr.strip().splitlines()[-1:]}")
+    return result.stdout
+
+
+def _repo_root() -> str:
+    return str(Path(__file__).resolve().parent.parent)
+
+
+def _progress(message: str) -> None:
+    if sys.stderr.isatty():
+        print(message, file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""The benchmark runs end to end on a small synthetic list (a smoke test: the figures
+themselves are checked by people on a quiet machine, never asserted here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "reader_tui.bench", "--papers", "120", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO), "HOME": str(tmp_path)},
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["papers"] == 120
+    expected = {
+        "import_cli_s", "import_tui_s", "import_new_s", "import_duplicates_s", "write_p50_ms",
+        "write_p95_ms", "index_build_s", "query_p50_ms", "query_p95_ms", "query_max_ms",
+        "related_build_s", "related_p50_ms", "export_bibtex_s", "first_paint_s", "tui_peak_rss_mb",
+    }
+    assert expected <= figures.keys()
+    assert all(figures[key] > 0 for key in expected)
+
+
+def test_synthetic_lists_grow_to_the_size_asked(tmp_path: Path) -> None:
+    from reader_tui.synthetic import generate
+
+    papers = generate(500)
+    assert len(papers) == 500
+    assert len({p.id for p in papers}) == 500
+    assert all(p.title and p.abstract for p in papers)
