@@ -151,14 +151,17 @@ class StoreFiles:
             self._annotations_db.clear_cache()
             return data
 
-    def update_catalog(self, change: Callable[[Tables], None]) -> Tables:
-        """The same for the catalog: one atomic write however many papers change."""
+    def update_catalog(self, change: Callable[[Tables], bool]) -> Tables:
+        """The same for the catalog: one atomic write however many papers change, and
+        none when `change` returns False (nothing changed)."""
         with self.locked():
             seen = FileSignature.of(self.catalog_path) == self.catalog_signature
-            data, _ = self.read_catalog()
+            data, signature = self.read_catalog()
             data = data if data is not None else new_tables("catalog")
             data.setdefault(PAPERS_TABLE, {})
-            change(data)
+            if not change(data):
+                self.catalog_signature = signature if seen else None
+                return data
             self._catalog_db.storage.write(data)
             self.catalog_signature = FileSignature.of(self.catalog_path) if seen else None
             self._catalog_db.clear_cache()

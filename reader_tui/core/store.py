@@ -338,12 +338,13 @@ class Library:
         summary = ImportSummary()
         when = now_iso()
 
-        def change(tables: Tables) -> None:
-            on_disk = Catalog(tables[PAPERS_TABLE], self.files.catalog_path)
+        def change(tables: Tables) -> bool:
+            records = tables[PAPERS_TABLE]
+            on_disk = Catalog(records, self.files.catalog_path)
             papers = {pid: on_disk[pid] for pid in on_disk}
+            changed: set[str] = set()
             keys = CitekeyAllocator(self._effective_citekey(p) for p in papers.values())
-            matches = match_papers(list(papers.values()), list(incoming))
-            for match in matches:
+            for match in match_papers(list(papers.values()), list(incoming)):
                 new = incoming[match.incoming_index]
                 if match.existing_id is None:
                     if new.id in papers:  # two records of one paper inside this import
@@ -351,6 +352,7 @@ class Library:
                         continue
                     key = new.citekey if new.citekey and keys.claim(new.citekey) else keys.make(new)
                     papers[new.id] = new.evolve(citekey=key, added=new.added or when)
+                    changed.add(new.id)
                     summary.new += 1
                     summary.new_ids.append(new.id)
                     continue
@@ -358,16 +360,27 @@ class Library:
                 merged = merge_paper(old, new)
                 if merged == old:
                     summary.unchanged += 1
-                elif match.reason == "id":
+                    continue
+                if match.reason == "id":
                     summary.updated += 1
                 else:
                     summary.merged += 1
                 papers[old.id] = merged
-            tables[PAPERS_TABLE] = {str(n): p.to_dict() for n, p in enumerate(papers.values(), start=1)}
+                changed.add(old.id)
+            if not changed:
+                return False  # nothing to write: a re-import of the same list costs no write
+            # Records that did not change are written back as they were read.
+            by_id = {record["id"]: record for record in records.values()}
+            tables[PAPERS_TABLE] = {
+                str(n): (p.to_dict() if pid in changed else by_id[pid])
+                for n, (pid, p) in enumerate(papers.items(), start=1)
+            }
+            return True
 
         if incoming:
-            self._write(lambda: self.files.update_catalog(change), wait=True)
-            self._load_catalog()
+            tables = {}
+            self._write(lambda: tables.update(self.files.update_catalog(change)), wait=True)
+            self.papers = Catalog(tables.get(PAPERS_TABLE, {}), self.files.catalog_path)
             self._notify(None)
         return summary
 
