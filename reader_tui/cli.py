@@ -160,25 +160,32 @@ def cmd_tui(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from .core.importers.detect import read_any
 
+    from .progress import Progress
+
     library = _open(args)
     papers, problems, failures = [], [], []
-    for name in args.files:
-        try:
-            result = read_any(Path(name), format=args.format, venue=args.venue, year=args.year)
-        except ImportFailure as failure:
-            failures.append(failure)
-            continue
-        papers.extend(result.papers)
-        problems.extend(result.problems)
-    for problem in problems:
-        _error(f"skipped: {problem}")
-    for failure in failures:
-        _error(str(failure))
-    if not papers:
-        if not failures:
-            _error("nothing to import: no papers found")
-        return EXIT_ERROR
-    summary = library.import_papers(papers)
+    with Progress(len(args.files) + 1) as progress:
+        for name in args.files:
+            progress.step(f"reading {Path(name).name}")
+            try:
+                result = read_any(Path(name), format=args.format, venue=args.venue, year=args.year)
+            except ImportFailure as failure:
+                failures.append(failure)
+                continue
+            finally:
+                progress.step(f"read {Path(name).name}", advance=True)
+            papers.extend(result.papers)
+            problems.extend(result.problems)
+        for problem in problems:
+            _error(f"skipped: {problem}")
+        for failure in failures:
+            _error(str(failure))
+        if not papers:
+            if not failures:
+                _error("nothing to import: no papers found")
+            return EXIT_ERROR
+        progress.step(f"merging {len(papers):,} papers into the library")
+        summary = library.import_papers(papers)
     summary.skipped += len(problems)
     print(f"imported {len(papers)} papers: {summary}")
     return EXIT_ERROR if failures else EXIT_OK
