@@ -291,3 +291,40 @@ async def test_command_palette_lists_every_action(library: Library) -> None:
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert app.screen.__class__.__name__ == "CommandPalette"
+
+
+async def test_enter_tab_help_and_copy(library: Library, monkeypatch) -> None:
+    import reader_tui.tui.clipboard as clipboard
+    from reader_tui.tui.screens.help_screen import HelpScreen
+
+    copied: list[str] = []
+    monkeypatch.setattr(clipboard, "copy_text", lambda app, text: copied.append(text) or "test clipboard")
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        assert app.screen.query_one(PaperDetail).has_focus
+        await pilot.press("tab")
+        assert app.screen.query_one(NotesEditor).has_focus
+        await pilot.press("shift+tab", "shift+tab")
+        assert paper_list(app).has_focus
+        await pilot.press("y")
+        assert len(copied) == 1 and "lovelace2026attention" in copied[0]
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await settle(app, pilot)
+        text = screen_text(app)
+        for key_help in ("Read", "Tags", "Search", "Undo", "Status read", "Open url"):
+            assert key_help in text, key_help
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_the_seed_list(seed_library: Library) -> None:
+    app = create_app(seed_library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        count = len(seed_library)
+        assert count >= 10
+        assert f"{count:,} papers · 0 read · 0 reading" in screen_text(app)
+        await pilot.press("G", "r")
+        assert seed_library.annotation(paper_list(app).ids[-1]).status is Status.READ

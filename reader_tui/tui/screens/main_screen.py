@@ -74,6 +74,7 @@ class MainScreen(MainActions, Screen):
         self.search_text = ""
         self.index = None
         self._token = 0
+        self._keep: str | None = None
         self._before_search: tuple[list[str], str | None, float] | None = None
         self._search_timer: Timer | None = None
         self._saving_timer: Timer | None = None
@@ -111,13 +112,14 @@ class MainScreen(MainActions, Screen):
         saved = self.library.settings.get("sort")
         if isinstance(saved, dict) and saved.get("field") in SORT_FIELDS:
             self.sort_key = SortKey(saved["field"], bool(saved.get("reverse")))
-            self.refilter()
-        self.set_interval(RELOAD_EVERY, self._reload, name="reload-poll")
+            self.refilter(first=True)
+        self.set_interval(RELOAD_EVERY, self._poll_disk, name="reload-poll")
 
     # -- what the list shows ----------------------------------------------------------------
 
-    def refilter(self, keep: str | None = None) -> None:
-        """Recompute the list (filter, sort, search) off the UI thread."""
+    def refilter(self, keep: str | None = None, *, first: bool = False) -> None:
+        """Recompute the list (filter, sort, search) off the UI thread; the cursor stays on
+        `keep` (default: the current paper), or goes to the top with `first`."""
         self._token += 1
         self._compute(
             self._token,
@@ -127,7 +129,7 @@ class MainScreen(MainActions, Screen):
             self.index,
             frozenset(self.paper_list.marked),
         )
-        self._keep = keep if keep is not None else self.paper_list.current_id
+        self._keep = None if first else keep if keep is not None else self.paper_list.current_id
 
     @work(thread=True, exclusive=True, group="search")
     def _compute(self, token: int, list_filter, sort_key, search, index, marked) -> None:
@@ -145,7 +147,7 @@ class MainScreen(MainActions, Screen):
             return
         self._matched = listing.matched
         self.paper_list.empty_text = "No papers match" if self.search_text or not self.list_filter.is_empty else "No papers"
-        self.paper_list.set_ids(listing.ids, keep=getattr(self, "_keep", None), matched=listing.matched)
+        self.paper_list.set_ids(listing.ids, keep=self._keep, matched=listing.matched)
         self.status_bar.set_message("")
         self._update_counts()
         self._describe()
@@ -206,7 +208,7 @@ class MainScreen(MainActions, Screen):
         if not self.search_text.strip() and self._before_search is not None:
             self._restore_list()
             return
-        self.refilter(keep=None)
+        self.refilter(first=True)  # the best hit first
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
@@ -263,9 +265,6 @@ class MainScreen(MainActions, Screen):
         if self.search_text.strip():
             self.refilter()
 
-    def _reload(self) -> None:
-        self._poll_disk()
-
     @work(thread=True, exclusive=True, group="reload", exit_on_error=False)
     def _poll_disk(self) -> None:
         self.library.reload_if_changed()  # the listener reports what changed
@@ -279,7 +278,7 @@ class MainScreen(MainActions, Screen):
         papers = self.paper_list
         papers.refresh_papers(ids)
         if ids is None:
-            papers.set_ids([pid for pid in papers.ids if pid in self.library.papers] if papers.ids else list(self.library.papers), keep=papers.current_id)
+            self.refilter()  # another process imported papers: they join the list
             self._build_index()
         elif self.index is not None:
             for pid in ids:
