@@ -24,6 +24,13 @@ def _key_display(provider: Provider, binding: Binding) -> str:
     return provider.app.get_key_display(binding)
 
 
+#: Actions with no key of their own: found only here.
+PALETTE_ONLY = (
+    ("import_file", "Import papers from a file…", "BibTeX, OpenReview JSON/JSONL, CSV or a seed list"),
+    ("copy_cites", "Copy \\cite{…} of the marked papers", "the citation keys, ready to paste into LaTeX"),
+)
+
+
 class ReaderCommands(Provider):
     """Paper and list actions (with their keys) and themes."""
 
@@ -42,6 +49,8 @@ class ReaderCommands(Provider):
                 seen.add(binding.action)
                 keys = _key_display(self, binding)
                 yield binding.description, f"key: {keys}", partial(target.run_action, binding.action)
+        for action, text, help_text in PALETTE_ONLY:
+            yield text, help_text, partial(screen.run_action, action)
         for name in sorted(self.app.available_themes):
             yield f"Theme: {name}", "switch to this colour theme (remembered)", partial(setattr, self.app, "theme", name)
 

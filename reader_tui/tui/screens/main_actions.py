@@ -36,10 +36,7 @@ class MainActions(_Base):
             if edit is None:
                 return
             try:
-                if edit.add:
-                    self.library.add_tags(ids, edit.add)
-                if edit.remove:
-                    self.library.remove_tags(ids, edit.remove)
+                self.library.retag(ids, add=edit.add, remove=edit.remove)
             except ValueError as error:
                 self.notify(str(error), severity="error", markup=False)
 
@@ -82,6 +79,9 @@ class MainActions(_Base):
                 self.library.edit(pid, **changes)
             except ValueError as error:
                 self.notify(str(error), severity="error", markup=False)
+                return
+            if self.index is not None and {"title", "authors"} & changes.keys():
+                self.index.add([self.library.view(pid)])  # an edited title is searchable at once
 
         self.app.push_screen(EditDialog(self.library.view(pid), self.library.citekeys()), apply)
 
@@ -138,6 +138,23 @@ class MainActions(_Base):
         how = copy_text(self.app, text)
         what = one_line(self.library.view(ids[0]).title, 50) if len(ids) == 1 else f"{len(ids)} papers"
         self.notify(f"Copied BibTeX of {what} to the {how}", markup=False)
+
+    def action_copy_cites(self: MainScreen) -> None:
+        """Copy `\\cite{key1,key2}` for the marked papers (or the current one)."""
+        from reader_tui.tui.clipboard import copy_text
+
+        ids = self.targets()
+        if not ids:
+            return
+        text = "\\cite{" + ",".join(view.citekey for view in self.library.views(ids)) + "}"
+        how = copy_text(self.app, text)
+        self.notify(f"Copied {text} to the {how}", markup=False)
+
+    def action_import_file(self: MainScreen) -> None:
+        """Ask for a file and import it (the dialog runs the import and reports)."""
+        from reader_tui.tui.screens.import_dialog import ImportDialog
+
+        self.app.push_screen(ImportDialog(self.library))
 
     def action_help(self: MainScreen) -> None:
         from reader_tui.tui.screens.help_screen import HelpScreen
