@@ -36,7 +36,10 @@ class _Citable(Protocol):
 STOP_WORDS = frozenset(
     """a an the on of in for to and or with from by via at as is are be do does can
     towards toward learning rethinking revisiting beyond into through about when what
-    how why which who not no our we your its this that these those than vs versus""".split()
+    how why which who not no our we your its this that these those than vs versus
+    novel new more most simple improved better efficient effective general unified fast
+    robust scalable principled""".split()
+    # The adjectives: a key "novel2026" says nothing about which paper it is.
 )
 
 # Authors that name nobody: OpenReview lists hidden authors as "Anonymous".

@@ -134,3 +134,10 @@ def test_allocator_hands_out_unique_keys_and_respects_claims() -> None:
     assert made[:3] == ["socop2026b", "socop2026c", "socop2026d"]
     assert len(set(made)) == 30 and "socop2026a" not in made
     assert keys.claim("socop2026") is False
+
+
+def test_empty_adjectives_do_not_make_keys() -> None:
+    from reader_tui.core.model import Paper
+
+    paper = Paper(id="x", title="A novel associative memory network", year=2026)
+    assert make_citekey(paper, set()) == "associative2026"
