@@ -163,7 +163,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from .progress import Progress
 
     library = _open(args)
-    papers, problems, failures = [], [], []
+    papers, problems, failures, annotations = [], [], [], {}
     with Progress(len(args.files) + 1) as progress:
         for name in args.files:
             progress.step(f"reading {Path(name).name}")
@@ -176,6 +176,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                 progress.step(f"read {Path(name).name}", advance=True)
             papers.extend(result.papers)
             problems.extend(result.problems)
+            annotations.update(result.annotations)
         for problem in problems:
             _error(f"skipped: {problem}")
         for failure in failures:
@@ -185,7 +186,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                 _error("nothing to import: no papers found")
             return EXIT_ERROR
         progress.step(f"merging {len(papers):,} papers into the library")
-        summary = library.import_papers(papers)
+        summary = library.import_papers(papers, annotations)
     summary.skipped += len(problems)
     print(f"imported {len(papers)} papers: {summary}")
     return EXIT_ERROR if failures else EXIT_OK

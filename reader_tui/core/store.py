@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,8 @@ class ImportSummary:
     unchanged: int = 0
     skipped: int = 0
     new_ids: list[str] = field(default_factory=list)
+    id_map: dict[str, str] = field(default_factory=dict)
+    """Incoming id -> the id of the paper it was merged into (only for merged papers)."""
 
     def __str__(self) -> str:
         return (
@@ -329,9 +331,15 @@ class Library:
 
     # -- importing ------------------------------------------------------------------------
 
-    def import_papers(self, incoming: Sequence[Paper]) -> ImportSummary:
+    def import_papers(
+        self, incoming: Sequence[Paper], annotations: Mapping[str, Mapping[str, Any]] | None = None
+    ) -> ImportSummary:
         """Add `incoming` papers to the catalog in one atomic write: a paper already there
-        (same id, DOI, url, title or abstract) is merged, not doubled; every annotation stays."""
+        (same id, DOI, url, title or abstract) is merged, not doubled; every annotation stays.
+
+        `annotations` (by incoming id: "tags", "notes") are added to the user's own in a
+        second write: tags joined, notes set when empty or appended when different.
+        """
         from .citekeys import CitekeyAllocator
         from .matching import match_papers, merge_paper
 
@@ -357,6 +365,7 @@ class Library:
                     summary.new_ids.append(new.id)
                     continue
                 old = papers[match.existing_id]
+                summary.id_map[new.id] = old.id
                 merged = merge_paper(old, new)
                 if merged == old:
                     summary.unchanged += 1
@@ -382,7 +391,28 @@ class Library:
             self._write(lambda: tables.update(self.files.update_catalog(change)), wait=True)
             self.papers = Catalog(tables.get(PAPERS_TABLE, {}), self.files.catalog_path)
             self._notify(None)
+        if annotations:
+            self._import_annotations(annotations, summary.id_map)
         return summary
+
+    def _import_annotations(self, annotations: Mapping[str, Mapping[str, Any]], id_map: dict[str, str]) -> None:
+        tags: dict[str, tuple[str, ...]] = {}
+        notes: dict[str, str] = {}
+        for incoming_id, values in annotations.items():
+            pid = id_map.get(incoming_id, incoming_id)
+            if pid not in self.papers:
+                continue
+            current = self.annotation(pid)
+            new_tags = clean_tags(current.tags + tuple(values.get("tags", ())))
+            if new_tags != current.tags:
+                tags[pid] = new_tags
+            text = str(values.get("notes") or "")
+            if text.strip() and text.strip() not in current.notes:
+                notes[pid] = f"{current.notes.rstrip()}\n\n{text}" if current.notes.strip() else text
+        if tags:
+            self._change("tags", tags)
+        if notes:
+            self._change("notes", notes)
 
     def _effective_citekey(self, paper: Paper) -> str:
         return self.annotation(paper.id).overrides.get("citekey") or paper.citekey

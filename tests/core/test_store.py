@@ -261,3 +261,19 @@ def test_temp_files_of_killed_writers_are_cleared_on_open(library: Library, tmp_
     stale.write_text("half a write")
     Library.open(tmp_path / "db")
     assert not stale.exists()
+
+
+def test_imported_annotations_join_the_users_own(library: Library) -> None:
+    library.add_tags(["p0001"], ["mine"])
+    library.set_notes("p0001", "my note")
+    renamed = make_papers(2, prefix="p")[1].evolve(id="other-id")  # the same paper, matched by title
+    summary = library.import_papers(
+        [renamed, Paper(id="fresh", title="A fresh paper", year=2026)],
+        {"other-id": {"tags": ("Imported", "MINE"), "notes": "from the file"}, "fresh": {"notes": "hello"}},
+    )
+    assert summary.new == 1
+    assert library.view("p0001").tags == ("mine", "Imported")
+    assert library.view("p0001").notes == "my note\n\nfrom the file"
+    assert library.view("fresh").notes == "hello"
+    library.import_papers([renamed], {"other-id": {"notes": "from the file"}})  # again: nothing doubles
+    assert library.view("p0001").notes == "my note\n\nfrom the file"

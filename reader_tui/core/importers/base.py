@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..model import Paper
 
@@ -43,11 +44,17 @@ class ImportProblem:
 
 @dataclass(slots=True)
 class ImportResult:
-    """The papers read from one file, in file order, and what was skipped."""
+    """The papers read from one file, in file order, and what was skipped.
+
+    `annotations` carries what a file says of the user's own reading, by incoming paper
+    id: `{"tags": (...), "notes": "..."}` (a BibTeX `annote`, the keywords of a file
+    reader-tui exported). The store adds them to whatever the user already has.
+    """
 
     path: Path
     papers: list[Paper] = field(default_factory=list)
     problems: list[ImportProblem] = field(default_factory=list)
+    annotations: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def read_text_file(path: Path) -> str:

@@ -125,7 +125,7 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
             return
         self.post_message(self.Stage(f"Merging {len(result.papers):,} papers into the library…"))
         try:
-            summary = self.library.import_papers(result.papers)
+            summary = self.library.import_papers(result.papers, result.annotations)
         except Exception as error:  # the store is left as it was: say so, never crash the app
             self.post_message(self.Finished(ImportOutcome(None, problems, f"import failed, nothing changed: {error}")))
             return
