@@ -17,7 +17,7 @@ class ReaderApp(App[int]):
     """reader-tui: triage a conference's papers from the keyboard."""
 
     TITLE = "reader-tui"
-    CSS_PATH = [str(styles_dir() / "app.tcss")]
+    CSS_PATH = [str(styles_dir() / "app.tcss"), str(styles_dir() / "extras.tcss")]
     COMMANDS = App.COMMANDS | {ReaderCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit"),

@@ -12,6 +12,12 @@ from reader_tui.core.store import Library
 from tui_support import make_library
 
 
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The related-papers cache goes to the test's folder, not the user's cache."""
+    monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
+
+
 @pytest.fixture
 def library(tmp_path: Path) -> Iterator[Library]:
     """Six papers, two with hostile titles."""

@@ -29,7 +29,7 @@ class MainActions(_Base):
         views = self.library.views(ids)
         common = [t for t in views[0].tags if all(t.casefold() in {x.casefold() for x in v.tags} for v in views[1:])]
         known = self.library.all_tags()
-        suggestions = sorted(known, key=lambda t: -known[t])[:8]
+        suggestions = self.suggest_tags_for(ids[0]) if len(ids) == 1 else sorted(known, key=lambda t: -known[t])[:8]
         editor = TagEditor([v.title for v in views], common, known, suggestions)
 
         def apply(edit) -> None:

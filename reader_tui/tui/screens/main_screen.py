@@ -26,9 +26,12 @@ from reader_tui.tui.listing import Listing, compute_listing
 from reader_tui.tui.screens.filter_dialog import FilterChoice
 from reader_tui.tui.messages import IndexReady, LibraryChanged, ListingReady
 from reader_tui.tui.screens.main_actions import MainActions
+from reader_tui.tui.screens.main_extras import EXTRA_BINDINGS, MainExtras
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList
+from reader_tui.tui.widgets.related_list import RelatedList
+from reader_tui.tui.widgets.saved_searches import SavedSearchList
 from reader_tui.tui.widgets.search_bar import SearchBar
 from reader_tui.tui.widgets.status_bar import StatusBar
 
@@ -38,7 +41,7 @@ RELOAD_EVERY = 1.5
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
 
 
-class MainScreen(MainActions, Screen):
+class MainScreen(MainActions, MainExtras, Screen):
     """List on the left, detail and notes on the right (stacked on narrow terminals)."""
 
     AUTO_FOCUS = "PaperList"
@@ -64,6 +67,7 @@ class MainScreen(MainActions, Screen):
         Binding("tab", "app.focus_next", "Next pane", show=False, id="focus.next"),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="focus.previous"),
         Binding("escape", "back", "Back to list", show=False, id="focus.list"),
+        *EXTRA_BINDINGS,
     ]
 
     def __init__(self, library: Library) -> None:
@@ -88,9 +92,11 @@ class MainScreen(MainActions, Screen):
         search.display = False
         yield search
         with Horizontal(id="panes"):
+            yield SavedSearchList(id="saved-searches")
             yield PaperList(self.library, list(self.library.papers), id="papers")
             with Vertical(id="side"):
                 yield PaperDetail(id="detail")
+                yield RelatedList(id="related")
                 yield NotesEditor(self.library, id="notes")
         yield StatusBar(id="status")
         yield Footer()
@@ -259,6 +265,7 @@ class MainScreen(MainActions, Screen):
         index = SearchIndex.build(self.library.views(), abstracts=False)
         self.post_message(IndexReady(index))
         index.index_abstracts()
+        self.build_related()  # after the search index, in this same thread
 
     def on_index_ready(self, message: IndexReady) -> None:
         self.index = message.index
@@ -315,6 +322,7 @@ class MainScreen(MainActions, Screen):
     def _show_current(self, paper_id: str | None) -> None:
         view = self.library.view(paper_id) if paper_id in self.library.papers else None
         self.query_one(PaperDetail).show(view, self._matched.get(paper_id, ()) if paper_id else ())
+        self.show_related(view.id if view is not None else None)
 
     def on_paper_list_selected(self, message: PaperList.Selected) -> None:
         self.query_one(PaperDetail).focus()

@@ -1,0 +1,189 @@
+"""The stats screen: reading progress for the library and for the current filter.
+
+Papers per status as bars, triage progress, papers read per day over the last four weeks
+as a Sparkline, the total read in big Digits, and the fifteen most used tags as a bar
+chart. The numbers come from `core.stats` (the same as `reader-tui stats`), computed in a
+thread worker and handed to the widgets in one message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import NamedTuple
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Digits, Footer, ProgressBar, Sparkline, Static
+
+from reader_tui.core.model import Status
+from reader_tui.core.stats import library_numbers, reads_per_day
+from reader_tui.core.store import Library
+from reader_tui.core.text import one_line
+
+DAYS = 28
+TOP_TAGS = 15
+BAR = 24
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+STATUS_STYLES = {
+    Status.UNREAD.value: "$foreground-darken-3",
+    Status.TO_READ.value: "$text-primary",
+    Status.READING.value: "$text-warning",
+    Status.READ.value: "$text-success",
+    Status.SKIPPED.value: "$text-muted",
+}
+
+
+class _Row(NamedTuple):  # what library_numbers reads of a view, without building Papers
+    status: Status
+    tags: tuple[str, ...]
+
+
+class Numbers(NamedTuple):
+    """One column's numbers."""
+
+    papers: int
+    status: dict[str, int]
+    tags: dict[str, int]
+    per_day: list[tuple[date, int]]
+
+
+def compute_numbers(library: Library, ids: Sequence[str] | None, today: date | None = None) -> Numbers:
+    """The numbers for `ids` (None: every paper)."""
+    annotations = library.annotations
+    default = library.annotation("")
+    chosen = library.papers if ids is None else ids
+    rows = [_Row((a := annotations.get(pid, default)).status, a.tags) for pid in chosen]
+    counts = library_numbers(rows)
+    mine = annotations.values() if ids is None else [annotations[p] for p in ids if p in annotations]
+    return Numbers(counts["papers"], counts["status"], counts["tags"], reads_per_day(mine, DAYS, today))
+
+
+def bar(value: int, most: int, width: int = BAR) -> str:
+    """A horizontal bar of `value` out of `most`, `width` cells, in eighths of a cell."""
+    if most <= 0 or value <= 0:
+        return ""
+    eighths = max(1, round(value / most * width * 8))
+    full, part = divmod(eighths, 8)
+    return "█" * full + (_EIGHTHS[part] if part else "")
+
+
+def bar_lines(counts: dict[str, int], most: int, styles: dict[str, str] | None = None, label: int = 10) -> Content:
+    """One line per entry: name, bar, count. Names are data (tags): never markup."""
+    lines = []
+    for name, count in counts.items():
+        style = (styles or {}).get(name, "$text-accent")
+        lines.append(
+            Content.assemble(
+                (one_line(name, label).ljust(label), "bold" if styles else ""),
+                " ",
+                (bar(count, most).ljust(BAR), style),
+                (f" {count:>6,}", "$text-muted"),
+            )
+        )
+    return Content("\n").join(lines) if lines else Content.styled("no tags yet", "$text-muted italic")
+
+
+def date_axis(per_day: list[tuple[date, int]]) -> Content:
+    """First and last day under a sparkline of one cell per day."""
+    if not per_day:
+        return Content("")
+    first, last = per_day[0][0].strftime("%b %d"), per_day[-1][0].strftime("%b %d")
+    gap = max(1, len(per_day) - len(first) - len(last))
+    return Content.styled(f"{first}{' ' * gap}{last}", "$text-muted")
+
+
+class StatsScreen(Screen[None]):
+    """Numbers for the whole library and, when `ids` is given, for the current filter."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    BINDINGS = [Binding("escape,q,S", "close", "Close", id="stats.close")]
+
+    class Computed(Message):
+        def __init__(self, numbers: list[Numbers]) -> None:
+            super().__init__()
+            self.numbers = numbers
+
+    def __init__(
+        self, library: Library, ids: Sequence[str] | None = None, *, filter_label: str = "", today: date | None = None
+    ) -> None:
+        super().__init__()
+        self.library = library
+        self.ids = None if ids is None else list(ids)
+        self.filter_label = filter_label
+        self.today = today
+        self.numbers: list[Numbers] = []
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="stats-scroll"):
+            yield Static(Content.styled("Reading progress", "bold"), id="stats-title")
+            with Horizontal(id="stats-columns"):
+                yield from self._column("all", "Library")
+                if self.ids is not None:
+                    yield from self._column("filter", f"This list: {self.filter_label or 'the papers shown'}")
+        yield Footer()
+
+    def _column(self, key: str, heading: str) -> ComposeResult:
+        with Vertical(classes="stats-column", id=f"stats-{key}"):
+            yield Static(Content.styled(one_line(heading, 60), "bold $text-primary"), classes="stats-heading")
+            with Horizontal(classes="stats-read"):
+                yield Digits("…", id=f"{key}-read")
+                yield Static("", id=f"{key}-read-label", classes="stats-read-label")
+            yield Static("triaged (not unread)", classes="stats-label")
+            yield ProgressBar(show_eta=False, id=f"{key}-triaged")
+            yield Static("papers per status", classes="stats-label")
+            yield Static("", id=f"{key}-status")
+            yield Static(f"papers read per day, last {DAYS} days", classes="stats-label")
+            yield Sparkline([], id=f"{key}-spark", classes="stats-spark")
+            yield Static("", id=f"{key}-days")
+            yield Static("", id=f"{key}-per-day", classes="stats-note")
+            yield Static(f"papers per tag, top {TOP_TAGS}", classes="stats-label")
+            yield Static("", id=f"{key}-tags")
+
+    def on_mount(self) -> None:
+        self._compute()
+
+    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
+    def _compute(self) -> None:
+        numbers = [compute_numbers(self.library, None, self.today)]
+        if self.ids is not None:
+            numbers.append(compute_numbers(self.library, self.ids, self.today))
+        self.post_message(self.Computed(numbers))
+
+    def on_stats_screen_computed(self, message: Computed) -> None:
+        self.numbers = message.numbers
+        for key, numbers in zip(("all", "filter"), message.numbers):
+            self._fill(key, numbers)
+
+    def _fill(self, key: str, n: Numbers) -> None:
+        read = n.status.get(Status.READ.value, 0)
+        self.query_one(f"#{key}-read", Digits).update(f"{read:,}")
+        noun = "paper" if n.papers == 1 else "papers"
+        self.query_one(f"#{key}-read-label", Static).update(
+            Content.assemble(("read", "bold"), f"\nof {n.papers:,} {noun}")
+        )
+        triaged = n.papers - n.status.get(Status.UNREAD.value, 0)
+        self.query_one(f"#{key}-triaged", ProgressBar).update(total=max(n.papers, 1), progress=triaged)
+        self.query_one(f"#{key}-status", Static).update(bar_lines(n.status, max(n.papers, 1), STATUS_STYLES))
+        self.query_one(f"#{key}-spark", Sparkline).data = [count for _day, count in n.per_day]
+        self.query_one(f"#{key}-days", Static).update(date_axis(n.per_day))
+        total = sum(count for _day, count in n.per_day)
+        best = max((count for _day, count in n.per_day), default=0)
+        self.query_one(f"#{key}-per-day", Static).update(
+            Content.styled(f"{total:,} read in {DAYS} days · best day {best:,}", "$text-muted")
+        )
+        top = dict(list(n.tags.items())[:TOP_TAGS])
+        self.query_one(f"#{key}-tags", Static).update(bar_lines(top, max(top.values(), default=1), label=16))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+__all__ = ["StatsScreen", "Numbers", "compute_numbers", "bar", "bar_lines"]
+
+

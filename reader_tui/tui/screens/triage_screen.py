@@ -1,0 +1,273 @@
+"""Triage: one paper at a time, a single key per decision.
+
+The screen gets the main list's ids (its filter, search and sort) and walks the papers
+that were untriaged (unread) when it opened. Each decision is a Library call, so it is
+saved at once, shown in the list behind, and undone by `u` like any other change. The
+last paper triaged is remembered per filter in the library's settings, so the next
+triage of the same filter starts after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from reader_tui.core.model import Status
+from reader_tui.core.stats import decisions_since
+from reader_tui.core.store import Library
+from reader_tui.tui.widgets.notes_editor import NotesEditor
+from reader_tui.tui.widgets.paper_detail import PaperDetail
+
+POSITION_SETTING = "triage_position"
+MAX_REMEMBERED = 50  # filters whose triage position is kept
+PACE_EVERY = 5.0
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class TriageScreen(Screen[str | None]):
+    """Decide on `ids`' untriaged papers one by one; dismisses with the last paper shown."""
+
+    AUTO_FOCUS = "#triage-paper"
+
+    BINDINGS = [
+        Binding("w,2", "decide('to-read')", "To read", id="triage.to_read"),
+        Binding("s,5", "decide('skipped')", "Skip", id="triage.skip"),
+        Binding("r,4", "decide('read')", "Read", id="triage.read"),
+        Binding("i,3", "decide('reading')", "Reading", show=False, id="triage.reading"),
+        Binding("t", "tags", "Tag", id="triage.tags"),
+        Binding("n", "notes", "Note", id="triage.notes"),
+        Binding("b,h,left", "back", "Back", id="triage.back"),
+        Binding("l,right", "next", "Next", id="triage.next"),
+        Binding("u", "undo", "Undo", id="triage.undo"),
+        Binding("ctrl+r", "redo", "Redo", show=False, id="triage.redo"),
+        Binding("escape,q", "close", "Done", id="triage.close"),
+    ]
+
+    def __init__(
+        self,
+        library: Library,
+        ids: Sequence[str],
+        *,
+        filter_key: str = "",
+        filter_label: str = "",
+        suggest: Callable[[str], list[str]] | None = None,
+        clock: Callable[[], datetime] = _now,
+    ) -> None:
+        super().__init__()
+        self.library = library
+        self.ids = [pid for pid in ids if pid in library.papers]
+        self.filter_key = filter_key or "all"
+        self.filter_label = filter_label
+        self.suggest = suggest
+        self.clock = clock
+        # The store records times to the second: a decision in this very second counts.
+        self.started = clock().replace(microsecond=0)
+        annotations = library.annotations
+        self.queue = [pid for pid in self.ids if (a := annotations.get(pid)) is None or a.status is Status.UNREAD]
+        self._where = {pid: n for n, pid in enumerate(self.queue)}
+        self.pos = self._start_position()
+        self.decided: list[int] = []  # queue positions in the order they were decided
+        self.touched: set[str] = set()
+        self.last_shown: str | None = None
+
+    # -- where we are ----------------------------------------------------------------------
+
+    @property
+    def current_id(self) -> str | None:
+        return self.queue[self.pos] if 0 <= self.pos < len(self.queue) else None
+
+    def _untriaged(self, pid: str) -> bool:
+        return self.library.annotation(pid).status is Status.UNREAD
+
+    def _start_position(self) -> int:
+        """After the paper remembered for this filter (in list order), else the first."""
+        positions = self.library.settings.get(POSITION_SETTING)
+        last = positions.get(self.filter_key) if isinstance(positions, dict) else None
+        if not self.queue:
+            return 0
+        if isinstance(last, str) and last in self.ids:
+            rank = self.ids.index(last)
+            order = {pid: n for n, pid in enumerate(self.ids)}
+            for n, pid in enumerate(self.queue):
+                if order[pid] > rank:
+                    return n
+        return 0
+
+    def _remember(self, pid: str) -> None:
+        positions = self.library.settings.get(POSITION_SETTING)
+        positions = dict(positions) if isinstance(positions, dict) else {}
+        positions.pop(self.filter_key, None)
+        positions[self.filter_key] = pid  # most recent last, so trimming drops the oldest
+        while len(positions) > MAX_REMEMBERED:
+            positions.pop(next(iter(positions)))
+        self.library.set_setting(POSITION_SETTING, positions)
+
+    def remaining(self) -> int:
+        """Papers of the queue still untriaged."""
+        return sum(1 for pid in self.queue if self._untriaged(pid))
+
+    def pace(self) -> float:
+        """Decisions per minute since the screen opened (the first minute counts as one)."""
+        annotations = self.library.annotations
+        done = decisions_since([annotations[p] for p in self.touched if p in annotations], self.started)
+        minutes = (self.clock() - self.started).total_seconds() / 60
+        return done / max(minutes, 1.0)
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="triage-column"):
+            yield Static(id="triage-progress")
+            yield PaperDetail(id="triage-paper")
+            notes = NotesEditor(self.library, id="triage-notes")
+            notes.display = False
+            yield notes
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show()
+        self.set_interval(PACE_EVERY, self._update_progress, name="triage-pace")
+
+    def _show(self) -> None:
+        pid = self.current_id
+        notes = self.query_one(NotesEditor)
+        notes.load(pid)
+        notes.display = notes.has_focus or bool(pid and self.library.annotation(pid).notes)
+        detail = self.query_one(PaperDetail)
+        detail.show(self.library.view(pid) if pid is not None else None)
+        if pid is None:
+            detail.show(None)
+        else:
+            self.last_shown = pid
+        self._update_progress()
+
+    def _update_progress(self) -> None:
+        where = f"in this filter ({self.filter_label})" if self.filter_label else "in the library"
+        total = len(self.queue)
+        left = self.remaining()
+        if total == 0:
+            line = Content.assemble(("Nothing untriaged ", "bold"), where, ("  · escape returns", "$text-muted"))
+        elif self.current_id is None:
+            line = Content.assemble(
+                ("All triaged: ", "bold $text-success"), f"{total:,} papers {where}", ("  · b goes back", "$text-muted")
+            )
+        else:
+            line = Content.assemble(
+                (f"{self.pos + 1:,} of {total:,}", "bold"),
+                f" untriaged {where}",
+                (f"  · {left:,} left · {len(self.touched):,} decided · {self.pace():.1f} / min", "$text-muted"),
+            )
+        self.query_one("#triage-progress", Static).update(line)
+
+    # -- moving ------------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """To the next untriaged paper after the current one, wrapping around; past the
+        end (all done) when there is none."""
+        n = len(self.queue)
+        for step in range(1, n + 1):
+            candidate = (self.pos + step) % n
+            if self._untriaged(self.queue[candidate]) and candidate != self.pos:
+                self.pos = candidate
+                return
+        if self.current_id is None or not self._untriaged(self.current_id):
+            self.pos = n  # every paper decided
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def action_decide(self, value: str) -> None:
+        pid = self.current_id
+        if pid is None:
+            return
+        self.library.set_status([pid], Status(value))
+        self.touched.add(pid)
+        self.decided.append(self.pos)
+        self._remember(pid)
+        self._advance()
+        self._show()
+
+    def action_next(self) -> None:
+        pid = self.current_id
+        if pid is None:
+            return
+        self._remember(pid)
+        before = self.pos
+        self._advance()
+        if self.pos == before:
+            self.notify("No other untriaged paper in this filter", markup=False)
+        self._show()
+
+    def action_back(self) -> None:
+        if not self.decided:
+            self.notify("Nothing decided yet in this triage", markup=False)
+            return
+        self.pos = self.decided.pop()
+        self._show()
+
+    def action_undo(self) -> None:
+        self.query_one(NotesEditor).save_now()
+        change = self.library.undo()
+        if change is None:
+            self.notify("Nothing to undo", markup=False)
+            return
+        if change.field == "status":
+            back = [self._where[pid] for pid in change.after if pid in self._where]
+            if back:
+                self.pos = back[0]
+                if self.decided and self.decided[-1] == self.pos:
+                    self.decided.pop()
+        self.notify(f"Undid {change.field} change", markup=False)
+        self._show()
+
+    def action_redo(self) -> None:
+        change = self.library.redo()
+        self.notify(f"Redid {change.field} change" if change else "Nothing to redo", markup=False)
+        self._show()
+
+    def action_tags(self) -> None:
+        from reader_tui.tui.screens.tag_editor import TagEditor
+
+        pid = self.current_id
+        if pid is None:
+            return
+        view = self.library.view(pid)
+        suggestions = self.suggest(pid) if self.suggest is not None else []
+
+        def apply(edit: Any) -> None:
+            if edit is None:
+                return
+            try:
+                self.library.retag([pid], add=edit.add, remove=edit.remove)
+            except ValueError as error:
+                self.notify(str(error), severity="error", markup=False)
+            self._show()
+
+        self.app.push_screen(TagEditor([view.title], list(view.tags), self.library.all_tags(), suggestions), apply)
+
+    def action_notes(self) -> None:
+        notes = self.query_one(NotesEditor)
+        if notes.paper_id is None:
+            return
+        notes.display = True
+        notes.focus()
+
+    def action_close(self) -> None:
+        notes = self.query_one(NotesEditor)
+        if notes.has_focus:  # escape from the notes: back to the paper
+            notes.save_now()
+            notes.display = bool(notes.text)
+            self.query_one(PaperDetail).focus()
+            return
+        notes.save_now()
+        self.dismiss(self.current_id or self.last_shown)

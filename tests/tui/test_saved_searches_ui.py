@@ -1,0 +1,96 @@
+"""Saved searches: save from the palette's name prompt, run from the palette and the side
+list (with live counts), delete from the palette."""
+
+from __future__ import annotations
+
+from reader_tui.core.model import Status
+from reader_tui.core.saved_searches import list_searches, save_search
+from reader_tui.core.store import Library
+from reader_tui.tui.app import create_app
+from reader_tui.tui.screens.filter_dialog import FilterChoice
+from reader_tui.tui.screens.main_screen import MainScreen
+from reader_tui.tui.screens.name_prompt import NamePrompt
+from reader_tui.tui.widgets.paper_list import PaperList
+from reader_tui.tui.widgets.saved_searches import SavedSearchList
+
+from tui_support import settle
+
+SIZE = (120, 40)
+
+
+def _command(app, text: str):
+    for name, _help, command in app.screen.palette_commands():
+        if name == text:
+            return command
+    raise AssertionError(f"no palette command {text!r}")
+
+
+async def test_round_trip(library: Library) -> None:
+    library.set_tags("p-graphs", ["llm"])
+    library.set_tags("p-rl", ["llm"])
+    library.set_status(["p-rl"], Status.TO_READ)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        screen.list_filter = FilterChoice(status=Status.TO_READ, tag="llm")
+        screen.refilter()
+        await settle(app, pilot)
+        _command(app, "Save this search…")()
+        await pilot.pause()
+        assert isinstance(app.screen, NamePrompt)
+        await pilot.press(*"to-read llm", "enter")
+        await settle(app, pilot)
+        assert [(s.name, s.query) for s in list_searches(library)] == [("to-read llm", "status:to-read tag:llm")]
+
+        screen.list_filter = FilterChoice()  # back to everything, then run it from the palette
+        screen.refilter()
+        await settle(app, pilot)
+        papers = screen.query_one(PaperList)
+        assert len(papers.ids) == 6
+        _command(app, "Search: to-read llm")()
+        await settle(app, pilot)
+        assert papers.ids == ["p-rl"]
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert len(papers.ids) == 6
+
+        _command(app, "Delete saved search: to-read llm")()
+        await settle(app, pilot)
+        assert list_searches(library) == []
+
+
+async def test_side_list_counts_live_and_runs(library: Library) -> None:
+    save_search(library, "graphs", "graph")
+    save_search(library, "to-read", "status:to-read")
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        side = app.screen.query_one(SavedSearchList)
+        assert not side.display
+        await pilot.press("b")
+        await settle(app, pilot)
+        assert side.display and side.has_focus
+        assert side.counts == {"graphs": 1, "to-read": 0}
+        assert "graphs  1" in side.text
+        library.set_status(["p-rl", "p-graphs"], Status.TO_READ)  # the counts follow
+        await pilot.pause(0.7)
+        await settle(app, pilot)
+        assert side.counts["to-read"] == 2
+        await pilot.press("down", "enter")  # run "to-read"
+        await settle(app, pilot)
+        papers = app.screen.query_one(PaperList)
+        assert set(papers.ids) == {"p-rl", "p-graphs"} and papers.has_focus
+        await pilot.press("escape", "b")
+        assert not side.display
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_nothing_to_save_says_so(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        _command(app, "Save this search…")()
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        assert list_searches(library) == []
