@@ -288,7 +288,19 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print("tags")
         for tag, count in stats["tags"].items():
             print(f"  {tag:<20} {count:>6}")
+    print(reads_line(library))
     return EXIT_OK
+
+
+def reads_line(library: Library, today=None) -> str:
+    """Papers read per day over the last 28 days as one line of block characters."""
+    from .core.stats import reads_per_day
+
+    days = reads_per_day(library.annotations, 28, today)
+    most = max((count for _day, count in days), default=0)
+    bars = "".join("·" if not count else "▁▂▃▄▅▆▇█"[min(7, (count * 8 - 1) // most)] for _day, count in days)
+    total = sum(count for _day, count in days)
+    return f"read per day {days[0][0]:%b %d} {bars} {days[-1][0]:%b %d}: {total} in 28 days"
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -63,6 +63,7 @@ async def test_undo_takes_back_a_decision_and_shows_it_again(library: Library) -
         await pilot.press("u")
         assert library.annotation(IDS[1]).status is Status.UNREAD
         assert triage.current_id == IDS[1]
+        assert "1 decided" in screen_text(app)
         await pilot.press("u")
         assert library.annotation(IDS[0]).status is Status.UNREAD
         assert triage.current_id == IDS[0]

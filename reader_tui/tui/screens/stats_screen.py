@@ -35,7 +35,7 @@ STATUS_STYLES = {
     Status.TO_READ.value: "$text-primary",
     Status.READING.value: "$text-warning",
     Status.READ.value: "$text-success",
-    Status.SKIPPED.value: "$text-muted",
+    Status.SKIPPED.value: "$text-secondary",
 }
 
 

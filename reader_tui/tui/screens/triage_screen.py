@@ -117,6 +117,10 @@ class TriageScreen(Screen[str | None]):
         """Papers of the queue still untriaged."""
         return sum(1 for pid in self.queue if self._untriaged(pid))
 
+    def decided_count(self) -> int:
+        """Papers decided in this triage (and not undone since)."""
+        return sum(1 for pid in self.touched if not self._untriaged(pid))
+
     def pace(self) -> float:
         """Decisions per minute since the screen opened (the first minute counts as one)."""
         annotations = self.library.annotations
@@ -166,7 +170,7 @@ class TriageScreen(Screen[str | None]):
             line = Content.assemble(
                 (f"{self.pos + 1:,} of {total:,}", "bold"),
                 f" untriaged {where}",
-                (f"  · {left:,} left · {len(self.touched):,} decided · {self.pace():.1f} / min", "$text-muted"),
+                (f"  · {left:,} left · {self.decided_count():,} decided · {self.pace():.1f} / min", "$text-muted"),
             )
         self.query_one("#triage-progress", Static).update(line)
 

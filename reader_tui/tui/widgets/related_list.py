@@ -68,7 +68,8 @@ class RelatedList(OptionList):
             return
         options = []
         for n, (pid, title, score) in enumerate(rows, 1):
-            prompt = Content.assemble((f"{n} ", "$text-muted"), one_line(title), (f"  {score:.2f}", "$text-muted"))
+            # the score stays out of the row: at the end a long title's ellipsis would hide it
+            prompt = Content.assemble((f"{n} ", "$text-muted"), one_line(title))
             options.append(Option(prompt, id=pid))
         self.set_options(options)
         self.highlighted = None if not self.has_focus else 0
