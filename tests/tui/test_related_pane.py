@@ -102,3 +102,31 @@ async def test_tag_editor_suggests_tags_of_similar_papers(clusters: Library) -> 
         await pilot.press("down", "enter", "escape")  # one suggestion accepted
         await settle(app, pilot)
         assert clusters.annotation("graph-0").tags == ("gnn",)
+
+
+async def test_narrow_terminal_shows_related_only_while_walking_it(clusters: Library) -> None:
+    app = create_app(clusters)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        related = app.screen.query_one(RelatedList)
+        assert not related.display
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert related.display and related.has_focus and related.highlighted == 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not related.display
+
+
+async def test_palette_lists_saved_searches_and_more_like_this(clusters: Library) -> None:
+    from reader_tui.core.saved_searches import save_search
+    from reader_tui.tui.commands import ReaderCommands
+
+    save_search(clusters, "robots", "robot")
+    app = create_app(clusters)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        provider = ReaderCommands(app.screen)
+        names = [text for text, _help, _command in provider._commands()]
+        for name in ("More like this", "Save this search…", "Search: robots", "Delete saved search: robots", "Triage", "Stats"):
+            assert name in names, name

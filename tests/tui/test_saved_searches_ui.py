@@ -70,7 +70,7 @@ async def test_side_list_counts_live_and_runs(library: Library) -> None:
         assert not side.display
         await pilot.press("b")
         await settle(app, pilot)
-        assert side.display and side.has_focus
+        assert side.shown and side.display and side.has_focus
         assert side.counts == {"graphs": 1, "to-read": 0}
         assert "graphs  1" in side.text
         library.set_status(["p-rl", "p-graphs"], Status.TO_READ)  # the counts follow
@@ -82,7 +82,7 @@ async def test_side_list_counts_live_and_runs(library: Library) -> None:
         papers = app.screen.query_one(PaperList)
         assert set(papers.ids) == {"p-rl", "p-graphs"} and papers.has_focus
         await pilot.press("escape", "b")
-        assert not side.display
+        assert not side.display and not side.shown
         assert isinstance(app.screen, MainScreen)
 
 
@@ -94,3 +94,15 @@ async def test_nothing_to_save_says_so(library: Library) -> None:
         await pilot.pause()
         assert isinstance(app.screen, MainScreen)
         assert list_searches(library) == []
+
+
+async def test_side_list_hidden_on_narrow_terminals(library: Library) -> None:
+    save_search(library, "graphs", "graph")
+    app = create_app(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("b")
+        await settle(app, pilot)
+        side = app.screen.query_one(SavedSearchList)
+        assert side.shown and not side.display
+        assert app.screen.query_one(PaperList).has_focus

@@ -264,12 +264,15 @@ class MainExtras:
 
     def action_toggle_saved_searches(self: MainScreen) -> None:
         side = self.query_one(SavedSearchList)
-        side.display = not side.display
-        if side.display:
-            self.update_saved_searches()
-            side.focus()
-        else:
+        side.set_class(not side.shown, "-shown")
+        if not side.shown:
             self.paper_list.focus()
+            return
+        self.update_saved_searches()
+        if self.has_class("-narrow"):
+            self.notify("Too narrow for the saved searches list: find them in ctrl+p (\"Search: …\")", markup=False)
+        else:
+            self.call_after_refresh(side.focus)
 
     def on_saved_search_list_chosen(self: MainScreen, message: SavedSearchList.Chosen) -> None:
         found = get_search(self.library, message.search.name)
@@ -281,7 +284,7 @@ class MainExtras:
         side = self.query_one(SavedSearchList)
         searches = list_searches(self.library)
         side.show(searches, {s.name: side.counts.get(s.name) for s in searches})
-        if side.display and searches:
+        if side.shown and searches:
             self._count_searches(searches, self.index)
 
     @work(thread=True, exclusive=True, group="saved-counts", exit_on_error=False)
@@ -301,12 +304,12 @@ class MainExtras:
     def on_library_changed(self: MainScreen, message: Any) -> None:
         # A status or tag change can change every count: recount (debounced) when shown.
         side = self.query_one(SavedSearchList)
-        if side.display:
+        if side.shown:
             timer = getattr(self, "_count_timer", None)
             if timer is not None:
                 timer.stop()
             self._count_timer = self.set_timer(COUNT_DELAY, self.update_saved_searches, name="saved-recount")
 
     def on_index_ready(self: MainScreen, message: Any) -> None:
-        if self.query_one(SavedSearchList).display:
+        if self.query_one(SavedSearchList).shown:
             self.update_saved_searches()

@@ -38,9 +38,13 @@ class SavedSearchList(OptionList):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.border_title = "saved searches"
-        self.display = False  # `b` shows it
         self.searches: list[SavedSearch] = []
         self.counts: dict[str, int | None] = {}
+
+    @property
+    def shown(self) -> bool:
+        """Asked for with `b` (CSS still hides it on narrow terminals)."""
+        return self.has_class("-shown")
 
     @property
     def text(self) -> str:
