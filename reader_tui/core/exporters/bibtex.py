@@ -25,6 +25,10 @@ The heart of it is `escape_latex`, which turns a field's text into BibTeX field 
 
 Titles also get their capitals protected from BibTeX styles that lowercase them
 (see `protect_case`).
+
+`unescape_latex` is the way back for the user's own text (tags, notes): it undoes exactly
+the escapes above and nothing the user wrote; its docstring lists what a round trip
+normalises, and why.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from pylatexenc.latexencode import UnicodeToLatexEncoder
 from reader_tui.core.citekeys import CitekeyAllocator, citekey_base, validate_citekey
 from reader_tui.core.model import PaperView
 
-__all__ = ["export_bibtex", "entry_for", "entry_fields", "escape_latex", "protect_case", "booktitle_for", "HEADER"]
+__all__ = ["export_bibtex", "entry_for", "entry_fields", "escape_latex", "unescape_latex", "protect_case", "booktitle_for", "HEADER"]
 
 HEADER = "% exported by reader-tui\n"
 
@@ -295,14 +299,19 @@ def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode:
         return "\\\\ " if mode == "math" else r"\textbackslash{}\textbackslash{}"
     if ch in _KEPT_SYMBOLS:
         return tok
-    if ch in (" ", "\n"):
+    if _CONTROL_CHAR.match(ch):
+        return _backslash(mode)  # the character is dropped, as everywhere else
+    if ch.isspace():
         # A control space; the `{}` keeps it one even at the end of a field, where a
         # trailing `\` would make bibtexparser read the closing brace as escaped.
+        # Any whitespace after the backslash (a tab, a line break) reads as this one.
         return "\\ {}"
     if ch in _ACCENTS and mode == "text" and (nxt.isascii() and nxt.isalpha() or nxt in ("{", "\\")):
         return tok
     if ch in "()[]" and mode != "text":
-        return r"\backslash " + ch
+        # `{}` rather than a space ends the command: `unescape_latex` then needs
+        # only the one spelling of a shown backslash in math.
+        return r"\backslash{}" + ch
     # Not a command LaTeX can run here: show the backslash, then the character.
     rest = escape_latex(ch, unicode=unicode) if mode == "text" else _MATH_SPECIALS.get(ch, ch)
     return _backslash(mode) + rest
@@ -311,7 +320,10 @@ def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode:
 
 
 _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
-_AT_LINE_START = re.compile(r"(\n[ \t]*)@")
+# Braces the user put before the `@` count too: `{@}` they wrote at a line start becomes
+# `{{@}}`, so that `unescape_latex` can tell it from the `{@}` written here.
+_AT_LINE_START = re.compile(r"(\n[ \t]*\{*)@")
+_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _tidy(value: str, multiline: bool) -> str:
@@ -330,6 +342,136 @@ def _tidy(value: str, multiline: bool) -> str:
         # bibtexparser reads `@` at the start of a line as a new entry, even inside a field.
         value = _AT_LINE_START.sub(r"\1{@}", value)
     return value
+
+
+# ---------------------------------------------------------------------------------------
+# The way back: field text as written by `escape_latex` -> the user's text.
+
+# What `escape_latex` writes for a character, outside and inside math. A command that
+# ends in `{}` or a space here is matched with that ending only.
+_TEXT_UNESCAPES = {
+    r"\&": "&", r"\%": "%", r"\#": "#", r"\_": "_", r"\$": "$",
+    r"\textasciitilde{}": "~", r"\textasciicircum{}": "^", r"\textless{}": "<",
+    r"\textgreater{}": ">", r"\textbar{}": "|", r"\textbraceleft{}": "{",
+    r"\textbraceright{}": "}", r"\textbackslash{}": "\\", "\\ {}": "\\ ",
+}
+_MATH_UNESCAPES = {
+    r"\&": "&", r"\%": "%", r"\#": "#", r"\backslash{}": "\\", "\\ {}": "\\ ",
+    r"\lbrace ": "{", r"\rbrace ": "}", "\\\\ ": "\\\\",
+}
+# In `\(..\)` and `\[..\]` a bare `$` is escaped too; in `$..$` one cannot occur.
+_PAREN_MATH_UNESCAPES = {**_MATH_UNESCAPES, r"\$": "$"}
+_MATH_CLOSERS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
+
+_UNESCAPE_TOKEN = re.compile(
+    r"(?P<group>\{\\(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})"  # maybe a character: {\'e}
+    r"|(?P<word>\\[A-Za-z]+(?:\{\}| )?)"  # a command, with the ending we may have written
+    r"|(?P<sym>\\ \{\}|\\\\ |\\.)"
+    r"|(?P<dollar>\$\$?)"
+    r"|(?P<plain>[^\\{$]+|.)",
+    re.S,
+)
+_PROTECTED_AT = re.compile(r"(\n[ \t]*\{*)\{@\}")
+
+
+@lru_cache(maxsize=1)
+def _classic_chars() -> dict[str, str]:
+    """`{\\'e}` -> `é`: the LaTeX that classic mode writes for a non-ASCII character.
+
+    Only forms that start with a command: `{A}` (a Greek capital Alpha) or `{~}` (a
+    no-break space) could as well be braces the user typed. Where several characters
+    share a form (Å and the Ångström sign), the lowest code point wins; NFC makes it
+    the one that classic mode writes anyway.
+    """
+    from pylatexenc.latexencode import get_builtin_uni2latex_dict
+
+    chars: dict[str, str] = {}
+    for code in sorted(get_builtin_uni2latex_dict()):
+        ch = chr(code)
+        if ch.isascii():
+            continue
+        latex = _latex_char(ch)
+        if latex.startswith("{\\"):
+            chars.setdefault(latex, ch)
+    return chars
+
+
+def unescape_latex(value: str) -> str:
+    """The text that `escape_latex` turned into `value`: the inverse of its escaping.
+
+    Undone: the escapes of specials (`\\&`, `\\textasciitilde{}`, `\\textbraceleft{}`,
+    `\\textbackslash{}`, ...; in math `\\backslash{}`, `\\lbrace `, `\\rbrace ` and the
+    space after `\\\\`), a control space's `{}`, the `{@}` at a line start, and the
+    classic mode's LaTeX for non-ASCII characters (`{\\'e}` -> é). LaTeX the exporter
+    kept (`\\textbf{x}`, `$x^2$`, `\\'e`, `\\,`) comes back as it is, so does anything
+    else (a foreign .bib's notes lose only the escapes listed here).
+
+    Exact: `unescape_latex(escape_latex(s, unicode=True, multiline=m))` is `s` except where
+    `escape_latex` writes two texts the same way, or drops something. Then it gives:
+
+    * Line ends as LF; control characters (C0 but tab and LF, DEL, C1, lone surrogates)
+      removed; tabs and U+2028/U+2029 as spaces; inside math, line breaks as spaces.
+    * Whitespace as a BibTeX field keeps it. Without `multiline`: every run of whitespace
+      one space, none at the ends; in math, no whitespace after `\\\\` or after a brace
+      without a partner (the exporter's own space after `\\lbrace` absorbs it). With
+      `multiline`: no whitespace at the ends, and blank lines dropped together with the
+      spaces and tabs that start the line after them (`\\n[ \\t]*(\\n[ \\t]*)+` -> `\\n`).
+    * A markdown-doubled backslash before a letter or one of `%&#_$(){}[]` as a single one
+      (`\\\\textbf` -> `\\textbf`), as OpenReview abstracts mean it.
+    * A backslash before whitespace as a control space `\\ `; before a control character,
+      a backslash alone.
+    * The exporter's own spellings, when the user typed them, as what they spell:
+      `\\& \\% \\#` and, outside math, `\\_ \\$` (also `\\$` in `\\(..\\)`) as the bare
+      character; `\\{ \\}` without a partner as a bare brace; `\\textbackslash{}` and the
+      other commands above followed by `{}` (in math `\\backslash{}`, and `\\lbrace`,
+      `\\rbrace` followed by a space); and classic forms such as `{\\'e}` or `{\\o}`.
+      A user's `\\$x\\$` so comes back as `$x$`, which the next export reads as math.
+
+    In classic mode (`unicode=False`) more is lost: emoji and other symbols pylatexenc
+    cannot name are dropped, letters it cannot name become `?`, text is NFC-normalised,
+    and characters it writes as plain ASCII (`{A}` for Greek Alpha, `{~}` for a no-break
+    space, `{-}` for a hyphen U+2010, ligatures such as `{fi}`) come back as that ASCII.
+    The round trip is exact only with `unicode=True` for such characters.
+    """
+    if "\\" not in value and "{@}" not in value:
+        return value  # nothing was escaped: the common case for notes
+    value = _PROTECTED_AT.sub(r"\1@", value)
+    out: list[str] = []
+    closer = ""  # the delimiter that ends the math we are in; "" in text
+    pos, end = 0, len(value)
+    while pos < end:
+        match = _UNESCAPE_TOKEN.match(value, pos)
+        assert match is not None  # `plain` matches any character
+        kind, tok = match.lastgroup, match.group()
+        pos = match.end()
+        if kind == "group":
+            char = _classic_chars().get(tok)
+            if char is None:  # only braces: read on inside them
+                out.append("{")
+                pos = match.start() + 1
+            else:
+                out.append(char)
+            continue
+        table = _TEXT_UNESCAPES if not closer else _PAREN_MATH_UNESCAPES if closer in ("\\)", "\\]") else _MATH_UNESCAPES
+        if tok in table:
+            out.append(table[tok])
+            continue
+        if kind == "word" and tok[-1] in " }" and tok.rstrip(" {}") != tok:
+            # A command with an ending that was the user's own: the ending is plain text.
+            name = tok.rstrip(" {}")
+            out.append(name)
+            pos = match.start() + len(name)
+            continue
+        if kind == "sym" and tok in ("\\ {}", "\\\\ "):  # not ours here: read them as two
+            out.append(tok[:2])
+            pos = match.start() + 2
+            continue
+        if not closer and tok in _MATH_CLOSERS and value.find(_MATH_CLOSERS[tok], pos) >= 0:
+            closer = _MATH_CLOSERS[tok]
+        elif closer and tok == closer:
+            closer = ""
+        out.append(tok)
+    return "".join(out)
 
 
 # ---------------------------------------------------------------------------------------
