@@ -8,6 +8,12 @@ We evaluate values ourselves (`_evaluate`): `{...}` and `"..."` pieces, numbers,
 Titles and abstracts keep their LaTeX (the exporter writes it back; the screen uses
 `text.to_display`), with runs of whitespace collapsed since BibTeX values wrap freely.
 
+The user's own reading comes back as `ImportResult.annotations`: `annote` (BibTeX's field
+for a reader's notes) is the paper's notes in any file, line breaks kept; in a file
+reader-tui exported (its `HEADER` first), `keywords` are the user's tags, since that is
+what the exporter writes there, not catalog keywords. Both are user text, so the
+exporter's escaping is undone (`unescape_latex`) rather than kept as LaTeX.
+
 Paper ids, stable across re-imports of the same (possibly edited) file:
 1. the OpenReview forum id when the url points at OpenReview (the same id the OpenReview
    importer uses, so both sources agree without fuzzy matching);
@@ -29,6 +35,7 @@ from bibtexparser import model as bib
 
 from ..matching import normalise_doi, openreview_forum_id
 from ..model import Paper
+from ..exporters.bibtex import HEADER, unescape_latex
 from ..text import stable_id
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
 
@@ -66,6 +73,7 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
             raise ImportFailure(path, f"cannot be read as BibTeX ({_one_line(str(error))})") from None
 
     result = ImportResult(path=path)
+    ours = _exported_by_us(text)
     macros: dict[str, str] = dict(_MONTH_MACROS)
     source = f"bibtex:{path.name}"
     entries_seen = 0
@@ -75,9 +83,7 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
             macros[block.key.lower()] = _evaluate(block.value, macros)
         elif isinstance(block, bib.Entry):
             entries_seen += 1
-            paper = _paper(block, macros, path, line, source, venue, year, result.problems)
-            if paper is not None:
-                result.papers.append(paper)
+            _add(result, block, _paper(block, macros, path, line, source, venue, year, result.problems, ours), macros, ours)
         elif isinstance(block, bib.DuplicateBlockKeyBlock):
             entries_seen += 1
             first = block.previous_block.start_line + 1
@@ -91,9 +97,7 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
             if entry is not None:
                 keys = ", ".join(sorted(block.duplicate_keys))
                 result.problems.append(ImportProblem(path, line, f"entry '{entry.key}' repeats {keys}: kept the first"))
-                paper = _paper(entry, macros, path, line, source, venue, year, result.problems)
-                if paper is not None:
-                    result.papers.append(paper)
+                _add(result, entry, _paper(entry, macros, path, line, source, venue, year, result.problems, ours), macros, ours)
         elif isinstance(block, bib.ParsingFailedBlock):
             entries_seen += 1
             result.problems.append(ImportProblem(path, line, _failure_message(block)))
@@ -107,6 +111,63 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
     return result
 
 
+def _exported_by_us(text: str) -> bool:
+    """True when `text` starts with the exporter's HEADER line (a BOM is already gone)."""
+    return text.split("\n", 1)[0].rstrip() == HEADER.rstrip()
+
+
+def _add(result: ImportResult, entry: bib.Entry, paper: Paper | None, macros: dict[str, str], ours: bool) -> None:
+    """Add `paper` read from `entry`, and what the entry says of the user's reading."""
+    if paper is None:
+        return
+    result.papers.append(paper)
+    tags, notes = _annotation(entry, macros, ours)
+    if not tags and not notes:
+        return
+    # Two entries of one paper in a file: keep what both say.
+    known = result.annotations.setdefault(paper.id, {"tags": (), "notes": ""})
+    known["tags"] = tuple(known["tags"]) + tags
+    known["notes"] = f"{known['notes']}\n\n{notes}" if known["notes"] and notes else known["notes"] or notes
+
+
+def _annotation(entry: bib.Entry, macros: dict[str, str], ours: bool) -> tuple[tuple[str, ...], str]:
+    """(tags, notes) of `entry`: its `annote` always, its `keywords` only in our own files.
+
+    Notes keep their line breaks (only the ends are trimmed): the exporter keeps them too.
+    """
+    raw = {fld.key.lower(): fld.value for fld in reversed(entry.fields)}  # the first wins
+    # Trimmed before unescaping: the exporter writes no whitespace at the ends, and a
+    # note may end in a control space (`\ {}` -> `\ `) that must keep its space.
+    notes = unescape_latex(_evaluate(raw["annote"], macros).strip()) if "annote" in raw else ""
+    tags: tuple[str, ...] = ()
+    if ours and "keywords" in raw:
+        # The exporter joins tags with ", " and a tag never holds a comma (store.clean_tags);
+        # a comma inside braces belongs to a character's LaTeX (`{\,}`), not between tags.
+        keywords = _WS.sub(" ", _evaluate(raw["keywords"], macros))
+        tags = tuple(tag for tag in (unescape_latex(k.strip()) for k in _split_outside_braces(keywords)) if tag)
+    return tags, notes
+
+
+def _split_outside_braces(text: str) -> list[str]:
+    """`text` cut at the commas that are not inside braces (escaped braces do not count)."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(0, depth - 1)
+        elif char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
 def _paper(
     entry: bib.Entry,
     macros: dict[str, str],
@@ -116,6 +177,7 @@ def _paper(
     default_venue: str | None,
     default_year: int | None,
     problems: list[ImportProblem],
+    ours: bool = False,
 ) -> Paper | None:
     values: dict[str, str] = {}
     for fld in entry.fields:
@@ -151,7 +213,8 @@ def _paper(
         venue=values.get("booktitle") or values.get("journal") or default_venue or "",
         year=year,
         url=url,
-        keywords=tuple(k.strip() for k in _KEYWORD_SPLIT.split(values.get("keywords", "")) if k.strip()),
+        # In our own files `keywords` are the user's tags (see `_annotation`), not the catalog's.
+        keywords=() if ours else tuple(k.strip() for k in _KEYWORD_SPLIT.split(values.get("keywords", "")) if k.strip()),
         citekey=entry.key,
         source=source,
         doi=doi,
