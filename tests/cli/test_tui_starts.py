@@ -43,7 +43,11 @@ def test_reader_tui_starts_shows_papers_and_quits_with_q(tmp_path: Path) -> None
         assert b"19 papers" in screen
         assert b"SOCOP" in screen
         os.write(main, b"q")
-        assert process.wait(timeout=30) == 0
+        # Keep reading: a terminal whose output nobody drains blocks the app's writes.
+        deadline = time.monotonic() + 30
+        while process.poll() is None and time.monotonic() < deadline:
+            read_until(main, b"\0never\0", timeout=0.5)
+        assert process.wait(timeout=1) == 0
     finally:
         if process.poll() is None:
             process.kill()
