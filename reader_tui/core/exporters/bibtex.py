@@ -218,8 +218,9 @@ def _latex_char(ch: str) -> str:
 
 def _wide(run: str, unicode: bool, mode: str) -> str:
     if unicode:
-        # Line and paragraph separators would look like line breaks to some readers.
-        return run.replace("\u2028", " ").replace("\u2029", " ")
+        # Line and paragraph separators would look like line breaks to some readers; a
+        # U+FEFF would be read back as a stray byte order mark and dropped anyway.
+        return run.replace("\u2028", " ").replace("\u2029", " ").replace("\ufeff", "")
     return "".join(_latex_char(ch) for ch in unicodedata.normalize("NFC", run))
 
 
@@ -227,18 +228,20 @@ def _backslash(mode: str) -> str:
     return r"\textbackslash{}" if mode == "text" else r"\backslash{}"
 
 
-def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False) -> str:
+def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False, user_text: bool = False) -> str:
     """`text` as the inside of a BibTeX `{...}` field value (see the module docstring).
 
     With `multiline`, single line breaks are kept (notes, abstracts); otherwise all
     whitespace runs become one space. The result has no leading or trailing whitespace.
+    `user_text` (tags, notes) takes a doubled backslash as two: the markdown reading is
+    for catalog text, and the user's `\\\\d` must come back from `unescape_latex` as typed.
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.isascii() and not _NEEDS_WORK.search(text):
         return _tidy(text, multiline)
     if not _LATEXISH.search(text):
         return _tidy(_SIMPLE.sub(lambda m: _simple(m.group(), unicode, multiline), text), multiline)
-    return _escape_full(text, unicode=unicode, multiline=multiline)
+    return _escape_full(text, unicode=unicode, multiline=multiline, user_text=user_text)
 
 
 def _simple(tok: str, unicode: bool, multiline: bool) -> str:
@@ -252,9 +255,10 @@ def _simple(tok: str, unicode: bool, multiline: bool) -> str:
     return _wide(tok, unicode, "text")
 
 
-def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False) -> str:
+def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, user_text: bool = False) -> str:
     """The full pass: tokens, math spans, brace matching."""
-    text = _DOUBLED.sub(r"\\", text)
+    if not user_text:
+        text = _DOUBLED.sub(r"\\", text)
     tokens = _tokenize(text)
     modes = _modes(tokens, _math_spans(tokens))
     unmatched = _unmatched_braces(tokens, modes)
@@ -313,7 +317,10 @@ def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode:
         # only the one spelling of a shown backslash in math.
         return r"\backslash{}" + ch
     # Not a command LaTeX can run here: show the backslash, then the character.
-    rest = escape_latex(ch, unicode=unicode) if mode == "text" else _MATH_SPECIALS.get(ch, ch)
+    if mode == "text":
+        rest = escape_latex(ch, unicode=unicode)
+    else:  # a non-ASCII character still needs classic mode's LaTeX (or U+FEFF dropping)
+        rest = _MATH_SPECIALS.get(ch, ch) if ch.isascii() else _wide(ch, unicode, mode)
     return _backslash(mode) + rest
 
 
@@ -355,12 +362,11 @@ _TEXT_UNESCAPES = {
     r"\textgreater{}": ">", r"\textbar{}": "|", r"\textbraceleft{}": "{",
     r"\textbraceright{}": "}", r"\textbackslash{}": "\\", "\\ {}": "\\ ",
 }
+# Math escapes a `$` that does not end it (`$$` in `$..$`, any in `\(..\)`) as well.
 _MATH_UNESCAPES = {
-    r"\&": "&", r"\%": "%", r"\#": "#", r"\backslash{}": "\\", "\\ {}": "\\ ",
+    r"\&": "&", r"\%": "%", r"\#": "#", r"\$": "$", r"\backslash{}": "\\", "\\ {}": "\\ ",
     r"\lbrace ": "{", r"\rbrace ": "}", "\\\\ ": "\\\\",
 }
-# In `\(..\)` and `\[..\]` a bare `$` is escaped too; in `$..$` one cannot occur.
-_PAREN_MATH_UNESCAPES = {**_MATH_UNESCAPES, r"\$": "$"}
 _MATH_CLOSERS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
 
 _UNESCAPE_TOKEN = re.compile(
@@ -406,26 +412,28 @@ def unescape_latex(value: str) -> str:
     kept (`\\textbf{x}`, `$x^2$`, `\\'e`, `\\,`) comes back as it is, so does anything
     else (a foreign .bib's notes lose only the escapes listed here).
 
-    Exact: `unescape_latex(escape_latex(s, unicode=True, multiline=m))` is `s` except where
+    Exact: `unescape_latex(escape_latex(s, unicode=True, multiline=m, ...))` is `s` except where
     `escape_latex` writes two texts the same way, or drops something. Then it gives:
 
     * Line ends as LF; control characters (C0 but tab and LF, DEL, C1, lone surrogates)
-      removed; tabs and U+2028/U+2029 as spaces; inside math, line breaks as spaces.
+      and U+FEFF removed; tabs and U+2028/U+2029 as spaces; in math, line breaks as spaces.
     * Whitespace as a BibTeX field keeps it. Without `multiline`: every run of whitespace
       one space, none at the ends; in math, no whitespace after `\\\\` or after a brace
       without a partner (the exporter's own space after `\\lbrace` absorbs it). With
       `multiline`: no whitespace at the ends, and blank lines dropped together with the
       spaces and tabs that start the line after them (`\\n[ \\t]*(\\n[ \\t]*)+` -> `\\n`).
-    * A markdown-doubled backslash before a letter or one of `%&#_$(){}[]` as a single one
-      (`\\\\textbf` -> `\\textbf`), as OpenReview abstracts mean it.
+    * Unless `user_text` (as tags and notes are exported), a markdown-doubled backslash
+      before a letter or one of `%&#_$(){}[]` as a single one (`\\\\textbf` ->
+      `\\textbf`), as OpenReview abstracts mean it.
     * A backslash before whitespace as a control space `\\ `; before a control character,
       a backslash alone.
     * The exporter's own spellings, when the user typed them, as what they spell:
-      `\\& \\% \\#` and, outside math, `\\_ \\$` (also `\\$` in `\\(..\\)`) as the bare
-      character; `\\{ \\}` without a partner as a bare brace; `\\textbackslash{}` and the
-      other commands above followed by `{}` (in math `\\backslash{}`, and `\\lbrace`,
-      `\\rbrace` followed by a space); and classic forms such as `{\\'e}` or `{\\o}`.
-      A user's `\\$x\\$` so comes back as `$x$`, which the next export reads as math.
+      `\\& \\% \\# \\$` and, outside math, `\\_` as the bare character; `\\{ \\}`
+      without a partner as a bare brace; `\\textbackslash{}` and the other commands above
+      followed by `{}` (in math `\\backslash{}`, and `\\lbrace`, `\\rbrace` followed by a
+      space); and classic forms such as `{\\'e}` or `{\\o}`.
+      A user's `\\$x\\$` so comes back as `$x$`, which the next export reads as math, and
+      an unpaired `{` with an unpaired `\\}` as `{}`, a group.
 
     In classic mode (`unicode=False`) more is lost: emoji and other symbols pylatexenc
     cannot name are dropped, letters it cannot name become `?`, text is NFC-normalised,
@@ -452,7 +460,7 @@ def unescape_latex(value: str) -> str:
             else:
                 out.append(char)
             continue
-        table = _TEXT_UNESCAPES if not closer else _PAREN_MATH_UNESCAPES if closer in ("\\)", "\\]") else _MATH_UNESCAPES
+        table = _MATH_UNESCAPES if closer else _TEXT_UNESCAPES
         if tok in table:
             out.append(table[tok])
             continue
@@ -707,8 +715,9 @@ def entry_fields(paper: PaperView, *, abstract: bool = True, unicode: bool = Fal
         ("url", _url(paper.url or "")),
         ("doi", _url(catalog.doi or "")),
         ("abstract", escape_latex(catalog.abstract or "", unicode=unicode, multiline=True) if abstract else ""),
-        ("keywords", ", ".join(t for t in (escape_latex(tag, unicode=unicode) for tag in paper.tags) if t)),
-        ("annote", escape_latex(paper.notes or "", unicode=unicode, multiline=True)),
+        # The user's own text: `unescape_latex` gives it back exactly (see its docstring).
+        ("keywords", ", ".join(t for t in (escape_latex(tag, unicode=unicode, user_text=True) for tag in paper.tags) if t)),
+        ("annote", escape_latex(paper.notes or "", unicode=unicode, multiline=True, user_text=True)),
     ]
     return entry_type, [(name, value) for name, value in fields if value]
 
