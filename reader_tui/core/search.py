@@ -31,6 +31,7 @@ from array import array
 from collections import OrderedDict, defaultdict, deque
 from functools import partial
 from itertools import repeat
+from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from .model import Status
@@ -110,6 +111,17 @@ class SearchIndex(Matching):
             if abstracts:
                 index.index_abstracts()
         return index
+
+    @classmethod
+    def load_or_build(cls, records: Iterable, cache: Path) -> "SearchIndex":
+        """The index of `records`, read from the `cache` file when it was made from exactly
+        these papers (same ids in the same order, same texts) by this version, else built
+        and written there (atomically) for the next start. Status, tags and notes always
+        come from `records`. A missing, stale or damaged cache is rebuilt, an unwritable one
+        skipped; neither raises. See `search_cache`."""
+        from .search_cache import load_or_build
+
+        return load_or_build(records, cache, cls)
 
     @property
     def abstracts_indexed(self) -> bool:
