@@ -165,6 +165,12 @@ def _symbol_table() -> dict[str, str]:
         if isinstance(repl, str) and "%" not in repl and not takes_args and spec.macroname.isalpha():
             table[spec.macroname] = repl
     table.pop("today", None)  # a date that changes daily has no place in a cache
+    # Text-mode spellings of characters BibTeX cannot take bare (our own exporter writes
+    # them); pylatexenc renders some as nothing, which would eat a title's "<" or "|".
+    table.update(
+        textless="<", textgreater=">", textbar="|", textasciicircum="^", textasciitilde="~",
+        textbackslash="\\", textbraceleft="{", textbraceright="}", textunderscore="_",
+    )
     return table
 
 
@@ -176,6 +182,8 @@ _WRAPPERS = {
 _LIGHT_TOKEN = re.compile(r"\\([A-Za-z]+)\s*(?:\{([^{}\\$%]*)\})?|\\([%$&#_{} ])|---|--|~|[{}\\]")
 _LIGATURES = {"---": "\u2014", "--": "\u2013", "~": "\xa0"}
 _LIGATURE_RE = re.compile(r"---|--|~")
+# After a space or an opening bracket: "Fig.~3" is a tie, " ~10x" is "about".
+_APPROX = re.compile(r"(?<![^\s(\[])~(?=\s?[\d.])")
 
 
 def _light(text: str, style: str) -> list[Segment] | None:
@@ -212,6 +220,8 @@ def _latex_segments(text: str, style: str) -> list[Segment]:
         return [(text, style)]
     # Bare % would start a comment and swallow the rest ("5% of"); bare $ # & are text.
     text = _UNESCAPED.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+    # "~10x faster" in an abstract means about, not a tie: keep it before a number.
+    text = _APPROX.sub(r"\\textasciitilde{}", text)
     light = _light(text, style) if USE_LIGHT else None
     if light is not None:
         return light

@@ -182,15 +182,18 @@ def test_classic_mode_loses_what_it_cannot_write() -> None:
 _WORDS = st.sampled_from(
     ["Learning", "graphs", "LLMs", "SOCOP", "GeoPurify", "PG-Occ", "3D", "\\textbf{Bold}", "$O(K)$", "$x_1^2$",
      "caf\\'e", "{\\'E}tude", "5\\%", "R&D", "100%", "#1", "snake_case", "{braced}", "C++", "Café", "Łódź",
-     "α-nets", "😀", "中文", "open {", "close }", "@comment{", "Q&A:", "\\emph{it}", "{NASA}"]
+     "α-nets", "😀", "中文", "Q&A:", "\\emph{it}", "{NASA}"]
 )
+# A lone brace in a title or abstract is a LaTeX group opener to the display, which drops
+# it, while the exporter writes it as a visible brace: after the round trip the brace
+# shows. Lone braces are covered by the notes and tags (compared exactly) instead.
 # Titles and abstracts are compared as displayed. Some raw text displays differently from
 # its escaped form for reasons that are the display's, not the round trip's (to_display
 # reads a raw `~` as a tie, `\method` as a macro, `$5 $` as math where the exporter's
 # Pandoc rule does not; shows `\textless{}` as nothing and `\textasciicircum{}` as ˆ):
 # `~^<>|`, stray backslashes and unpaired `$` are left out here.
 _DISPLAY_FREE = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\\~^<>|*`_$\ufeff"), max_size=10
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\\~^<>|*`_$\ufeff{}"), max_size=10
 )
 _TITLE = st.lists(st.one_of(_WORDS, _DISPLAY_FREE), min_size=1, max_size=8).map(" ".join).map(lambda t: "T " + t)
 _ABSTRACT = st.lists(st.one_of(_WORDS, _DISPLAY_FREE, st.just("\n\n")), max_size=20).map(" ".join)

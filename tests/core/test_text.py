@@ -267,3 +267,12 @@ def test_never_raises(source: str) -> None:
     assert len(stable_id(source)) == 10
     one_line(source, 20)
     normalise(source)
+
+
+def test_spelled_out_characters_and_approximately_show() -> None:
+    from reader_tui.core.text import to_display
+
+    assert to_display(r"a \textless{} b \textbar{} c \textgreater{} d") == "a < b | c > d"
+    assert to_display(r"x \textasciicircum{} y \textbackslash{} z") == "x ^ y \\ z"
+    assert to_display("about ~10x faster") == "about ~10x faster"
+    assert to_display("Fig.~3") == "Fig.\xa03" or to_display("Fig.~3") == "Fig. 3"
