@@ -8,12 +8,14 @@ plain (non-editable) `pip install .` works: the wheel carries them under
 
 from __future__ import annotations
 
+import hashlib
 import os
 from importlib import resources
 from pathlib import Path
 
 APP_NAME = "reader-tui"
 DB_ENV = "READER_TUI_DB"
+CACHE_ENV = "READER_TUI_CACHE"
 DEFAULT_SEED = "iclr2026.txt"
 
 
@@ -53,3 +55,18 @@ def default_seed_path() -> Path:
 def styles_dir() -> Path:
     """The folder of the app's .tcss stylesheets."""
     return bundled_dir("styles")
+
+
+def store_cache_path(store_folder: Path, kind: str, suffix: str) -> Path:
+    """Where a derived index of the store in `store_folder` is cached: one file per store
+    and `kind`, under the user cache folder (READER_TUI_CACHE overrides it, for tests and
+    sandboxes). Deleting it is always safe: it is rebuilt."""
+    override = os.environ.get(CACHE_ENV, "").strip()
+    if override:
+        base = Path(override).expanduser()
+    else:
+        from platformdirs import user_cache_path
+
+        base = user_cache_path(APP_NAME, appauthor=False)
+    key = hashlib.blake2b(str(Path(store_folder).resolve()).encode(), digest_size=8).hexdigest()
+    return base / kind / f"{key}{suffix}"

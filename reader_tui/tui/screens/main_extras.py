@@ -9,8 +9,6 @@ papers index is built in the search index's worker thread (after it) and arrives
 
 from __future__ import annotations
 
-import hashlib
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,14 +20,13 @@ from textual.message import Message
 
 from reader_tui.core.saved_searches import SavedSearch, delete_search, get_search, list_searches, save_search
 from reader_tui.core.text import one_line
-from reader_tui.paths import APP_NAME
+from reader_tui.paths import store_cache_path
 from reader_tui.tui.widgets.related_list import RelatedList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
 
 if TYPE_CHECKING:
     from reader_tui.tui.screens.main_screen import MainScreen
 
-CACHE_ENV = "READER_TUI_CACHE"
 RELATED_SHOWN = 5
 MORE_LIKE_THIS = 50
 COUNT_DELAY = 0.5
@@ -62,17 +59,8 @@ class SearchesCounted(Message):
 
 
 def related_cache_path(folder: Path) -> Path:
-    """The related index's cache file for the store in `folder`: one per store, under
-    the user cache folder (READER_TUI_CACHE overrides it, for tests and sandboxes)."""
-    override = os.environ.get(CACHE_ENV, "").strip()
-    if override:
-        base = Path(override).expanduser()
-    else:
-        from platformdirs import user_cache_path
-
-        base = user_cache_path(APP_NAME, appauthor=False)
-    key = hashlib.blake2b(str(Path(folder).resolve()).encode(), digest_size=8).hexdigest()
-    return base / "related" / f"{key}.marshal"
+    """The related index's cache file for the store in `folder`."""
+    return store_cache_path(folder, "related", ".marshal")
 
 
 def filter_query(screen: MainScreen) -> str:

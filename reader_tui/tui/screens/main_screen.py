@@ -260,11 +260,22 @@ class MainScreen(MainActions, MainExtras, Screen):
             from reader_tui.core.search import SearchIndex
         except ImportError:
             return  # no index yet: search falls back to a substring match over titles
-        # Titles first (a fraction of a second), so search gets ranked soon; the
-        # abstracts (most of the work) follow in this same worker.
-        index = SearchIndex.build(self.library.views(), abstracts=False)
-        self.post_message(IndexReady(index))
-        index.index_abstracts()
+        from reader_tui.core import search_cache
+        from reader_tui.paths import store_cache_path
+
+        views = self.library.views()
+        cache = store_cache_path(self.library.files.folder, "search", ".idx")
+        fingerprint = search_cache.fingerprint(views)
+        index = search_cache.load(views, cache, fingerprint)
+        if index is not None:
+            self.post_message(IndexReady(index))
+        else:
+            # Titles first (a fraction of a second), so search gets ranked soon; the
+            # abstracts (most of the work) follow in this same worker, then the cache.
+            index = SearchIndex.build(views, abstracts=False)
+            self.post_message(IndexReady(index))
+            index.index_abstracts()
+            search_cache.save(index, cache, fingerprint)
         self.build_related()  # after the search index, in this same thread
 
     def on_index_ready(self, message: IndexReady) -> None:
