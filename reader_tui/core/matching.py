@@ -28,16 +28,15 @@ incoming paper is left after the exact rules.
 
 from __future__ import annotations
 
-import gc
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
 from rapidfuzz import fuzz
 
+from .gc_pause import gc_paused
 from .model import Paper
 
 TITLE_THRESHOLD = 95.0
@@ -130,25 +129,8 @@ def match_papers(existing: Sequence[Paper], incoming: Sequence[Paper]) -> list[M
     See the module docstring for the rules. Runs in about linear time: no pair of papers
     is compared unless they share an identifier or rare words.
     """
-    with paused_gc():
+    with gc_paused():
         return _match_papers(existing, incoming)
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building many containers at once.
-
-    Building 20k word sets (or Papers) sets off collections that walk every live object
-    again and again: more than half the time of a bulk import or match. The objects made
-    here hold no cycles, so nothing is lost by collecting later.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _match_papers(existing: Sequence[Paper], incoming: Sequence[Paper]) -> list[Match]:

@@ -16,19 +16,18 @@ per-word Python loop.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import heapq
 import marshal
 import math
 import os
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from itertools import chain, compress, repeat
 from operator import ge, gt, mul
 from pathlib import Path
 
+from .gc_pause import gc_paused
 from .model import PaperView
 
 #: Words too common in English or in ML abstracts to say what a paper is about, plus the
@@ -112,7 +111,7 @@ class RelatedIndex:
         """Index `views`. Each paper keeps its `top_terms` heaviest terms. Terms found in
         only one paper (they can match nothing) or in more than `max_df` of them (their
         weight is small, and they make the postings long) are dropped."""
-        with _gc_paused():
+        with gc_paused():
             return cls._build(list(views), top_terms, max_df)
 
     @classmethod
@@ -175,7 +174,7 @@ class RelatedIndex:
         views = list(views)
         fingerprint = _fingerprint(views, top_terms)
         try:
-            with _gc_paused():
+            with gc_paused():
                 data = marshal.loads(Path(cache).read_bytes())
             if data["format"] == _CACHE_FORMAT and data["fingerprint"] == fingerprint:
                 # Postings are stored too: rebuilding them costs more than reading them.
@@ -245,19 +244,6 @@ class RelatedIndex:
     def more_like_this(self, paper_id: str, k: int = 50) -> list[tuple[str, float]]:
         """`related` with a longer list: what the "more like this" filter shows."""
         return self.related(paper_id, k)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: making a million small tuples otherwise triggers
-    repeated full collections that find nothing (refcounting still frees memory)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _fingerprint(views: list[PaperView], top_terms: int) -> str:

@@ -40,7 +40,8 @@ from .search_match import (
     ABSTRACT, EXACT, FIELD_WEIGHT, FUZZY1, FUZZY2, INFIX, META, NOTES_WEIGHT, PREFIX, STOPWORDS,
     TAG_WEIGHT, TITLE, Matching, _combine, _Expansion, _matched,
 )
-from .tokens import gc_paused, tokens
+from .gc_pause import gc_paused
+from .tokens import tokens
 
 #: the field weights and match qualities stay importable from here, where the scheme is told
 __all__ = [

@@ -41,7 +41,7 @@ import rapidfuzz
 from .model import PaperView
 from .search import SearchIndex
 from .storage import write_file_atomically
-from .tokens import gc_paused
+from .gc_pause import gc_paused
 
 #: Bump when the tokeniser, the index's fields or this file's layout change, so that old
 #: caches are rebuilt, not trusted.

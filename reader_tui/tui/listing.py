@@ -44,7 +44,7 @@ def compute_listing(
         ids = [
             pid
             for pid in ids
-            if (status is None or (a := annotations.get(pid, default)).status is status)
+            if (status is None or annotations.get(pid, default).status is status)
             and (tag is None or any(t.casefold() == tag for t in annotations.get(pid, default).tags))
         ]
     text = search.strip()

@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from ..matching import paused_gc
+from ..gc_pause import gc_paused
 from ..model import Paper
 from ..text import derive_title, stable_id
 from .base import ImportFailure, ImportProblem, ImportResult
@@ -58,7 +58,7 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
     path = Path(path)
     result = ImportResult(path=path)
     try:
-        with _open(path) as stream, paused_gc():
+        with _open(path) as stream, gc_paused():
             head = _peek(stream, path)
             if head.startswith(b"["):
                 records = _document(stream.read(), path)
