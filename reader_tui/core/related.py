@@ -20,8 +20,9 @@ import hashlib
 import heapq
 import marshal
 import math
+from array import array
 import os
-from collections import Counter, defaultdict, deque
+from collections import Counter
 from collections.abc import Iterable
 from itertools import chain, compress, repeat
 from operator import ge, gt, mul
@@ -63,7 +64,7 @@ _TABLE = bytes(c if c in _KEEP else 32 for c in range(256))
 
 # Sublinear term frequency 1 + ln(tf), looked up instead of computed per (paper, term) pair.
 # Bump when tokenising or weighting changes, so old caches are rebuilt, not trusted.
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 
 _SUBLINEAR = [0.0] + [1.0 + math.log(n) for n in range(1, 1024)]
 
@@ -98,13 +99,18 @@ class RelatedIndex:
     def __init__(
         self,
         ids: list[str],
-        vectors: list[list[tuple[str, float]]],
-        postings: dict[str, list[tuple[int, float]]],
+        vocab: list[str],
+        vector_terms: list[array],
+        vector_weights: list[array],
     ) -> None:
+        # Flat arrays, not lists of (term, weight) tuples: at 20k papers x 30 terms the
+        # tuples (and their postings twins) took some 160 MB; the arrays take about 15.
         self._ids = ids
         self._ordinal = {pid: n for n, pid in enumerate(ids)}
-        self._vectors = vectors
-        self._postings = postings
+        self._vocab = vocab
+        self._vector_terms = vector_terms
+        self._vector_weights = vector_weights
+        self._posting_papers, self._posting_weights = _postings(len(vocab), vector_terms, vector_weights)
 
     @classmethod
     def build(cls, views: Iterable[PaperView], *, top_terms: int = 30, max_df: float = 0.2) -> "RelatedIndex":
@@ -142,7 +148,10 @@ class RelatedIndex:
         weight_of = idf.__getitem__
         sublinear = _SUBLINEAR.__getitem__
         clamp = len(_SUBLINEAR) - 1
-        vectors: list[list[tuple[str, float]]] = []
+        vocab: list[str] = []
+        term_ids: dict[str, int] = {}
+        vector_terms: list[array] = []
+        vector_weights: list[array] = []
         for terms, tfs in zip(term_lists, tf_lists):
             # map/zip/sorted keep the work per (paper, term) pair in C: there are about
             # 2.5 million such pairs at 20k papers, and this loop is most of the build.
@@ -155,12 +164,17 @@ class RelatedIndex:
             floor = sorted(weights, reverse=True)[top_terms - 1] if len(weights) > top_terms else 0.0
             keep = map(ge, weights, repeat(floor)) if floor > 0 else map(gt, weights, repeat(0.0))
             top = sorted(compress(zip(weights, terms), keep), reverse=True)[:top_terms]
-            if not top:
-                vectors.append([])
-                continue
-            norm = math.sqrt(sum(w * w for w, _ in top))
-            vectors.append([(term, w / norm) for w, term in top])
-        return cls._from_vectors(ids, vectors)
+            norm = math.sqrt(sum(w * w for w, _ in top)) or 1.0
+            kept = array("I")
+            for _, term in top:
+                tid = term_ids.get(term)
+                if tid is None:
+                    tid = term_ids[term] = len(vocab)
+                    vocab.append(term)
+                kept.append(tid)
+            vector_terms.append(kept)
+            vector_weights.append(array("d", (w / norm for w, _ in top)))
+        return cls(ids, vocab, vector_terms, vector_weights)
 
     @classmethod
     def load_or_build(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = 30) -> "RelatedIndex":
@@ -177,8 +191,12 @@ class RelatedIndex:
             with gc_paused():
                 data = marshal.loads(Path(cache).read_bytes())
             if data["format"] == _CACHE_FORMAT and data["fingerprint"] == fingerprint:
-                # Postings are stored too: rebuilding them costs more than reading them.
-                return cls(data["ids"], data["vectors"], data["postings"])
+                return cls(
+                    data["ids"],
+                    data["vocab"],
+                    [array("I", b) for b in data["terms"]],
+                    [array("d", b) for b in data["weights"]],
+                )
         except (OSError, EOFError, ValueError, TypeError, KeyError):
             pass  # no cache yet, or not one this version can trust: build
         index = cls.build(views, top_terms=top_terms)
@@ -186,8 +204,9 @@ class RelatedIndex:
             "format": _CACHE_FORMAT,
             "fingerprint": fingerprint,
             "ids": index._ids,
-            "vectors": index._vectors,
-            "postings": index._postings,
+            "vocab": index._vocab,
+            "terms": [a.tobytes() for a in index._vector_terms],
+            "weights": [a.tobytes() for a in index._vector_weights],
         }
         try:
             cache = Path(cache)
@@ -199,19 +218,6 @@ class RelatedIndex:
             pass  # a read-only or full disk costs the next start a rebuild, nothing more
         return index
 
-    @classmethod
-    def _from_vectors(cls, ids: list[str], vectors: list[list[tuple[str, float]]]) -> "RelatedIndex":
-        postings: defaultdict[str, list[tuple[int, float]]] = defaultdict(list)
-        get, append = postings.__getitem__, list.append
-        consume = deque(maxlen=0).extend
-        for ordinal, vector in enumerate(vectors):
-            if vector:
-                terms, weights = zip(*vector)
-                # map() keeps the per-term append in C: a Python loop here was a third of
-                # the build time.
-                consume(map(append, map(get, terms), zip(repeat(ordinal), weights)))
-        return cls(ids, vectors, dict(postings))
-
     def __len__(self) -> int:
         return len(self._ids)
 
@@ -222,7 +228,10 @@ class RelatedIndex:
         """The paper's indexed terms with their weights, heaviest first (why it matches
         what it matches). Empty for a paper the index does not know."""
         ordinal = self._ordinal.get(paper_id)
-        return [] if ordinal is None else list(self._vectors[ordinal])
+        if ordinal is None:
+            return []
+        vocab = self._vocab
+        return [(vocab[t], w) for t, w in zip(self._vector_terms[ordinal], self._vector_weights[ordinal])]
 
     def related(self, paper_id: str, k: int = 5) -> list[tuple[str, float]]:
         """The `k` papers most similar to `paper_id` as (id, cosine) pairs, best first,
@@ -233,8 +242,8 @@ class RelatedIndex:
             return []
         scores: dict[int, float] = {}
         get = scores.get
-        for term, weight in self._vectors[ordinal]:
-            for other, other_weight in self._postings[term]:
+        for term, weight in zip(self._vector_terms[ordinal], self._vector_weights[ordinal]):
+            for other, other_weight in zip(self._posting_papers[term], self._posting_weights[term]):
                 scores[other] = get(other, 0.0) + weight * other_weight
         scores.pop(ordinal, None)
         # Ties go to the earlier paper so the answer never depends on dict order.
@@ -244,6 +253,17 @@ class RelatedIndex:
     def more_like_this(self, paper_id: str, k: int = 50) -> list[tuple[str, float]]:
         """`related` with a longer list: what the "more like this" filter shows."""
         return self.related(paper_id, k)
+
+
+def _postings(size: int, vector_terms: list[array], vector_weights: list[array]) -> tuple[list[array], list[array]]:
+    """Term id -> the papers that kept it, and its weight in each (the inverted index)."""
+    papers = [array("I") for _ in range(size)]
+    weights = [array("d") for _ in range(size)]
+    for ordinal, (terms, values) in enumerate(zip(vector_terms, vector_weights)):
+        for term, value in zip(terms, values):
+            papers[term].append(ordinal)
+            weights[term].append(value)
+    return papers, weights
 
 
 def _fingerprint(views: list[PaperView], top_terms: int) -> str:
