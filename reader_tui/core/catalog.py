@@ -22,7 +22,7 @@ class Catalog(Mapping[str, Paper]):
 
     def __init__(self, records: Mapping[str, Any], path: Path) -> None:
         self.path = path
-        self._records: dict[str, dict[str, Any]] = {}
+        self._records: dict[str, dict[str, Any] | None] = {}
         self._papers: dict[str, Paper] = {}
         for doc_id, record in records.items():
             pid = record.get("id") if isinstance(record, dict) else None
@@ -39,6 +39,9 @@ class Catalog(Mapping[str, Paper]):
             except (TypeError, ValueError) as error:
                 raise StoreError(f"{self.path}: paper {paper_id}: {error}") from None
             self._papers[paper_id] = paper
+            # The record's strings now live on in the Paper: drop the dict around them
+            # (20k of them are some 20 MB), keeping the key for order and membership.
+            self._records[paper_id] = None
         return paper
 
     def __iter__(self) -> Iterator[str]:

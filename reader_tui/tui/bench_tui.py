@@ -8,6 +8,7 @@ figures). The project's main benchmark calls `measure_first_paint(library)`.
 from __future__ import annotations
 
 import asyncio
+import os
 import resource
 import statistics
 import sys
@@ -18,6 +19,8 @@ from typing import Any
 from reader_tui.core.store import Library
 
 SIZE = (140, 45)
+settled_rss_mb = 0.0
+"""Resident memory measured by the last `measure_first_paint`, once its workers ended."""
 
 
 def measure_first_paint(library: Library, size: tuple[int, int] = SIZE) -> float:
@@ -46,6 +49,9 @@ async def _first_paint(library: Library, size: tuple[int, int]) -> float:
             while not painted:
                 await pilot.pause(0.001)
             await app.workers.wait_for_complete()  # leave no index thread behind
+            await pilot.pause()
+            global settled_rss_mb
+            settled_rss_mb = current_rss_mb()  # the app running, its indexes built
     finally:
         PaperList.render_line = original  # type: ignore[method-assign]
     return painted[0] - start
@@ -104,6 +110,18 @@ async def _moves(library: Library, keys: int, size: tuple[int, int]) -> dict[str
         "held_cpu_per_key_s": held_cpu,
         "held_lag_s": lag,
     }
+
+
+def current_rss_mb() -> float:
+    """Resident memory of this process now, in MB (Linux; 0 where /proc is missing)."""
+    try:
+        with open(f"/proc/{os.getpid()}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
 
 
 def rss_mb() -> float:
