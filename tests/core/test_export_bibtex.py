@@ -22,7 +22,7 @@ from reader_tui.core.exporters.bibtex import (
     protect_case,
 )
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
-from reader_tui.core.text import derive_title
+from reader_tui.core.titles import derive_title
 
 # ---------------------------------------------------------------------------- helpers
 

@@ -12,16 +12,14 @@ from hypothesis import strategies as st
 
 from reader_tui.core import text as text_module
 from reader_tui.core.text import (
-    DerivedTitle,
-    derive_title,
     normalise,
     one_line,
     sanitize,
     stable_id,
     styled_segments,
     to_display,
-    unique_titles,
 )
+from reader_tui.core.titles import DerivedTitle, derive_title, unique_titles
 
 SEED = Path(__file__).parents[2] / "seeds" / "iclr2026.txt"
 

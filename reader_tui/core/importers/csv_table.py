@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ..matching import normalise_doi, openreview_forum_id
 from ..model import Paper
-from ..text import derive_title, stable_id
+from ..text import stable_id
+from ..titles import derive_title
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
 
 _ALIASES = {

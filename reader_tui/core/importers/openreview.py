@@ -29,7 +29,8 @@ from typing import IO, Any, Iterator
 
 from ..gc_pause import gc_paused
 from ..model import Paper
-from ..text import derive_title, stable_id
+from ..text import stable_id
+from ..titles import derive_title
 from .base import ImportFailure, ImportProblem, ImportResult
 
 try:  # optional speed-up

@@ -17,7 +17,8 @@ import re
 from pathlib import Path
 
 from ..model import Paper
-from ..text import derive_title, stable_id, unique_titles
+from ..text import stable_id
+from ..titles import derive_title, unique_titles
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
 
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
