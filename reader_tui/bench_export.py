@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .core.exporters import bibtex
+from .core.exporters import bibtex, latex
 from .core.exporters.markdown import export_markdown
 from .core.model import Annotation, Paper, PaperView
 
@@ -52,7 +52,7 @@ def run_benchmark(views: Sequence[PaperView]) -> dict:
 
     Returns papers, export_bibtex_s, export_bibtex_unicode_s, export_markdown_s, bibtex_mb.
     """
-    bibtex._latex_char.cache_clear()
+    latex._latex_char.cache_clear()
     bib_s, bib = _timed(bibtex.export_bibtex, views)
     uni_s, _ = _timed(bibtex.export_bibtex, views, unicode=True)
     md_s, _ = _timed(export_markdown, views)

@@ -14,17 +14,16 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from reader_tui.core.exporters.bibtex import (
+from reader_tui.core.exporters.bibtex import HEADER, export_bibtex
+from reader_tui.core.exporters.latex import (
     _BLANK_LINES,
     _DOUBLED,
-    HEADER,
     _classic_chars,
     _math_spans,
     _modes,
     _tokenize,
     _unmatched_braces,
     escape_latex,
-    export_bibtex,
     unescape_latex,
 )
 from reader_tui.core.importers.bibtex import read_bibtex

@@ -13,14 +13,12 @@ from hypothesis import strategies as st
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from reader_tui.core.exporters.bibtex import (
-    _escape_full,
     booktitle_for,
     entry_fields,
     entry_for,
-    escape_latex,
     export_bibtex,
-    protect_case,
 )
+from reader_tui.core.exporters.latex import _escape_full, escape_latex, protect_case
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.titles import derive_title
 

@@ -35,7 +35,8 @@ from bibtexparser import model as bib
 
 from ..matching import normalise_doi, openreview_forum_id
 from ..model import Paper
-from ..exporters.bibtex import HEADER, unescape_latex
+from ..exporters.bibtex import HEADER
+from ..exporters.latex import unescape_latex
 from ..text import stable_id
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
 

@@ -1,0 +1,573 @@
+"""LaTeX escaping for BibTeX field text: `escape_latex`, its inverse `unescape_latex`,
+and `protect_case` for titles. `exporters.bibtex` builds the entries from these.
+
+`escape_latex` turns a field's text into BibTeX field text:
+
+* LaTeX that is already there stays: known commands (`\\textbf{..}`, `\\'e`, `5\\%`), and
+  balanced math (`$O(K)$`, `$$..$$`, `\\(..\\)`, `\\[..\\]`). OpenReview abstracts often
+  double their backslashes (markdown escaping: `$7.9\\\\%$`, `\\\\(x\\\\)`); a doubled backslash
+  before a letter or a LaTeX special is read as a single one.
+* Bare specials are escaped: `& % #` everywhere; outside math `_ -> \\_`,
+  `~ -> \\textasciitilde{}`, `^ -> \\textasciicircum{}`, `< > |` to their text commands;
+  an unpaired `$ -> \\$`.
+* Unknown commands (`\\method`, `C:\\Users`) and stray backslashes are shown literally
+  (`\\textbackslash{}`), so a note can never run a command (`\\input`, `\\write18`) or
+  stop a document on an undefined macro.
+* Braces always balance, for bibtex *and* bibtexparser. The two count differently:
+  bibtex counts `\\{` as a brace, bibtexparser does not. So group braces and escaped
+  braces are matched separately, and an unmatched one becomes `\\textbraceleft{}` /
+  `\\textbraceright{}` (no raw brace at all), never `\\{`. A note cannot end its entry early.
+* A line inside a field never starts with `@` (bibtexparser would read a new entry):
+  such an `@` is written `{@}`.
+* Non-ASCII becomes LaTeX through pylatexenc (`é -> {\\'e}`, `α -> {\\ensuremath{\\alpha}}`)
+  unless `unicode=True` (biblatex/biber read UTF-8). Characters pylatexenc cannot name
+  are dropped when they are symbols or emoji and written `?` when they are letters,
+  digits or punctuation (a CJK title keeps its shape). Control characters are stripped.
+
+Titles also get their capitals protected from BibTeX styles that lowercase them
+(see `protect_case`).
+
+`unescape_latex` is the way back for the user's own text (tags, notes): it undoes exactly
+the escapes above and nothing the user wrote; its docstring lists what a round trip
+normalises, and why.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from pylatexenc import latex2text, latexwalker
+from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+__all__ = ["escape_latex", "unescape_latex", "protect_case"]
+
+# ---------------------------------------------------------------------------------------
+# Which commands count as "LaTeX already there".
+
+# Known to pylatexenc but unsafe or meaningless inside a bibliography field: they load
+# files, define macros, or start document structure.
+_DENY = frozenset(
+    """documentclass usepackage RequirePackage include input newcommand renewcommand
+    providecommand newenvironment renewenvironment provideenvironment DeclareMathOperator
+    verb section subsection subsubsection chapter paragraph subparagraph pagagraph part
+    label item bibliography includegraphics hypersetup setcounter addcounter setlength
+    addlength definecolor colorlet providecolor pagecolor nopagecolor rowcolors
+    selectlanguage author title date keywords maketitle exercise subexercise uebung
+    subuebung hint hints hinweis hinweise pdfloesung pdfsolution""".split()
+)
+# Common in abstracts and safe, but missing from pylatexenc's tables.
+_EXTRA = frozenset(
+    """left right bigl bigr Bigl Bigr big Big bigg Bigg biggl biggr middle boldsymbol bm
+    pmb operatorname tfrac dfrac binom mathord cal coloneqq colon ne land lor Pr Re Im arg
+    det dim ker deg gcd hom bf it rm sf tt sc em sl textnormal small large Large tiny
+    scriptsize footnotesize normalsize huge Huge textsuperscript textsubscript LaTeX TeX
+    textless textgreater textbar textbraceleft textbraceright lbrace rbrace backslash
+    thicksim cdots ldots vdots ddots dots noindent quad qquad""".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _known_commands() -> frozenset[str]:
+    names = {m.macroname for m in latexwalker.get_default_latex_context_db().iter_macro_specs()}
+    names |= {m.macroname for m in latex2text.get_default_latex_context_db().iter_macro_specs()}
+    names = {n for n in names if n.isalpha() and not n.startswith(("Uebung", "CYR", "cyr"))}
+    return frozenset((names - _DENY) | _EXTRA)
+
+
+# Control symbols kept as they are. Accents (' ` ^ " ~ = .) need something to sit on.
+_KEPT_SYMBOLS = frozenset("%&#_$,;:!-/@|")
+_ACCENTS = frozenset("'`^\"~=.")
+
+# ---------------------------------------------------------------------------------------
+# Tokens of the input text.
+
+_TOKEN = re.compile(
+    r"(?P<plain>[^\\$&%#_^~{}<>|\n\t\x00-\x1f\x7f-\U0010ffff]+)"  # the bulk: nothing to do
+    r"|(?P<word>\\[A-Za-z]+)"  # control word
+    r"|(?P<sym>\\[^A-Za-z])"  # control symbol, including \\ and "\<newline>"
+    r"|(?P<lone>\\)"  # a backslash at the very end
+    r"|(?P<dollar>\$\$?)"
+    r"|(?P<special>[&%#_^~{}<>|\n\t])"
+    r"|(?P<ctrl>[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff])"
+    r"|(?P<wide>[^\x00-\x9f\ud800-\udfff]+)",
+    re.S,
+)
+# Text needing no work at all: the common case, tested first for speed.
+# (One character class, no alternation: `re` scans for a class much faster.)
+_NEEDS_WORK = re.compile(r"[\\$&%#_^~{}<>|\x00-\x1f\x7f]")
+# Without these, text has no LaTeX, math or braces: one substitution pass will do.
+_LATEXISH = re.compile(r"[\\${}]")
+_SIMPLE = re.compile(r"[&%#_^~<>|\x00-\x1f\x7f-\U0010ffff]")
+# A markdown-doubled backslash before something a single backslash would escape.
+_DOUBLED = re.compile(r"\\\\(?=[A-Za-z%&#_$(){}\[\]])")
+
+_TEXT_SPECIALS = {
+    "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}", "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+    "\t": " ",
+}
+_MATH_SPECIALS = {"&": r"\&", "%": r"\%", "#": r"\#", "\t": " ", "\n": " "}
+_UNMATCHED = {
+    # (mode, brace) -> replacement without any raw brace character
+    ("text", "{"): r"\textbraceleft{}", ("text", "}"): r"\textbraceright{}",
+    ("math", "{"): r"\lbrace ", ("math", "}"): r"\rbrace ",
+}
+
+
+def _tokenize(text: str) -> list[tuple[str, str]]:
+    """(kind, text) pairs covering all of `text` (every character matches some group)."""
+    return [(m.lastgroup or "plain", m.group()) for m in _TOKEN.finditer(text)]
+
+
+def _can_open(tokens: list[tuple[str, str]], i: int) -> bool:
+    # Pandoc's rule: `$` opens math only when a non-space follows it.
+    nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
+    return bool(nxt) and not nxt[0].isspace()
+
+
+def _can_close(tokens: list[tuple[str, str]], i: int) -> bool:
+    # ... and closes only after a non-space, and not before a digit ("$5 and $6").
+    prev = tokens[i - 1][1] if i > 0 else ""
+    nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
+    return bool(prev) and not prev[-1].isspace() and not nxt[:1].isdigit()
+
+
+def _math_spans(tokens: list[tuple[str, str]]) -> dict[int, int]:
+    """Opening token index -> closing token index, for each balanced math span."""
+    spans: dict[int, int] = {}
+    open_at: int | None = None
+    closer = ""
+    for i, (kind, tok) in enumerate(tokens):
+        if open_at is not None:
+            if tok == closer and (kind != "dollar" or _can_close(tokens, i)):
+                spans[open_at] = i
+                open_at = None
+            elif kind == "dollar" and tok == closer and _can_open(tokens, i):
+                open_at = i  # the earlier `$` stays a bare dollar
+            continue
+        if kind == "dollar" and _can_open(tokens, i):
+            open_at, closer = i, tok
+        elif kind == "sym" and tok in ("\\(", "\\["):
+            open_at, closer = i, "\\)" if tok == "\\(" else "\\]"
+    return spans
+
+
+def _modes(tokens: list[tuple[str, str]], spans: dict[int, int]) -> list[str]:
+    """Each token's mode: "text", "math", or "delim" for a paired math delimiter."""
+    modes = ["text"] * len(tokens)
+    for start, end in spans.items():
+        modes[start] = modes[end] = "delim"
+        for i in range(start + 1, end):
+            modes[i] = "math"
+    return modes
+
+
+def _unmatched_braces(tokens: list[tuple[str, str]], modes: list[str]) -> set[int]:
+    """Indices of braces without a partner in the same text or math segment.
+
+    Group braces `{}` and escaped braces `\\{\\}` are matched separately, so that both
+    counts (bibtex's, which includes escaped ones, and bibtexparser's, which does not)
+    stay balanced.
+    """
+    unmatched: set[int] = set()
+    stacks: dict[str, list[int]] = {"{": [], "\\{": []}
+    partner = {"}": "{", "\\}": "\\{"}
+    for i, (_kind, tok) in enumerate(tokens):
+        if modes[i] == "delim":  # a segment ends: what is still open stays unmatched
+            for stack in stacks.values():
+                unmatched.update(stack)
+                stack.clear()
+        elif tok in stacks:
+            stacks[tok].append(i)
+        elif tok in partner:
+            stack = stacks[partner[tok]]
+            if stack:
+                stack.pop()
+            else:
+                unmatched.add(i)
+    for stack in stacks.values():
+        unmatched.update(stack)
+    return unmatched
+
+
+_ENCODER = UnicodeToLatexEncoder(
+    non_ascii_only=True,
+    replacement_latex_protection="braces-all",
+    unknown_char_policy="keep",
+    unknown_char_warning=False,
+)
+
+
+@lru_cache(maxsize=8192)
+def _latex_char(ch: str) -> str:
+    """One non-ASCII character as LaTeX for classic 8-bit BibTeX."""
+    out = _ENCODER.unicode_to_latex(ch)
+    if out != ch:
+        return out
+    if unicodedata.category(ch)[0] in "LNP":
+        return "?"
+    return ""  # emoji, symbols, combining and format characters: nothing BibTeX can show
+
+
+def _wide(run: str, unicode: bool, mode: str) -> str:
+    if unicode:
+        # Line and paragraph separators would look like line breaks to some readers; a
+        # U+FEFF would be read back as a stray byte order mark and dropped anyway.
+        return run.replace("\u2028", " ").replace("\u2029", " ").replace("\ufeff", "")
+    return "".join(_latex_char(ch) for ch in unicodedata.normalize("NFC", run))
+
+
+def _backslash(mode: str) -> str:
+    return r"\textbackslash{}" if mode == "text" else r"\backslash{}"
+
+
+def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False, user_text: bool = False) -> str:
+    """`text` as the inside of a BibTeX `{...}` field value (see the module docstring).
+
+    With `multiline`, single line breaks are kept (notes, abstracts); otherwise all
+    whitespace runs become one space. The result has no leading or trailing whitespace.
+    `user_text` (tags, notes) takes a doubled backslash as two: the markdown reading is
+    for catalog text, and the user's `\\\\d` must come back from `unescape_latex` as typed.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text.isascii() and not _NEEDS_WORK.search(text):
+        return _tidy(text, multiline)
+    if not _LATEXISH.search(text):
+        return _tidy(_SIMPLE.sub(lambda m: _simple(m.group(), unicode, multiline), text), multiline)
+    return _escape_full(text, unicode=unicode, multiline=multiline, user_text=user_text)
+
+
+def _simple(tok: str, unicode: bool, multiline: bool) -> str:
+    """What the full pass makes of `tok` in text mode, for text without LaTeX."""
+    if tok == "\n":
+        return "\n" if multiline else " "
+    if tok in _TEXT_SPECIALS:
+        return _TEXT_SPECIALS[tok]
+    if len(tok) == 1 and (tok < " " or "\x7f" <= tok <= "\x9f" or "\ud800" <= tok <= "\udfff"):
+        return ""
+    return _wide(tok, unicode, "text")
+
+
+def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, user_text: bool = False) -> str:
+    """The full pass: tokens, math spans, brace matching."""
+    if not user_text:
+        text = _DOUBLED.sub(r"\\", text)
+    tokens = _tokenize(text)
+    modes = _modes(tokens, _math_spans(tokens))
+    unmatched = _unmatched_braces(tokens, modes)
+    known = _known_commands()
+    out: list[str] = []
+    for i, (kind, tok) in enumerate(tokens):
+        mode = modes[i]
+        if mode == "delim" or kind == "plain":
+            out.append(tok)
+        elif kind == "word":
+            out.append(tok if tok[1:] in known else _backslash(mode) + tok[1:])
+        elif tok in ("{", "}", "\\{", "\\}"):
+            if i in unmatched:
+                out.append(_UNMATCHED["text" if mode == "text" else "math", tok[-1]])
+            else:
+                out.append(tok)
+        elif kind == "sym":
+            out.append(_symbol(tok, tokens, i, mode, unicode))
+        elif kind == "lone":
+            out.append(_backslash(mode))
+        elif kind == "dollar":
+            out.append(tok.replace("$", r"\$"))
+        elif kind == "special":
+            if tok == "\n":
+                out.append("\n" if multiline and mode == "text" else " ")
+            else:
+                table = _TEXT_SPECIALS if mode == "text" else _MATH_SPECIALS
+                out.append(table.get(tok, tok))
+        elif kind == "wide":
+            out.append(_wide(tok, unicode, mode))
+        # kind == "ctrl": dropped
+    return _tidy("".join(out), multiline)
+
+
+def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode: bool) -> str:
+    """A control symbol `\\X`: kept when LaTeX knows it here, else shown literally."""
+    ch = tok[1]
+    nxt = tokens[i + 1][1][:1] if i + 1 < len(tokens) else ""
+    if ch == "\\":
+        # A line break inside math (matrices); in text nobody means one in a bibliography.
+        # The space keeps a following brace from looking escaped to bibtexparser.
+        return "\\\\ " if mode == "math" else r"\textbackslash{}\textbackslash{}"
+    if ch in _KEPT_SYMBOLS:
+        return tok
+    if _CONTROL_CHAR.match(ch):
+        return _backslash(mode)  # the character is dropped, as everywhere else
+    if ch.isspace():
+        # A control space; the `{}` keeps it one even at the end of a field, where a
+        # trailing `\` would make bibtexparser read the closing brace as escaped.
+        # Any whitespace after the backslash (a tab, a line break) reads as this one.
+        return "\\ {}"
+    if ch in _ACCENTS and mode == "text" and (nxt.isascii() and nxt.isalpha() or nxt in ("{", "\\")):
+        return tok
+    if ch in "()[]" and mode != "text":
+        # `{}` rather than a space ends the command: `unescape_latex` then needs
+        # only the one spelling of a shown backslash in math.
+        return r"\backslash{}" + ch
+    # Not a command LaTeX can run here: show the backslash, then the character.
+    if mode == "text":
+        rest = escape_latex(ch, unicode=unicode)
+    else:  # a non-ASCII character still needs classic mode's LaTeX (or U+FEFF dropping)
+        rest = _MATH_SPECIALS.get(ch, ch) if ch.isascii() else _wide(ch, unicode, mode)
+    return _backslash(mode) + rest
+
+
+
+
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+# Braces the user put before the `@` count too: `{@}` they wrote at a line start becomes
+# `{{@}}`, so that `unescape_latex` can tell it from the `{@}` written here.
+_AT_LINE_START = re.compile(r"(\n[ \t]*\{*)@")
+_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _tidy(value: str, multiline: bool) -> str:
+    """One line: whitespace runs -> one space. Multiline (long notes and abstracts, where
+    collapsing every run would cost most of the export's time): stripped, blank lines
+    removed (a paragraph break inside a bibliography field is an error in some styles),
+    other spacing left for BibTeX, which collapses it anyway."""
+    if not multiline:
+        return " ".join(value.split())
+    value = value.strip()
+    if "\n" not in value:
+        return value
+    if "\n\n" in value or "\n " in value or "\n\t" in value:
+        value = _BLANK_LINES.sub("\n", value)
+    if "@" in value:
+        # bibtexparser reads `@` at the start of a line as a new entry, even inside a field.
+        value = _AT_LINE_START.sub(r"\1{@}", value)
+    return value
+
+
+# ---------------------------------------------------------------------------------------
+# The way back: field text as written by `escape_latex` -> the user's text.
+
+# What `escape_latex` writes for a character, outside and inside math. A command that
+# ends in `{}` or a space here is matched with that ending only.
+_TEXT_UNESCAPES = {
+    r"\&": "&", r"\%": "%", r"\#": "#", r"\_": "_", r"\$": "$",
+    r"\textasciitilde{}": "~", r"\textasciicircum{}": "^", r"\textless{}": "<",
+    r"\textgreater{}": ">", r"\textbar{}": "|", r"\textbraceleft{}": "{",
+    r"\textbraceright{}": "}", r"\textbackslash{}": "\\", "\\ {}": "\\ ",
+}
+# Math escapes a `$` that does not end it (`$$` in `$..$`, any in `\(..\)`) as well.
+_MATH_UNESCAPES = {
+    r"\&": "&", r"\%": "%", r"\#": "#", r"\$": "$", r"\backslash{}": "\\", "\\ {}": "\\ ",
+    r"\lbrace ": "{", r"\rbrace ": "}", "\\\\ ": "\\\\",
+}
+_MATH_CLOSERS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
+
+_UNESCAPE_TOKEN = re.compile(
+    r"(?P<group>\{\\(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})"  # maybe a character: {\'e}
+    r"|(?P<word>\\[A-Za-z]+(?:\{\}| )?)"  # a command, with the ending we may have written
+    r"|(?P<sym>\\ \{\}|\\\\ |\\.)"
+    r"|(?P<dollar>\$\$?)"
+    r"|(?P<plain>[^\\{$]+|.)",
+    re.S,
+)
+_PROTECTED_AT = re.compile(r"(\n[ \t]*\{*)\{@\}")
+
+
+@lru_cache(maxsize=1)
+def _classic_chars() -> dict[str, str]:
+    """`{\\'e}` -> `é`: the LaTeX that classic mode writes for a non-ASCII character.
+
+    Only forms that start with a command: `{A}` (a Greek capital Alpha) or `{~}` (a
+    no-break space) could as well be braces the user typed. Where several characters
+    share a form (Å and the Ångström sign), the lowest code point wins; NFC makes it
+    the one that classic mode writes anyway.
+    """
+    from pylatexenc.latexencode import get_builtin_uni2latex_dict
+
+    chars: dict[str, str] = {}
+    for code in sorted(get_builtin_uni2latex_dict()):
+        ch = chr(code)
+        if ch.isascii():
+            continue
+        latex = _latex_char(ch)
+        if latex.startswith("{\\"):
+            chars.setdefault(latex, ch)
+    return chars
+
+
+def unescape_latex(value: str) -> str:
+    """The text that `escape_latex` turned into `value`: the inverse of its escaping.
+
+    Undone: the escapes of specials (`\\&`, `\\textasciitilde{}`, `\\textbraceleft{}`,
+    `\\textbackslash{}`, ...; in math `\\backslash{}`, `\\lbrace `, `\\rbrace ` and the
+    space after `\\\\`), a control space's `{}`, the `{@}` at a line start, and the
+    classic mode's LaTeX for non-ASCII characters (`{\\'e}` -> é). LaTeX the exporter
+    kept (`\\textbf{x}`, `$x^2$`, `\\'e`, `\\,`) comes back as it is, so does anything
+    else (a foreign .bib's notes lose only the escapes listed here).
+
+    Exact: `unescape_latex(escape_latex(s, unicode=True, multiline=m, ...))` is `s` except where
+    `escape_latex` writes two texts the same way, or drops something. Then it gives:
+
+    * Line ends as LF; control characters (C0 but tab and LF, DEL, C1, lone surrogates)
+      and U+FEFF removed; tabs and U+2028/U+2029 as spaces; in math, line breaks as spaces.
+    * Whitespace as a BibTeX field keeps it. Without `multiline`: every run of whitespace
+      one space, none at the ends; in math, no whitespace after `\\\\` or after a brace
+      without a partner (the exporter's own space after `\\lbrace` absorbs it). With
+      `multiline`: no whitespace at the ends, and blank lines dropped together with the
+      spaces and tabs that start the line after them (`\\n[ \\t]*(\\n[ \\t]*)+` -> `\\n`).
+    * Unless `user_text` (as tags and notes are exported), a markdown-doubled backslash
+      before a letter or one of `%&#_$(){}[]` as a single one (`\\\\textbf` ->
+      `\\textbf`), as OpenReview abstracts mean it.
+    * A backslash before whitespace as a control space `\\ `; before a control character,
+      a backslash alone.
+    * The exporter's own spellings, when the user typed them, as what they spell:
+      `\\& \\% \\# \\$` and, outside math, `\\_` as the bare character; `\\{ \\}`
+      without a partner as a bare brace; `\\textbackslash{}` and the other commands above
+      followed by `{}` (in math `\\backslash{}`, and `\\lbrace`, `\\rbrace` followed by a
+      space); and classic forms such as `{\\'e}` or `{\\o}`.
+      A user's `\\$x\\$` so comes back as `$x$`, which the next export reads as math, and
+      an unpaired `{` with an unpaired `\\}` as `{}`, a group.
+
+    In classic mode (`unicode=False`) more is lost: emoji and other symbols pylatexenc
+    cannot name are dropped, letters it cannot name become `?`, text is NFC-normalised,
+    and characters it writes as plain ASCII (`{A}` for Greek Alpha, `{~}` for a no-break
+    space, `{-}` for a hyphen U+2010, ligatures such as `{fi}`) come back as that ASCII.
+    The round trip is exact only with `unicode=True` for such characters.
+    """
+    if "\\" not in value and "{@}" not in value:
+        return value  # nothing was escaped: the common case for notes
+    value = _PROTECTED_AT.sub(r"\1@", value)
+    out: list[str] = []
+    closer = ""  # the delimiter that ends the math we are in; "" in text
+    pos, end = 0, len(value)
+    while pos < end:
+        match = _UNESCAPE_TOKEN.match(value, pos)
+        assert match is not None  # `plain` matches any character
+        kind, tok = match.lastgroup, match.group()
+        pos = match.end()
+        if kind == "group":
+            char = _classic_chars().get(tok)
+            if char is None:  # only braces: read on inside them
+                out.append("{")
+                pos = match.start() + 1
+            else:
+                out.append(char)
+            continue
+        table = _MATH_UNESCAPES if closer else _TEXT_UNESCAPES
+        if tok in table:
+            out.append(table[tok])
+            continue
+        if kind == "word" and tok[-1] in " }" and tok.rstrip(" {}") != tok:
+            # A command with an ending that was the user's own: the ending is plain text.
+            name = tok.rstrip(" {}")
+            out.append(name)
+            pos = match.start() + len(name)
+            continue
+        if kind == "sym" and tok in ("\\ {}", "\\\\ "):  # not ours here: read them as two
+            out.append(tok[:2])
+            pos = match.start() + 2
+            continue
+        if not closer and tok in _MATH_CLOSERS and value.find(_MATH_CLOSERS[tok], pos) >= 0:
+            closer = _MATH_CLOSERS[tok]
+        elif closer and tok == closer:
+            closer = ""
+        out.append(tok)
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Case protection for titles.
+
+_TITLE_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\$\$|\$|[{}]|\s+|[^\\${}\s]+", re.S)
+_COMMAND = re.compile(r"\\[A-Za-z]+|\\.")
+_TRAILING_PUNCT = re.compile(r"[:;,.!?]+$")
+_MATH_START = re.compile(r"(?<!\\)\$|\\[(\[]")
+
+
+def _title_words(title: str) -> list[str]:
+    """Split escaped title text at spaces that are outside braces and math."""
+    words, current, depth, math = [], [], 0, ""
+    for tok in _TITLE_TOKEN.findall(title):
+        if tok.isspace() and depth == 0 and not math:
+            if current:
+                words.append("".join(current))
+                current = []
+            continue
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth = max(0, depth - 1)
+        elif tok in ("$", "$$", "\\(", "\\)", "\\[", "\\]") and depth == 0:
+            if not math:
+                math = {"\\(": "\\)", "\\[": "\\]"}.get(tok, tok)
+            elif tok == math:
+                math = ""
+        current.append(tok)
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def _visible(word: str) -> str:
+    if "\\" not in word and "{" not in word:
+        return word
+    return _COMMAND.sub("", word).replace("{", "").replace("}", "")
+
+
+def _has_math_or_capital_command(word: str) -> bool:
+    if _MATH_START.search(word):
+        return True  # lowercasing math changes its meaning
+    return any(c.isupper() for c in "".join(_COMMAND.findall(word)))  # \LaTeX -> undefined \latex
+
+
+def _needs_protection(word: str, visible: str, proper_nouns: bool) -> bool:
+    rest = visible.lstrip("\"'([`")
+    tail = rest[1:]
+    if tail != tail.lower():
+        return True  # a capital after the first character: SOCOP, LLMs, GeoPurify, PG-Occ, 3D
+    if proper_nouns and rest[:1].isupper():
+        return True
+    return ("$" in word or "\\" in word) and _has_math_or_capital_command(word)
+
+
+def _is_sentence_case(visible: list[str]) -> bool:
+    """True when capitals after the first word are rare: then they mark proper nouns."""
+    long_words = [w for w in visible[1:] if len(w) > 3 and w.isalpha()]
+    if len(long_words) < 3:
+        return False
+    capitalised = sum(1 for w in long_words if w[0].isupper())
+    return capitalised * 2 < len(long_words)
+
+
+def protect_case(title: str) -> str:
+    """Brace-protect the words of an escaped title that BibTeX styles must not lowercase.
+
+    Protected: words with a capital after their first letter or in all caps (`{SOCOP}`,
+    `{LLMs}`, `{PG-Occ}`), math, and commands with capitals. In a sentence-case title
+    every capitalised word after the first is taken as a proper noun and protected too.
+    The first word gets no special care: styles keep its first letter as it is.
+    Words already wrapped in braces are left alone.
+    """
+    if "{" in title or "\\" in title or "$" in title:
+        words = _title_words(title)
+        visible = [_visible(w) for w in words]
+    else:
+        words = visible = title.split()
+        if title[1:] == title[1:].lower():
+            return " ".join(words)  # no capital after the first letter: nothing to protect
+    proper_nouns = _is_sentence_case(visible)
+    out = []
+    for index, word in enumerate(words):
+        if word[0] == "{" and word[-1] == "}" or not _needs_protection(
+            word, visible[index], proper_nouns and index > 0
+        ):
+            out.append(word)
+            continue
+        punct = _TRAILING_PUNCT.search(word)
+        core, tail = (word[: punct.start()], punct.group()) if punct and punct.start() else (word, "")
+        # `{\cmd ..}` is a BibTeX "special character" whose letters styles still change:
+        # a second brace level keeps it whole.
+        out.append(("{{%s}}" if core.startswith("\\") else "{%s}") % core + tail)
+    return " ".join(out)
