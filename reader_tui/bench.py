@@ -71,6 +71,15 @@ def load_papers(data: Path | None, count: int | None) -> list[Paper]:
     return papers
 
 
+def load_views(path: Path) -> list:
+    """Unannotated views of every paper in a list file (any importable format): what the
+    per-part benchmarks (`python -m reader_tui.bench_search FILE`, ...) measure with."""
+    from .core.importers.detect import read_any
+    from .core.model import Annotation, PaperView
+
+    return [PaperView(paper, Annotation()) for paper in read_any(Path(path)).papers]
+
+
 # -- steps ------------------------------------------------------------------------------
 
 

@@ -7,37 +7,15 @@ year, url per line) and prints the figures. The target: 20k papers in under 2 s.
 
 from __future__ import annotations
 
-import gzip
-import json
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from .bench import load_views
 from .core.exporters import bibtex, latex
 from .core.exporters.markdown import export_markdown
-from .core.model import Annotation, Paper, PaperView
-
-
-def views_from_jsonl(path: Path) -> list[PaperView]:
-    """PaperViews of every record in a (gzipped) OpenReview JSONL dump, unannotated."""
-    opener = gzip.open if str(path).endswith(".gz") else open
-    views = []
-    with opener(path, "rt", encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                record = json.loads(line)
-                paper = Paper(
-                    id=record["id"],
-                    title=record.get("title") or "",
-                    abstract=record.get("abstract") or "",
-                    venue=record.get("venue") or "",
-                    year=record.get("year"),
-                    url=record.get("url") or "",
-                    keywords=tuple(k for k in record.get("keywords") or [] if isinstance(k, str)),
-                )
-                views.append(PaperView(paper, Annotation()))
-    return views
+from .core.model import PaperView
 
 
 def _timed(fn, *args, **kwargs) -> tuple[float, str]:
@@ -70,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: python -m reader_tui.bench_export PAPERS.jsonl[.gz]", file=sys.stderr)
         return 2
-    for key, value in run_benchmark(views_from_jsonl(Path(args[0]))).items():
+    for key, value in run_benchmark(load_views(Path(args[0]))).items():
         print(f"{key}: {value}")
     return 0
 

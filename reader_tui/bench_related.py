@@ -7,8 +7,6 @@ year, url per line) and prints the figures.
 
 from __future__ import annotations
 
-import gzip
-import json
 import random
 import statistics
 import sys
@@ -17,31 +15,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .core.model import Annotation, Paper, PaperView
+from .bench import load_views
+from .core.model import PaperView
 from .core.related import RelatedIndex
-
-
-def views_from_jsonl(path: Path) -> list[PaperView]:
-    """PaperViews of every record in a (gzipped) OpenReview JSONL dump, unannotated."""
-    opener = gzip.open if str(path).endswith(".gz") else open
-    views = []
-    with opener(path, "rt", encoding="utf-8") as lines:
-        for line in lines:
-            if not line.strip():
-                continue
-            record = json.loads(line)
-            keywords = record.get("keywords") or []
-            paper = Paper(
-                id=record["id"],
-                title=record.get("title") or "",
-                abstract=record.get("abstract") or "",
-                venue=record.get("venue") or "",
-                year=record.get("year"),
-                url=record.get("url") or "",
-                keywords=tuple(k for k in keywords if isinstance(k, str)),
-            )
-            views.append(PaperView(paper, Annotation()))
-    return views
 
 
 def run_benchmark(
@@ -100,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: python -m reader_tui.bench_related PAPERS.jsonl[.gz]", file=sys.stderr)
         return 2
-    views = views_from_jsonl(Path(args[0]))
+    views = load_views(Path(args[0]))
     for key, value in run_benchmark(views).items():
         print(f"{key}: {value}")
     return 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import gzip
 import json
 import random
 import re
@@ -19,6 +18,7 @@ import sys
 import time
 from typing import Sequence
 
+from .bench import load_views
 from .core.model import Annotation, Paper, PaperView, Status
 from .core.search import SearchIndex
 
@@ -63,26 +63,6 @@ QUERIES = (
     "gaussian splatting",
     "moleculr",
 )
-
-
-def load_records(path: str) -> list[PaperView]:
-    """Paper views of an OpenReview-style JSONL(.gz) file (id, title, abstract, ...)."""
-    opener = gzip.open if path.endswith(".gz") else open
-    views = []
-    with opener(path, "rt", encoding="utf-8") as f:
-        for line in f:
-            r = json.loads(line)
-            paper = Paper(
-                id=r["id"],
-                title=r["title"],
-                abstract=r.get("abstract", ""),
-                keywords=tuple(r.get("keywords", ())),
-                venue=r.get("venue", ""),
-                year=r.get("year"),
-                url=r.get("url", ""),
-            )
-            views.append(PaperView(paper, Annotation()))
-    return views
 
 
 def synthetic_records(records: Sequence, n: int, seed: int = 0) -> list[PaperView]:
@@ -162,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--papers", type=int, help="recombine into this many synthetic papers")
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args(argv)
-    records = load_records(args.path)
+    records = load_views(args.path)
     if args.papers:
         records = synthetic_records(records, args.papers)
     json.dump(run_benchmark(records, repeat=args.repeat), sys.stdout, indent=2)
