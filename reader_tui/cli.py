@@ -400,9 +400,12 @@ def _select(library: Library, *, status: Status | None, tags: Sequence[str], sea
     if search:
         from .core.query import QueryError
         from .core.search import SearchIndex
+        from .paths import store_cache_path
 
         try:
-            hits = SearchIndex.build(library.views()).search(search)
+            # The TUI's cached index, when the catalog has not changed since it was made.
+            cache = store_cache_path(library.files.folder, "search", ".idx")
+            hits = SearchIndex.load_or_build(library.views(), cache).search(search)
         except QueryError as error:
             raise UserError(f"search: {error}", EXIT_USAGE) from None
         views = [library.view(hit.id) for hit in hits]
