@@ -328,3 +328,16 @@ async def test_the_seed_list(seed_library: Library) -> None:
         assert f"{count:,} papers · 0 read · 0 reading" in screen_text(app)
         await pilot.press("G", "r")
         assert seed_library.annotation(paper_list(app).ids[-1]).status is Status.READ
+
+
+async def test_notes_typed_right_after_moving_reach_the_paper_under_the_cursor(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "n", *"via n")  # no pause: the panes have not caught up yet
+        await pilot.press("escape", "j", "tab", "tab", *"via tab")
+        await pilot.press("escape")
+        await app.action_quit()
+    assert library.annotation("p-graphs").notes == "via n"
+    assert library.annotation("p-markup").notes == "via tab"
+    assert library.annotation("p-attention").notes == ""

@@ -312,10 +312,10 @@ class MainScreen(MainActions, MainExtras, Screen):
     # -- current paper ------------------------------------------------------------------------
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
-        # The notes follow at once (typing must reach the right paper); the detail pane
-        # waits until the cursor rests, so holding j costs one list row per key, not a
-        # re-wrapped abstract and a repaint of half the screen.
-        self.query_one(NotesEditor).load(message.paper_id)
+        # The detail and notes panes wait until the cursor rests, so holding j costs one
+        # list row per key, not a re-wrapped abstract, reloaded notes and a repaint of
+        # half the screen. Focusing the notes catches up first (on_descendant_focus), so
+        # typing always reaches the paper under the cursor.
         if self.query_one(PaperDetail).paper_id is None:
             self._show_current(message.paper_id)
         elif self._detail_timer is not None:
@@ -330,7 +330,12 @@ class MainScreen(MainActions, MainExtras, Screen):
             self._detail_timer = None
         self._show_current(self.paper_list.current_id)
 
+    def on_descendant_focus(self, event) -> None:
+        if isinstance(event.widget, NotesEditor) and self._detail_timer is not None:
+            self.show_current_now()
+
     def _show_current(self, paper_id: str | None) -> None:
+        self.query_one(NotesEditor).load(paper_id)
         view = self.library.view(paper_id) if paper_id in self.library.papers else None
         self.query_one(PaperDetail).show(view, self._matched.get(paper_id, ()) if paper_id else ())
         self.show_related(view.id if view is not None else None)
@@ -389,6 +394,7 @@ class MainScreen(MainActions, MainExtras, Screen):
             self.library.set_status(ids, Status(value))
 
     def action_edit_notes(self) -> None:
+        self.show_current_now()
         notes = self.query_one(NotesEditor)
         if notes.paper_id is not None:
             notes.focus()
