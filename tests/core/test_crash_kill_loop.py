@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import os
 import random
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,19 +59,25 @@ from pathlib import Path
 from reader_tui.core.model import Status
 from reader_tui.core.store import Library
 
+def say(text):
+    # One write call per line: PYTHONUNBUFFERED makes print() write the text and its
+    # newline separately, and a kill between the two glued "ack 7" to the next line.
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
 def write_forever(folder, pid, start):
     statuses = list(Status)
     library = Library.open(folder, background_writes=True)
-    print("ready", flush=True)
+    say("ready")
     for i in range(start, start + 1_000_000):
         # "try" goes out before the change is queued, so the parent knows every value
         # that may have reached the disk; "ack" only once flush() says it all has.
-        print(f"try {i}", flush=True)
+        say(f"try {i}")
         library.set_status([pid], statuses[i % len(statuses)])
         library.set_tags(pid, [f"t{i}"])
         library.set_notes(pid, str(i))
         library.flush()
-        print(f"ack {i}", flush=True)
+        say(f"ack {i}")
 
 folder, pid = Path(sys.argv[1]), sys.argv[2]
 for line in sys.stdin:
@@ -80,10 +88,10 @@ for line in sys.stdin:
             write_forever(folder, pid, int(line))
         finally:
             os._exit(1)
-    print(f"pid {child}", flush=True)
+    say(f"pid {child}")
     _, status = os.waitpid(child, 0)
     # Written only after the child is gone, so everything it printed comes before this.
-    print(f"done {status}", flush=True)
+    say(f"\ndone {status}")  # on a line of its own even after a cut-off one
 """
 
 
@@ -131,12 +139,24 @@ class Zygote:
             [sys.executable, "-c", ZYGOTE, str(db), "py"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, bufsize=1,
         )
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
 
     def _line(self) -> str:
-        line = self.proc.stdout.readline()
-        if not line:
-            pytest.fail(f"the writer zygote died (exit {self.proc.wait()})")
-        return line.strip()
+        while True:
+            try:
+                line = self._lines.get(timeout=60)  # a stalled zygote fails, never hangs CI
+            except queue.Empty:
+                pytest.fail("the writer zygote printed nothing for 60 s")
+            if line is None:
+                pytest.fail(f"the writer zygote died (exit {self.proc.wait()})")
+            if line.strip():  # "done" comes after an empty line: see the zygote
+                return line.strip()
+
+    def _pump(self) -> None:
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
 
     def start(self, counter: int, *, until_ack: bool) -> int:
         """Fork a writer counting from `counter`; returns its pid once it is ready (or,
