@@ -5,7 +5,6 @@ rewrite), never a crash and never a trusted bad file; annotations come from the 
 from __future__ import annotations
 
 import dataclasses
-import json
 import pickle
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 
 from reader_tui.core import search_cache
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
+from reader_tui.bench import load_views
 from reader_tui.core.search import SearchIndex
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "papers_sample.jsonl"
@@ -26,14 +26,7 @@ QUERIES = [
 
 
 def _load() -> list[PaperView]:
-    views = []
-    with FIXTURE.open(encoding="utf-8") as f:
-        for line in f:
-            r = json.loads(line)
-            paper = Paper(id=r["id"], title=r["title"], abstract=r["abstract"], keywords=tuple(r["keywords"]),
-                          venue=r["venue"], year=r["year"], url=r["url"])
-            views.append(PaperView(paper, Annotation()))
-    return views
+    return load_views(FIXTURE)  # through the real OpenReview importer
 
 
 @pytest.fixture(scope="module")

@@ -7,26 +7,19 @@ search: a failure here means the ranking got worse (or the expectation was wrong
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
+from reader_tui.bench import load_views
 from reader_tui.core.search import SearchIndex
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "papers_sample.jsonl"
 
 
 def _load() -> list[PaperView]:
-    views = []
-    with FIXTURE.open(encoding="utf-8") as f:
-        for line in f:
-            r = json.loads(line)
-            paper = Paper(id=r["id"], title=r["title"], abstract=r["abstract"], keywords=tuple(r["keywords"]),
-                          venue=r["venue"], year=r["year"], url=r["url"])
-            views.append(PaperView(paper, Annotation()))
-    return views
+    return load_views(FIXTURE)  # through the real OpenReview importer
 
 
 @pytest.fixture(scope="module")
