@@ -262,7 +262,7 @@ class Library:
         for pid in after:
             if pid not in self.papers:
                 raise IdError(f"no paper has the id {pid!r}")
-        before = {pid: _field_value(self.annotation(pid), field_name) for pid in after}
+        before = {pid: getattr(self.annotation(pid), field_name) for pid in after}
         after = {pid: value for pid, value in after.items() if before[pid] != value}
         if not after:
             return
@@ -522,10 +522,6 @@ def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
             seen.add(tag.casefold())
             result.append(tag)
     return tuple(result)
-
-
-def _field_value(ann: Annotation, field_name: str) -> Any:
-    return getattr(ann, field_name)
 
 
 def _set_field(ann: Annotation, field_name: str, value: Any, when: str) -> None:
