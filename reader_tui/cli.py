@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--venue", help="venue for papers whose file does not say (e.g. ICLR)")
     p.add_argument("--year", type=int, help="year for papers whose file does not say")
 
+    p = command("index", cmd_index, "build the search and related-papers indexes now (import starts this in the background)")
+    p.add_argument("--quiet", action="store_true", help="print nothing")
+
     p = command("list", cmd_list, "list papers")
     p.add_argument("--status", type=_status, help="only papers with this status")
     p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
@@ -189,7 +192,22 @@ def cmd_import(args: argparse.Namespace) -> int:
         summary = library.import_papers(papers, annotations)
     summary.skipped += len(problems)
     print(f"imported {len(papers)} papers: {summary}")
+    if summary.new or summary.updated or summary.merged:
+        from .indexing import start_background_prepare
+
+        # so that the next TUI start finds its indexes ready (see indexing.py)
+        start_background_prepare(library.files.folder)
     return EXIT_ERROR if failures else EXIT_OK
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from .indexing import prepare
+
+    library = _open(args)
+    for name, (seconds, cached) in prepare(library).items():
+        if not args.quiet:
+            print(f"{name} index: {'up to date, loaded' if cached else 'built'} in {seconds:.2f} s")
+    return EXIT_OK
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -399,13 +417,11 @@ def format_paper(view: PaperView) -> str:
 def _select(library: Library, *, status: Status | None, tags: Sequence[str], search: str | None) -> list[PaperView]:
     if search:
         from .core.query import QueryError
-        from .core.search import SearchIndex
-        from .paths import store_cache_path
+        from .indexing import search_index
 
         try:
             # The TUI's cached index, when the catalog has not changed since it was made.
-            cache = store_cache_path(library.files.folder, "search", ".idx")
-            hits = SearchIndex.load_or_build(library.views(), cache).search(search)
+            hits = search_index(library)[0].search(search)
         except QueryError as error:
             raise UserError(f"search: {error}", EXIT_USAGE) from None
         views = [library.view(hit.id) for hit in hits]

@@ -62,10 +62,12 @@ STOP_WORDS = frozenset(
 _KEEP = b"abcdefghijklmnopqrstuvwxyz0123456789"
 _TABLE = bytes(c if c in _KEEP else 32 for c in range(256))
 
-# Sublinear term frequency 1 + ln(tf), looked up instead of computed per (paper, term) pair.
 # Bump when tokenising or weighting changes, so old caches are rebuilt, not trusted.
 _CACHE_FORMAT = 2
+#: How many of its heaviest terms each paper keeps.
+TOP_TERMS = 30
 
+# Sublinear term frequency 1 + ln(tf), looked up instead of computed per (paper, term) pair.
 _SUBLINEAR = [0.0] + [1.0 + math.log(n) for n in range(1, 1024)]
 
 
@@ -113,7 +115,7 @@ class RelatedIndex:
         self._posting_papers, self._posting_weights = _postings(len(vocab), vector_terms, vector_weights)
 
     @classmethod
-    def build(cls, views: Iterable[PaperView], *, top_terms: int = 30, max_df: float = 0.2) -> "RelatedIndex":
+    def build(cls, views: Iterable[PaperView], *, top_terms: int = TOP_TERMS, max_df: float = 0.2) -> "RelatedIndex":
         """Index `views`. Each paper keeps its `top_terms` heaviest terms. Terms found in
         only one paper (they can match nothing) or in more than `max_df` of them (their
         weight is small, and they make the postings long) are dropped."""
@@ -177,7 +179,7 @@ class RelatedIndex:
         return cls(ids, vocab, vector_terms, vector_weights)
 
     @classmethod
-    def load_or_build(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = 30) -> "RelatedIndex":
+    def load_or_build(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = TOP_TERMS) -> "RelatedIndex":
         """The index of `views`, read from the `cache` file when it was made from exactly
         these papers' texts, else built and written there (atomically) for next time.
 
@@ -186,11 +188,21 @@ class RelatedIndex:
         stale or damaged cache is rebuilt, and a cache that cannot be written is skipped.
         """
         views = list(views)
-        fingerprint = _fingerprint(views, top_terms)
+        index = cls.load(views, cache, top_terms=top_terms)
+        if index is None:
+            index = cls.build(views, top_terms=top_terms)
+            index.save(cache, fingerprint(views, top_terms))
+        return index
+
+    @classmethod
+    def load(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = TOP_TERMS) -> "RelatedIndex | None":
+        """The index of `views` from the `cache` file, or None when there is none made from
+        exactly these papers' texts by this version (never raises for a bad file)."""
+        expected = fingerprint(list(views), top_terms)
         try:
             with gc_paused():
                 data = marshal.loads(Path(cache).read_bytes())
-            if data["format"] == _CACHE_FORMAT and data["fingerprint"] == fingerprint:
+            if data["format"] == _CACHE_FORMAT and data["fingerprint"] == expected:
                 return cls(
                     data["ids"],
                     data["vocab"],
@@ -198,15 +210,18 @@ class RelatedIndex:
                     [array("d", b) for b in data["weights"]],
                 )
         except (OSError, EOFError, ValueError, TypeError, KeyError):
-            pass  # no cache yet, or not one this version can trust: build
-        index = cls.build(views, top_terms=top_terms)
+            pass  # no cache yet, or not one this version can trust
+        return None
+
+    def save(self, cache: Path, papers_fingerprint: str) -> None:
+        """Write this index to `cache` (atomically), tagged with its papers' fingerprint."""
         payload = {
             "format": _CACHE_FORMAT,
-            "fingerprint": fingerprint,
-            "ids": index._ids,
-            "vocab": index._vocab,
-            "terms": [a.tobytes() for a in index._vector_terms],
-            "weights": [a.tobytes() for a in index._vector_weights],
+            "fingerprint": papers_fingerprint,
+            "ids": self._ids,
+            "vocab": self._vocab,
+            "terms": [a.tobytes() for a in self._vector_terms],
+            "weights": [a.tobytes() for a in self._vector_weights],
         }
         try:
             cache = Path(cache)
@@ -216,7 +231,6 @@ class RelatedIndex:
             os.replace(partial, cache)
         except OSError:
             pass  # a read-only or full disk costs the next start a rebuild, nothing more
-        return index
 
     def __len__(self) -> int:
         return len(self._ids)
@@ -266,7 +280,7 @@ def _postings(size: int, vector_terms: list[array], vector_weights: list[array])
     return papers, weights
 
 
-def _fingerprint(views: list[PaperView], top_terms: int) -> str:
+def fingerprint(views: list[PaperView], top_terms: int = TOP_TERMS) -> str:
     """A digest of exactly what the index is made from, so a cache goes stale whenever a
     paper, its order, or the indexing rules change."""
     rules = f"{_CACHE_FORMAT}:{top_terms}:{' '.join(sorted(STOP_WORDS))}"
@@ -276,4 +290,4 @@ def _fingerprint(views: list[PaperView], top_terms: int) -> str:
     return digest.hexdigest()
 
 
-__all__ = ["RelatedIndex", "STOP_WORDS", "is_content_term", "paper_terms", "tokenize"]
+__all__ = ["TOP_TERMS", "RelatedIndex", "fingerprint", "STOP_WORDS", "is_content_term", "paper_terms", "tokenize"]

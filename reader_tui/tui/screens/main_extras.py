@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
@@ -20,7 +19,6 @@ from textual.message import Message
 
 from reader_tui.core.saved_searches import SavedSearch, delete_search, get_search, list_searches, save_search
 from reader_tui.core.text import one_line
-from reader_tui.paths import store_cache_path
 from reader_tui.tui.widgets.related_list import RelatedList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
 
@@ -56,11 +54,6 @@ class SearchesCounted(Message):
     def __init__(self, counts: dict[str, int]) -> None:
         super().__init__()
         self.counts = counts
-
-
-def related_cache_path(folder: Path) -> Path:
-    """The related index's cache file for the store in `folder`."""
-    return store_cache_path(folder, "related", ".marshal")
 
 
 def filter_query(screen: MainScreen) -> str:
@@ -112,10 +105,10 @@ class MainExtras:
 
     def build_related(self: MainScreen) -> None:
         """Build or load the related index. Runs in the search index's worker thread."""
-        from reader_tui.core.related import RelatedIndex
+        from reader_tui.indexing import related_index
 
         started = time.perf_counter()
-        index = RelatedIndex.load_or_build(self.library.views(), related_cache_path(self.library.files.folder))
+        index, _ = related_index(self.library)
         self.post_message(RelatedReady(index, time.perf_counter() - started))
 
     def on_related_ready(self: MainScreen, message: RelatedReady) -> None:

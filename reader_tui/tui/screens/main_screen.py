@@ -256,26 +256,13 @@ class MainScreen(MainActions, MainExtras, Screen):
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def _build_index(self) -> None:
-        try:
-            from reader_tui.core.search import SearchIndex
-        except ImportError:
-            return  # no index yet: search falls back to a substring match over titles
-        from reader_tui.core import search_cache
-        from reader_tui.paths import store_cache_path
+        from reader_tui.indexing import search_index
 
-        views = self.library.views()
-        cache = store_cache_path(self.library.files.folder, "search", ".idx")
-        fingerprint = search_cache.fingerprint(views)
-        index = search_cache.load(views, cache, fingerprint)
-        if index is not None:
-            self.post_message(IndexReady(index))
-        else:
-            # Titles first (a fraction of a second), so search gets ranked soon; the
-            # abstracts (most of the work) follow in this same worker, then the cache.
-            index = SearchIndex.build(views, abstracts=False)
-            self.post_message(IndexReady(index))
-            index.index_abstracts()
-            search_cache.save(index, cache, fingerprint)
+        # From the cache (after waiting for a background `reader-tui index` still writing
+        # it), else built here: titles first, so ranked search comes within a fraction of
+        # a second, then the abstracts (most of the work) and the cache, in this worker.
+        index, _ = search_index(self.library, on_titles=lambda titles: self.post_message(IndexReady(titles)))
+        self.post_message(IndexReady(index))
         self.build_related()  # after the search index, in this same thread
 
     def on_index_ready(self, message: IndexReady) -> None:

@@ -1,0 +1,91 @@
+"""`reader-tui index`, and the background build that `reader-tui import` starts so the TUI's
+next start finds its search and related-papers indexes ready (reader_tui/indexing.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BIB = """@inproceedings{lovelace2026,
+  title = {Conformal Singleton Sets for Tabular Prediction},
+  author = {Ada Lovelace},
+  booktitle = {ICLR},
+  year = {2026},
+  abstract = {We study conformal prediction with singleton sets on tabular data.}
+}
+@inproceedings{turing2026,
+  title = {Muon Optimisers at Scale},
+  author = {Alan Turing},
+  year = {2026},
+  abstract = {An orthogonalising optimiser for large models.}
+}
+"""
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("READER_TUI_DB", "READER_TUI_BACKGROUND_INDEX")}
+    env["PYTHONPATH"] = str(REPO)
+    env["HOME"] = str(tmp_path / "home")
+    env["READER_TUI_CACHE"] = str(tmp_path / "cache")
+    return env
+
+
+def reader_tui(env: dict[str, str], db: Path, *args: str) -> subprocess.CompletedProcess:
+    result = subprocess.run(
+        [sys.executable, "-m", "reader_tui", *args, "--db", str(db)],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def cache_files(tmp_path: Path) -> list[Path]:
+    return sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file() and not p.name.endswith(".lock"))
+
+
+def test_index_builds_both_caches_then_finds_them_up_to_date(tmp_path: Path, env: dict[str, str]) -> None:
+    db = tmp_path / "library"
+    env["READER_TUI_BACKGROUND_INDEX"] = "0"
+    reader_tui(env, db, "list")  # a new store, filled with the seed list
+    first = reader_tui(env, db, "index").stdout
+    assert "search index: built" in first and "related index: built" in first
+    assert {p.parent.name for p in cache_files(tmp_path)} == {"search", "related"}
+    second = reader_tui(env, db, "index").stdout
+    assert "search index: up to date" in second and "related index: up to date" in second
+    assert reader_tui(env, db, "index", "--quiet").stdout == ""
+
+
+def test_import_builds_the_indexes_in_the_background(tmp_path: Path, env: dict[str, str]) -> None:
+    db = tmp_path / "library"
+    bib = tmp_path / "two.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    reader_tui(env, db, "import", str(bib))
+    # the import has returned; a detached `reader-tui index` is writing both caches
+    deadline = time.monotonic() + 90
+    while len(cache_files(tmp_path)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert {p.parent.name for p in cache_files(tmp_path)} == {"search", "related"}
+    # `index` waits for the background build's locks, then finds nothing left to do
+    report = reader_tui(env, db, "index").stdout
+    assert "search index: up to date" in report and "related index: up to date" in report
+    hits = reader_tui(env, db, "list", "--search", "lovelace conformal").stdout
+    assert hits.splitlines()[0].endswith("Conformal Singleton Sets for Tabular Prediction")
+
+
+def test_import_without_changes_or_when_turned_off_starts_no_build(tmp_path: Path, env: dict[str, str]) -> None:
+    db = tmp_path / "library"
+    bib = tmp_path / "two.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    env["READER_TUI_BACKGROUND_INDEX"] = "0"
+    reader_tui(env, db, "import", str(bib))
+    del env["READER_TUI_BACKGROUND_INDEX"]
+    reader_tui(env, db, "import", str(bib))  # nothing new: the catalog did not change
+    time.sleep(1.5)  # time enough for a build of three dozen papers to have written something
+    assert cache_files(tmp_path) == []

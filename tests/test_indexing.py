@@ -1,0 +1,84 @@
+"""The derived indexes' caches and their build locks (reader_tui/indexing.py)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core import search_cache
+from reader_tui.core.search import SearchIndex
+from reader_tui.core.store import Library
+from reader_tui.indexing import building, related_index, search_cache_path, search_index
+
+
+@pytest.fixture
+def library(tmp_path: Path, seed_path: Path, monkeypatch: pytest.MonkeyPatch) -> Library:
+    monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
+    lib = Library.open(tmp_path / "lib", seed=seed_path)
+    yield lib
+    lib.close()
+
+
+def test_search_index_is_built_once_then_loaded(library: Library) -> None:
+    titles_seen: list[tuple[SearchIndex, bool]] = []
+
+    def on_titles(index: SearchIndex) -> None:
+        titles_seen.append((index, index.abstracts_indexed))
+
+    built, cached = search_index(library, on_titles=on_titles)
+    assert not cached and titles_seen == [(built, False)]  # told once, before the abstracts
+    assert search_cache_path(library.files.folder).exists()
+    loaded, cached = search_index(library, on_titles=on_titles)
+    assert cached and len(titles_seen) == 1  # a load has no titles-only stage
+    query = "singleton conformal"
+    assert [h.id for h in loaded.search(query)] == [h.id for h in built.search(query)]
+
+
+def test_related_index_is_built_once_then_loaded(library: Library) -> None:
+    built, cached = related_index(library)
+    assert not cached
+    loaded, cached = related_index(library)
+    some = next(iter(library.papers))
+    assert cached and loaded.related(some, 5) == built.related(some, 5)
+
+
+def test_a_running_build_is_waited_for_and_its_result_loaded(library: Library) -> None:
+    """What the TUI does when it starts while `reader-tui index` (another process, here a
+    thread with its own lock file handle) is still writing the cache."""
+    cache = search_cache_path(library.files.folder)
+    holding, release = threading.Event(), threading.Event()
+
+    def other_builder() -> None:
+        with building(cache):
+            holding.set()
+            release.wait(10)
+            views = library.views()
+            search_cache.save(SearchIndex.build(views), cache, search_cache.fingerprint(views))
+
+    builder = threading.Thread(target=other_builder)
+    builder.start()
+    holding.wait(10)
+    result: list[tuple[SearchIndex, bool]] = []
+    waiter = threading.Thread(target=lambda: result.append(search_index(library)))
+    waiter.start()
+    waiter.join(0.5)
+    assert waiter.is_alive() and not result  # blocked on the other build's lock
+    release.set()
+    builder.join(30)
+    waiter.join(30)
+    index, cached = result[0]
+    assert cached  # it loaded what the other build wrote instead of building again
+    assert len(index) == len(library.papers)
+
+
+def test_an_unwritable_cache_folder_costs_a_build_not_an_error(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("READER_TUI_CACHE", str(blocker))
+    index, cached = search_index(library)
+    assert not cached and len(index) == len(library.papers)
+    assert related_index(library)[1] is False
