@@ -204,9 +204,16 @@ def cmd_index(args: argparse.Namespace) -> int:
     from .indexing import prepare
 
     library = _open(args)
-    for name, (seconds, cached) in prepare(library).items():
-        if not args.quiet:
-            print(f"{name} index: {'up to date, loaded' if cached else 'built'} in {seconds:.2f} s")
+    quiet = args.quiet
+    for name, seconds, cached in prepare(library):
+        if quiet:
+            continue
+        try:
+            # flushed at once: an app that started this waits for each line
+            print(f"{name} index: {'up to date, loaded' if cached else 'built'} in {seconds:.2f} s", flush=True)
+        except BrokenPipeError:
+            quiet = True  # the reader went away (an app quit): finish the caches anyway
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_OK
 
 

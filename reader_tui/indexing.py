@@ -17,6 +17,7 @@ lock (read-only cache folder, no flock on this platform) costs a rebuild, never 
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import sys
 import time
@@ -72,15 +73,26 @@ def building(cache: Path) -> Iterator[None]:
             handle.close()  # closing the file releases the flock
 
 
+def load_search_index(library: Library) -> SearchIndex | None:
+    """The library's search index from its cache (after waiting for a build of it that
+    another process is running), or None when there is no cache matching the catalog."""
+    from .core import search_cache
+
+    views = library.views()
+    cache = search_cache_path(library.files.folder)
+    with building(cache):
+        return search_cache.load(views, cache)
+
+
 def search_index(
     library: Library, on_titles: Callable[[SearchIndex], None] | None = None
 ) -> tuple[SearchIndex, bool]:
     """The library's search index and whether it came from the cache.
 
     Loaded from the cache when it matches the catalog (after waiting for a build of it
-    that another process is running), else built and cached. `on_titles`, when given, is
-    called with the index as soon as its titles are in, before the abstracts (most of the
-    build): a caller can search titles while the rest is built.
+    that another process is running), else built here and cached. `on_titles`, when
+    given, is called with the index as soon as its titles are in, before the abstracts
+    (most of the build): a caller can search titles while the rest is built.
     """
     from .core import search_cache
     from .core.search import SearchIndex
@@ -100,10 +112,20 @@ def search_index(
         return index, False
 
 
+def load_related_index(library: Library) -> RelatedIndex | None:
+    """The library's related-papers index from its cache (after waiting for a build of it
+    that another process is running), or None when there is no cache matching the catalog."""
+    from .core.related import RelatedIndex
+
+    cache = related_cache_path(library.files.folder)
+    with building(cache):
+        return RelatedIndex.load(library.views(), cache)
+
+
 def related_index(library: Library) -> tuple[RelatedIndex, bool]:
     """The library's related-papers index and whether it came from the cache: loaded
-    (after waiting for a build of it that another process is running), else built and
-    cached."""
+    (after waiting for a build of it that another process is running), else built here
+    and cached."""
     from .core.related import RelatedIndex, fingerprint
 
     views = library.views()
@@ -117,17 +139,107 @@ def related_index(library: Library) -> tuple[RelatedIndex, bool]:
         return index, False
 
 
-def prepare(library: Library) -> dict[str, tuple[float, bool]]:
-    """Make sure both caches match the catalog: per index, the seconds it took and
-    whether it was already up to date."""
-    started = time.perf_counter()
-    _, search_cached = search_index(library)
-    searched = time.perf_counter()
-    _, related_cached = related_index(library)
-    return {
-        "search": (searched - started, search_cached),
-        "related": (time.perf_counter() - searched, related_cached),
-    }
+def prepare(library: Library) -> Iterator[tuple[str, float, bool]]:
+    """Make sure both caches match the catalog, search first: per index, as it is done,
+    its name ("search", "related"), the seconds it took and whether it was up to date."""
+    for name, get in (("search", search_index), ("related", related_index)):
+        started = time.perf_counter()
+        _, cached = get(library)
+        yield name, time.perf_counter() - started, cached
+
+
+#: From this many papers on, an app without fresh caches has them built by a child
+#: process (`reader-tui index`) rather than in its own worker thread; below it a build
+#: takes a blink and a child's start-up would cost more than it saves.
+CHILD_BUILD_MIN_PAPERS = 2000
+
+
+def provide_indexes(
+    library: Library,
+    on_search: Callable[[SearchIndex], None],
+    on_related: Callable[[RelatedIndex], None],
+    cancelled: Callable[[], bool] = lambda: False,
+) -> None:
+    """Hand an app the library's search and related-papers indexes as each is ready.
+
+    Runs in a worker thread. From the caches when they match the catalog; otherwise,
+    for a library of CHILD_BUILD_MIN_PAPERS or more, a child process builds and caches
+    them while this thread only waits: the app's UI thread then has the GIL to itself
+    during seconds of indexing, and the build's transient memory stays out of the app.
+    Meanwhile a titles-only search index (a fraction of a second to build) serves the
+    search. Returns early once `cancelled()` (the app is quitting): the child carries on,
+    detached, and leaves the caches for the next start. If the child fails, the indexes
+    are built in this thread instead.
+    """
+    search = load_search_index(library)
+    related = None
+    child = None
+    if search is None and len(library.papers) >= CHILD_BUILD_MIN_PAPERS:
+        child = start_index_child(library.files.folder)
+    if child is not None:
+        from .core.search import SearchIndex
+
+        titles = SearchIndex.build(library.views(), abstracts=False)  # while the child starts
+        titles.index_abstracts_on_search = False  # the child is indexing them
+        on_search(titles)
+        for name in child_reports(child, cancelled):
+            if name == "search":
+                search = load_search_index(library)
+                if search is not None:
+                    on_search(search)
+            elif name == "related":
+                related = load_related_index(library)
+        if cancelled():
+            return
+        if search is None:
+            search, _ = search_index(library)
+            on_search(search)
+    elif search is None:
+        search, _ = search_index(library, on_titles=on_search)
+        on_search(search)
+    else:
+        on_search(search)
+    if related is None:
+        related, _ = related_index(library)
+    on_related(related)
+
+
+def start_index_child(folder: Path) -> subprocess.Popen | None:
+    """Start `reader-tui index` for the store in `folder` in a child process whose
+    reports (one line per index, as its cache is written) come on its stdout pipe; in a
+    session of its own, so that it outlives an app that quits. None if it cannot start."""
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "reader_tui", "index", "--db", str(folder)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:
+        return None
+
+
+def child_reports(child: subprocess.Popen, cancelled: Callable[[], bool] = lambda: False) -> Iterator[str]:
+    """The name of each index ("search", "related") as `child` (`start_index_child`)
+    reports its cache written. Stops reading once `cancelled()`: the child carries on and
+    finishes the caches (its reports then go nowhere, which `reader-tui index` allows)."""
+    assert child.stdout is not None
+    fd, pending = child.stdout.fileno(), b""
+    try:
+        while not cancelled():
+            # a short timeout, so that a quitting app is never kept waiting
+            if not select.select([fd], [], [], 0.1)[0]:
+                continue
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                child.wait()
+                return
+            *lines, pending = (pending + chunk).split(b"\n")
+            for line in lines:
+                yield line.decode("utf-8", "replace").split(" ", 1)[0]
+    finally:
+        child.stdout.close()
 
 
 def start_background_prepare(folder: Path) -> subprocess.Popen | None:
@@ -150,6 +262,7 @@ def start_background_prepare(folder: Path) -> subprocess.Popen | None:
 
 
 __all__ = [
-    "BACKGROUND_ENV", "building", "prepare", "related_cache_path", "related_index", "search_cache_path",
-    "search_index", "start_background_prepare",
+    "BACKGROUND_ENV", "CHILD_BUILD_MIN_PAPERS", "building", "load_related_index", "load_search_index", "prepare",
+    "child_reports", "provide_indexes", "related_cache_path", "related_index", "search_cache_path",
+    "search_index", "start_background_prepare", "start_index_child",
 ]

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from reader_tui.core import search_cache
+from reader_tui import indexing
+from reader_tui.core.related import RelatedIndex
 from reader_tui.core.search import SearchIndex
 from reader_tui.core.store import Library
-from reader_tui.indexing import building, related_index, search_cache_path, search_index
+from reader_tui.indexing import (
+    building, load_related_index, load_search_index, provide_indexes, related_index, search_cache_path, search_index,
+)
 
 
 @pytest.fixture
@@ -82,3 +87,38 @@ def test_an_unwritable_cache_folder_costs_a_build_not_an_error(
     index, cached = search_index(library)
     assert not cached and len(index) == len(library.papers)
     assert related_index(library)[1] is False
+
+
+def test_a_big_library_without_caches_gets_them_from_a_child_process(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexing, "CHILD_BUILD_MIN_PAPERS", 1)  # the seed list counts as big
+    searches: list[tuple[SearchIndex, bool]] = []
+    related: list[RelatedIndex] = []
+    provide_indexes(library, lambda index: searches.append((index, index.abstracts_indexed)), related.append)
+    (titles, titles_complete), (full, full_complete) = searches
+    assert not titles_complete and full_complete and len(related) == 1
+    # the titles-only index served searches meanwhile without indexing abstracts itself
+    assert titles.search("singleton") and not titles.abstracts_indexed
+    assert search_cache_path(library.files.folder).exists()  # written by the child
+    assert load_search_index(library) is not None and load_related_index(library) is not None
+
+
+def test_a_quitting_app_stops_waiting_and_the_child_still_writes_the_caches(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexing, "CHILD_BUILD_MIN_PAPERS", 1)
+    searches: list[SearchIndex] = []
+    related: list[RelatedIndex] = []
+    quitting = threading.Event()
+
+    def on_search(index: SearchIndex) -> None:
+        searches.append(index)
+        quitting.set()  # the user quits as soon as the titles are searchable
+
+    provide_indexes(library, on_search, related.append, cancelled=quitting.is_set)
+    assert len(searches) == 1 and not searches[0].abstracts_indexed and related == []
+    deadline = time.monotonic() + 60
+    while load_related_index(library) is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert load_search_index(library) is not None and load_related_index(library) is not None

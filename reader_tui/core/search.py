@@ -92,6 +92,9 @@ class SearchIndex(Matching):
         self._by_length: dict[int, list[str]] = {}
         self._title_vocab: list[str] = []
         self._abstracts_done = 0  # abstracts of ordinals below this are indexed
+        #: A search that needs the abstracts indexes them first, unless this is turned off
+        #: because another process is indexing them (it then searches the other fields).
+        self.index_abstracts_on_search = True
         self._cache: OrderedDict[str, _Expansion] = OrderedDict()
         self._lock = threading.RLock()
 
@@ -238,7 +241,11 @@ class SearchIndex(Matching):
         """
         if isinstance(query, str):
             query = parse_query(query)
-        if not self.abstracts_indexed and (query.has_text or query.excluded or query.excluded_phrases):
+        if (
+            not self.abstracts_indexed
+            and self.index_abstracts_on_search
+            and (query.has_text or query.excluded or query.excluded_phrases)
+        ):
             self.index_abstracts()
         tags = dict(self._tags)  # snapshots: update() may run on another thread
         notes = dict(self._notes)

@@ -53,6 +53,7 @@ _MAX_HEADER = 512  # bytes: a longer first line is not a header of ours
 KNOWN_ATTRIBUTES = frozenset({
     "_ids", "_ordinal", "_records", "_removed", "_post", "_titles", "_years", "_venues", "_status",
     "_tags", "_notes", "_vocab", "_by_length", "_title_vocab", "_abstracts_done", "_cache", "_lock",
+    "index_abstracts_on_search",
 })
 _CATALOG_FIELDS = attrgetter("short_name", "abstract", "keywords", "venue", "year")
 

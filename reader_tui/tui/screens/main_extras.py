@@ -9,7 +9,6 @@ papers index is built in the search index's worker thread (after it) and arrives
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -102,14 +101,6 @@ class MainExtras:
         self.app.push_screen(StatsScreen(self.library, shown, filter_label=self.status_bar_description()))
 
     # -- related papers ----------------------------------------------------------------------
-
-    def build_related(self: MainScreen) -> None:
-        """Build or load the related index. Runs in the search index's worker thread."""
-        from reader_tui.indexing import related_index
-
-        started = time.perf_counter()
-        index, _ = related_index(self.library)
-        self.post_message(RelatedReady(index, time.perf_counter() - started))
 
     def on_related_ready(self: MainScreen, message: RelatedReady) -> None:
         self.related_index = message.index

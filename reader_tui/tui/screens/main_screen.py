@@ -8,6 +8,7 @@ drawn the same way.
 
 from __future__ import annotations
 
+import time
 import webbrowser
 from functools import partial
 
@@ -26,7 +27,7 @@ from reader_tui.tui.listing import Listing, compute_listing
 from reader_tui.tui.screens.filter_dialog import FilterChoice
 from reader_tui.tui.messages import IndexReady, LibraryChanged, ListingReady
 from reader_tui.tui.screens.main_actions import MainActions
-from reader_tui.tui.screens.main_extras import EXTRA_BINDINGS, MainExtras
+from reader_tui.tui.screens.main_extras import EXTRA_BINDINGS, MainExtras, RelatedReady
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList
@@ -256,14 +257,18 @@ class MainScreen(MainActions, MainExtras, Screen):
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def _build_index(self) -> None:
-        from reader_tui.indexing import search_index
+        from textual.worker import get_current_worker
 
-        # From the cache (after waiting for a background `reader-tui index` still writing
-        # it), else built here: titles first, so ranked search comes within a fraction of
-        # a second, then the abstracts (most of the work) and the cache, in this worker.
-        index, _ = search_index(self.library, on_titles=lambda titles: self.post_message(IndexReady(titles)))
-        self.post_message(IndexReady(index))
-        self.build_related()  # after the search index, in this same thread
+        from reader_tui.indexing import provide_indexes
+
+        worker = get_current_worker()
+        started = time.perf_counter()
+        provide_indexes(
+            self.library,
+            on_search=lambda index: self.post_message(IndexReady(index)),
+            on_related=lambda index: self.post_message(RelatedReady(index, time.perf_counter() - started)),
+            cancelled=lambda: worker.is_cancelled,
+        )
 
     def on_index_ready(self, message: IndexReady) -> None:
         self.index = message.index
