@@ -6,7 +6,8 @@ figures, the 19,630-paper OpenReview dump); `--papers N` grows or generates a li
 papers (recombining real sentences, see `synthetic.py`). It measures, in this order:
 
 - start-up: importing the CLI (no Textual) and the TUI, each in a fresh interpreter;
-- import into an empty store, then the same list again (all duplicates);
+- `reader-tui import FILE` as a user runs it (with `--data` alone), then the import's
+  merge and write alone: into an empty store, then the same list again (all duplicates);
 - store writes: one status change with the whole catalog loaded (p50/p95);
 - search: index build, query latency p50/p95/max over a fixed set of queries;
 - related papers: index build, per-paper latency;
@@ -33,6 +34,7 @@ from typing import Any
 
 from .core.model import Paper, Status
 from .core.store import Library
+from .indexing import BACKGROUND_ENV
 from .paths import CACHE_ENV
 
 
@@ -49,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="reader-tui-bench-") as tmp:
         # the index caches of this throw-away store go with it, not to the user's cache
         os.environ[CACHE_ENV] = str(Path(tmp) / "cache")
-        context = {"papers": papers, "folder": Path(tmp) / "library"}
+        context = {"papers": papers, "folder": Path(tmp) / "library", "data": args.data, "grown": args.papers is not None}
         for name, step in STEPS.items():
             if name in args.skip:
                 continue
@@ -93,6 +95,24 @@ def step_startup(context: dict) -> dict:
         "import_cli_s": _fresh_import_time("reader_tui.cli"),
         "import_tui_s": _fresh_import_time("reader_tui.tui.app"),
     }
+
+
+def step_import_file(context: dict) -> dict:
+    """`reader-tui import FILE` as a user runs it (fresh process: read, parse, merge,
+    write), when the benchmark reads a real file as it is (`--data` without `--papers`)."""
+    data: Path | None = context["data"]
+    if data is None or context["grown"]:
+        return {}
+    folder = context["folder"].parent / "import-file"
+    code = "from reader_tui.cli import main; main()"
+    os.environ[BACKGROUND_ENV] = "0"  # the background index build is measured by step_tui
+    try:
+        read = _timed(lambda: _run_python("import sys; from reader_tui.core.importers.detect import read_any; "
+                                          "read_any(sys.argv[1])", str(data)))
+        total = _timed(lambda: _run_python(code, "--db", str(folder), "--no-seed", "import", str(data)))
+    finally:
+        del os.environ[BACKGROUND_ENV]
+    return {"cli_import_read_s": read, "cli_import_s": total}
 
 
 def step_import(context: dict) -> dict:
@@ -235,6 +255,7 @@ def _peak_rss_mb() -> float:
 
 STEPS: dict[str, Callable[[dict], dict]] = {
     "startup": step_startup,
+    "import-file": step_import_file,
     "import": step_import,
     "writes": step_writes,
     "search": step_search,
@@ -250,7 +271,9 @@ _ROWS = [
     ("papers", "papers", "{:,}"),
     ("import_cli_s", "import the CLI (fresh process, no Textual)", "{:.3f} s"),
     ("import_tui_s", "import the TUI (fresh process)", "{:.3f} s"),
-    ("import_new_s", "import into an empty store", "{:.2f} s"),
+    ("cli_import_read_s", "read and parse the file (fresh process)", "{:.2f} s"),
+    ("cli_import_s", "reader-tui import FILE into an empty store (fresh process)", "{:.2f} s"),
+    ("import_new_s", "import into an empty store (papers already read)", "{:.2f} s"),
     ("import_duplicates_s", "import again (all duplicates)", "{:.2f} s"),
     ("store_open_s", "open the store", "{:.3f} s"),
     ("write_p50_ms", "store write (status change), p50", "{:.1f} ms"),
