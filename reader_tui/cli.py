@@ -161,60 +161,15 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from .core.importers.detect import read_any
+    from .cli_import import run_import
 
-    from .progress import Progress
-
-    library = _open(args)
-    papers, problems, failures, annotations = [], [], [], {}
-    with Progress(len(args.files) + 1) as progress:
-        for name in args.files:
-            progress.step(f"reading {Path(name).name}")
-            try:
-                result = read_any(Path(name), format=args.format, venue=args.venue, year=args.year)
-            except ImportFailure as failure:
-                failures.append(failure)
-                continue
-            finally:
-                progress.step(f"read {Path(name).name}", advance=True)
-            papers.extend(result.papers)
-            problems.extend(result.problems)
-            annotations.update(result.annotations)
-        for problem in problems:
-            _error(f"skipped: {problem}")
-        for failure in failures:
-            _error(str(failure))
-        if not papers:
-            if not failures:
-                _error("nothing to import: no papers found")
-            return EXIT_ERROR
-        progress.step(f"merging {len(papers):,} papers into the library")
-        summary = library.import_papers(papers, annotations)
-    summary.skipped += len(problems)
-    print(f"imported {len(papers)} papers: {summary}")
-    if summary.new or summary.updated or summary.merged:
-        from .indexing import start_background_prepare
-
-        # so that the next TUI start finds its indexes ready (see indexing.py)
-        start_background_prepare(library.files.folder)
-    return EXIT_ERROR if failures else EXIT_OK
+    return run_import(_open(args), [Path(name) for name in args.files], args.format, args.venue, args.year)
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    from .indexing import prepare
+    from .cli_import import run_index
 
-    library = _open(args)
-    quiet = args.quiet
-    for name, seconds, cached in prepare(library):
-        if quiet:
-            continue
-        try:
-            # flushed at once: an app that started this waits for each line
-            print(f"{name} index: {'up to date, loaded' if cached else 'built'} in {seconds:.2f} s", flush=True)
-        except BrokenPipeError:
-            quiet = True  # the reader went away (an app quit): finish the caches anyway
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return EXIT_OK
+    return run_index(_open(args), quiet=args.quiet)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -301,31 +256,10 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    library = _open(args)
-    stats = library_stats(library)
-    if args.json:
-        _print_json(stats)
-        return EXIT_OK
-    print(f"{stats['papers']} papers")
-    for status, count in stats["status"].items():
-        print(f"  {status:<8} {count:>6}")
-    if stats["tags"]:
-        print("tags")
-        for tag, count in stats["tags"].items():
-            print(f"  {tag:<20} {count:>6}")
-    print(reads_line(library))
+    from .cli_stats import print_stats
+
+    print_stats(_open(args), as_json=args.json)
     return EXIT_OK
-
-
-def reads_line(library: Library, today=None) -> str:
-    """Papers read per day over the last 28 days as one line of block characters."""
-    from .core.stats import reads_per_day
-
-    days = reads_per_day(library.annotations, 28, today)
-    most = max((count for _day, count in days), default=0)
-    bars = "".join("·" if not count else "▁▂▃▄▅▆▇█"[min(7, (count * 8 - 1) // most)] for _day, count in days)
-    total = sum(count for _day, count in days)
-    return f"read per day {days[0][0]:%b %d} {bars} {days[-1][0]:%b %d}: {total} in 28 days"
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -387,15 +321,6 @@ def cmd_annotations(args: argparse.Namespace) -> int:
 
 
 # -- helpers ----------------------------------------------------------------------------
-
-
-def library_stats(library: Library) -> dict:
-    """Counts by status and tag (tags most used first)."""
-    counts = {s.value: 0 for s in Status}
-    for pid in library.papers:
-        counts[library.annotation(pid).status.value] += 1
-    tags = sorted(library.all_tags().items(), key=lambda kv: (-kv[1], kv[0].casefold()))
-    return {"papers": len(library), "status": counts, "tags": dict(tags)}
 
 
 def format_paper(view: PaperView) -> str:

@@ -1,0 +1,75 @@
+"""`reader-tui import FILE...` and `reader-tui index`: the command functions, without
+argument parsing (cli.py parses and calls these). Each returns the process exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from .core.importers.base import ImportFailure
+from .core.store import Library
+
+EXIT_OK, EXIT_ERROR = 0, 1
+
+
+def run_import(library: Library, files: list[Path], format: str | None, venue: str | None, year: int | None) -> int:
+    """Read `files` and merge their papers into `library`; print what was done, and every
+    skipped entry or unreadable file as one line on stderr. Exit 1 if a file failed."""
+    from .core.importers.detect import read_any
+    from .progress import Progress
+
+    papers, problems, failures, annotations = [], [], [], {}
+    with Progress(len(files) + 1) as progress:
+        for path in files:
+            progress.step(f"reading {path.name}")
+            try:
+                result = read_any(path, format=format, venue=venue, year=year)
+            except ImportFailure as failure:
+                failures.append(failure)
+                continue
+            finally:
+                progress.step(f"read {path.name}", advance=True)
+            papers.extend(result.papers)
+            problems.extend(result.problems)
+            annotations.update(result.annotations)
+        for problem in problems:
+            _error(f"skipped: {problem}")
+        for failure in failures:
+            _error(str(failure))
+        if not papers:
+            if not failures:
+                _error("nothing to import: no papers found")
+            return EXIT_ERROR
+        progress.step(f"merging {len(papers):,} papers into the library")
+        summary = library.import_papers(papers, annotations)
+    summary.skipped += len(problems)
+    print(f"imported {len(papers)} papers: {summary}")
+    if summary.new or summary.updated or summary.merged:
+        from .indexing import start_background_prepare
+
+        # so that the next TUI start finds its indexes ready (see indexing.py)
+        start_background_prepare(library.files.folder)
+    return EXIT_ERROR if failures else EXIT_OK
+
+
+def run_index(library: Library, *, quiet: bool = False) -> int:
+    """Bring the library's search and related-papers caches up to date, printing a line
+    per index as it is done (an app that started this reads them as they come)."""
+    from .indexing import prepare
+
+    for name, seconds, cached in prepare(library):
+        if quiet:
+            continue
+        try:
+            print(f"{name} index: {'up to date, loaded' if cached else 'built'} in {seconds:.2f} s", flush=True)
+        except BrokenPipeError:
+            quiet = True  # the reader went away (an app quit): finish the caches anyway
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_OK
+
+
+def _error(message: str) -> None:
+    from .core.text import sanitize
+
+    print(f"reader-tui: {sanitize(message)}", file=sys.stderr)
