@@ -18,7 +18,8 @@ from reader_tui.core.exporters.bibtex import (
     entry_for,
     export_bibtex,
 )
-from reader_tui.core.exporters.latex import _escape_full, escape_latex, protect_case
+from reader_tui.core.exporters.latex import _escape_full, escape_latex
+from reader_tui.core.exporters.title_case import protect_case
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.titles import derive_title
 

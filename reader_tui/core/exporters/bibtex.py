@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from reader_tui.core.citekeys import CitekeyAllocator, citekey_base, validate_citekey
-from reader_tui.core.exporters.latex import escape_latex, protect_case
+from reader_tui.core.exporters.latex import escape_latex
+from reader_tui.core.exporters.title_case import protect_case
 from reader_tui.core.model import PaperView
 
 __all__ = ["export_bibtex", "entry_for", "entry_fields", "booktitle_for", "HEADER"]
