@@ -174,7 +174,8 @@ def provide_indexes(
     search = load_search_index(library)
     related = None
     child = None
-    if search is None and len(library.papers) >= CHILD_BUILD_MIN_PAPERS:
+    # (POSIX only: the child's reports are read with select(), which Windows pipes lack)
+    if search is None and len(library.papers) >= CHILD_BUILD_MIN_PAPERS and os.name == "posix":
         child = start_index_child(library.files.folder)
     if child is not None:
         from .core.search import SearchIndex
