@@ -3,7 +3,9 @@ no more than the forty rows on screen (Toolong's LogLines is the model).
 
 The list holds only paper ids in display order; the rows are rendered from the
 Library on demand and kept in an LRU cache of Strips keyed by everything that
-changes a row's look (paper version, width, cursor, mark, focus, highlight).
+changes a row's look (paper version, width, cursor, mark, focus, highlight). The
+scrollbar is the list's own last column (see scroll_gutter), appended to the cached
+rows at each draw because it depends on the scroll position.
 """
 
 from __future__ import annotations
@@ -17,20 +19,20 @@ from rich.style import Style
 from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from reader_tui.core.model import Status
 from reader_tui.core.store import Library
 from reader_tui.core.text import one_line, sanitize
+from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
 TAG_SHARE = 3  # tags take at most a third of the row, the title gets the rest
 
 
-class PaperList(ScrollView, can_focus=True):
+class PaperList(GutterScrollView, can_focus=True):
     """A fast, keyboard-driven list of papers (ids down, messages up)."""
 
     BINDINGS = [
@@ -55,6 +57,9 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--status-to-read",
         "paper-list--status-skipped",
         "paper-list--empty",
+        "paper-list--scrollbar",
+        "paper-list--scrollbar-hover",
+        "paper-list--scrollbar-active",
     }
 
     class Highlighted(Message):
@@ -93,6 +98,7 @@ class PaperList(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
         self._style_map: dict[str, Style] | None = None
         self._match_patterns: dict[str, re.Pattern[str] | None] = {}
+        self._frame: tuple[int, int, int, bool, list[Segment] | None] | None = None
         self.virtual_size = Size(0, len(self._ids))
 
     # -- attributes down ------------------------------------------------------------------
@@ -212,6 +218,9 @@ class PaperList(ScrollView, can_focus=True):
             self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
 
     async def _on_click(self, event: events.Click) -> None:
+        if self.gutter_row(event) is not None:  # the press on the gutter already scrolled
+            event.prevent_default()
+            return
         row = event.y + round(self.scroll_y)
         if not 0 <= row < len(self._ids):
             return
@@ -243,26 +252,53 @@ class PaperList(ScrollView, can_focus=True):
             self._style_map[""] = self.rich_style
         return self._style_map
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What every row of one draw shares, read once: the region alone is a look-up in
+        # the compositor's map, and a scroll draws all forty-odd rows.
+        self._frame = self._read_frame()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
+    def _read_frame(self) -> tuple[int, int, int, bool, list[Segment] | None]:
+        """Row width, first row shown, cursor, focus, and the gutter's cells (None: all fits)."""
+        width, cells = self.gutter_frame()
+        return width, round(self.scroll_y), self.cursor, self.has_focus, cells
+
+    def gutter_style(self, state: str) -> Style:
+        return self._row_styles()[state]
+
+    def gutter_released(self) -> None:
+        # the cursor comes along into the view, or the next key would jump back
+        top, height = round(self.scroll_y), self.scrollable_content_region.height
+        self.move_to(max(top, min(self.cursor, top + height - 1)))
+
     def render_line(self, y: int) -> Strip:
-        row = y + round(self.scroll_y)
-        width = self.scrollable_content_region.width
+        width, top, cursor, focused, cells = self._frame or self._read_frame()
+        strip = self._row_strip(y + top, width, cursor, focused)
+        if cells is None or y >= len(cells):
+            return strip
+        return Strip([*strip, cells[y]], width + 1)
+
+    def _row_strip(self, row: int, width: int, cursor: int, focused: bool) -> Strip:
         base = self._row_styles()[""]
         if not self._ids:
-            if y == 0:
+            if row == 0:
                 style = base + self._row_styles()["empty"]
                 return Strip([Segment(set_cell_size(f" {self.empty_text}", width), style)], width)
             return Strip.blank(width, base)
         if row >= len(self._ids):
             return Strip.blank(width, base)
         pid = self._ids[row]
-        is_cursor = row == self.cursor
+        is_cursor = row == cursor
         key = (
             pid,
             self._versions.get(pid, 0),
             self._generation,
             width,
             is_cursor,
-            is_cursor and self.has_focus,
+            is_cursor and focused,
             pid in self.marked,
         )
         strip = self._cache.get(key)
@@ -297,7 +333,8 @@ class PaperList(ScrollView, can_focus=True):
             segments.append(Segment(" ", base))
             segments.append(Segment(_fit(tags, tag_room, left=True), base + styles["tag"]))
         segments.append(Segment(" ", base))
-        return Strip(segments).adjust_cell_length(width, base)
+        # one segment per run of a style: each one costs again in every later stage of a draw
+        return Strip(Segment.simplify(segments)).adjust_cell_length(width, base)
 
     def _title_segments(self, pid: str, title: str, base: Style, match_style: Style) -> list[Segment]:
         pattern = self._pattern(pid)
