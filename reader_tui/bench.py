@@ -13,7 +13,8 @@ papers (recombining real sentences, see `synthetic.py`). It measures, in this or
 - related papers: index build, per-paper latency;
 - BibTeX export of every paper;
 - the TUI (headless, in a fresh process): first paint, time to full search, memory; once
-  with no index caches and once with them prepared as `reader-tui import` leaves them.
+  with no index caches and once with them prepared as `reader-tui import` leaves them,
+  then the CPU cost per key of a held `j` (30 keys/s), scrolling and within a page.
 """
 
 from __future__ import annotations
@@ -192,7 +193,7 @@ def step_tui(context: dict) -> dict:
     cold = json.loads(_run_python(_TUI_CODE, folder).strip().splitlines()[-1])
     shutil.rmtree(caches, ignore_errors=True)
     prepare = _timed(lambda: _run_python("from reader_tui.cli import main; main()", "index", "--quiet", "--db", folder))
-    prepared = json.loads(_run_python(_TUI_CODE, folder).strip().splitlines()[-1])
+    prepared = json.loads(_run_python(_TUI_CODE, folder, "--held").strip().splitlines()[-1])
     return {
         **cold,
         "index_prepare_s": prepare,
@@ -200,16 +201,19 @@ def step_tui(context: dict) -> dict:
         "prepared_search_ready_s": prepared["search_ready_s"],
         "prepared_tui_rss_mb": prepared["tui_rss_mb"],
         "prepared_tui_peak_rss_mb": prepared["tui_peak_rss_mb"],
+        "held_scroll_ms": _ms(prepared["held_scroll_cpu_per_key_s"]),
+        "held_in_page_ms": _ms(prepared["held_in_page_cpu_per_key_s"]),
     }
 
 
-_TUI_CODE = "import sys; from reader_tui.bench import tui_figures; tui_figures(sys.argv[1])"
+_TUI_CODE = "import sys; from reader_tui.bench import tui_figures; tui_figures(sys.argv[1], '--held' in sys.argv)"
 
 
-def tui_figures(folder: str) -> None:
+def tui_figures(folder: str, held: bool = False) -> None:
     """Start the TUI headless on the store in `folder` and print, as JSON: first paint,
     seconds until its search index was complete, resident memory once its workers ended,
-    and this process's peak resident memory. Run by `step_tui` in a fresh process."""
+    and this process's peak resident memory; with `held`, also the CPU cost of a held `j`
+    (bench_tui.measure_held_keys). Run by `step_tui` in a fresh process."""
     from .tui import bench_tui
     from .tui.screens.main_screen import MainScreen
 
@@ -225,13 +229,16 @@ def tui_figures(folder: str) -> None:
     library = Library.open(Path(folder), background_writes=True)
     start = time.perf_counter()
     paint = bench_tui.measure_first_paint(library)
-    library.close()
-    print(json.dumps({
+    figures = {
         "first_paint_s": paint,
         "search_ready_s": search_ready[0] - start if search_ready else float("nan"),
         "tui_rss_mb": bench_tui.settled_rss_mb,
         "tui_peak_rss_mb": _peak_rss_mb(),
-    }))
+    }
+    if held:  # after the memory figures: it runs a second app
+        figures.update(bench_tui.measure_held_keys(library))
+    library.close()
+    print(json.dumps(figures))
 
 
 def _peak_rss_mb() -> float:
@@ -292,6 +299,8 @@ _ROWS = [
     ("prepared_search_ready_s", "TUI, indexes prepared: start to full search", "{:.2f} s"),
     ("prepared_tui_rss_mb", "TUI, indexes prepared: resident memory", "{:.0f} MB"),
     ("prepared_tui_peak_rss_mb", "TUI, indexes prepared: peak resident memory", "{:.0f} MB"),
+    ("held_scroll_ms", "TUI, indexes prepared: j held (30/s), every key scrolling: CPU per key", "{:.1f} ms"),
+    ("held_in_page_ms", "TUI, indexes prepared: j held (30/s), within the page: CPU per key", "{:.1f} ms"),
     ("first_paint_s", "TUI, no index caches: start to first painted list", "{:.3f} s"),
     ("search_ready_s", "TUI, no index caches: start to full search (built in a worker)", "{:.2f} s"),
     ("tui_rss_mb", "TUI, no index caches: resident memory, indexes built", "{:.0f} MB"),

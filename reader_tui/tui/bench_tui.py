@@ -2,7 +2,8 @@
 
 `python -m reader_tui.tui.bench_tui STORE_FOLDER` prints them for an existing store
 (import ../shared/data/iclr2026-openreview.jsonl.gz into it first for the 19,630-paper
-figures). The project's main benchmark calls `measure_first_paint(library)`.
+figures). The project's main benchmark calls `measure_first_paint(library)` and
+`measure_held_keys(library)`.
 """
 
 from __future__ import annotations
@@ -65,14 +66,20 @@ def measure_moves(library: Library, keys: int = 150, size: tuple[int, int] = SIZ
       an unbound key, which is the pilot's own overhead;
     - a held key: `j` sent at 30 per second (a terminal's key repeat): CPU time per key,
       and how long after the last key the app was idle again (lag; near 0 = it kept up).
+      Twice: with the cursor on the page's last row, so that every key scrolls the list
+      (`held_scroll_*`, the case that counts), and within one page (`held_in_page_*`).
     """
-    return asyncio.run(_moves(library, keys, size))
+    return asyncio.run(_moves(library, keys, size, presses=True))
 
 
-async def _moves(library: Library, keys: int, size: tuple[int, int]) -> dict[str, float]:
-    from textual import events
+def measure_held_keys(library: Library, keys: int = 150, size: tuple[int, int] = SIZE) -> dict[str, float]:
+    """Only the held-key figures of `measure_moves` (the project's main benchmark shows them)."""
+    return asyncio.run(_moves(library, keys, size, presses=False))
 
+
+async def _moves(library: Library, keys: int, size: tuple[int, int], *, presses: bool) -> dict[str, float]:
     from reader_tui.tui.app import create_app
+    from reader_tui.tui.widgets.paper_list import PaperList
 
     app = create_app(library)
     async with app.run_test(size=size) as pilot:
@@ -88,28 +95,50 @@ async def _moves(library: Library, keys: int, size: tuple[int, int]) -> dict[str
                 times.append(time.perf_counter() - t0)
             return times
 
-        baseline = await pressed("f12")
-        moves = await pressed("j")
+        pressed_figures: dict[str, float] = {}
+        if presses:
+            baseline, moves = await pressed("f12"), await pressed("j")
+            pressed_figures = {
+                "press_median_s": statistics.median(moves),
+                "press_p95_s": sorted(moves)[int(len(moves) * 0.95)],
+                "unbound_key_median_s": statistics.median(baseline),
+            }
+        papers = app.screen.query_one(PaperList)
+        page = papers.scrollable_content_region.height
+
         await pilot.press("g")
         await pilot.pause()
+        in_page = await _held(app, pilot, "j", max(1, page - 2))  # the cursor stays on the page
 
-        driver = app._driver
-        assert driver is not None
-        cpu0 = time.process_time()
-        for _ in range(keys):
-            driver.send_message(events.Key("j", "j"))
-            await asyncio.sleep(1 / 30)
-        sent = time.perf_counter()
+        await pilot.press("g", "pagedown")  # the cursor on the page's last row
         await pilot.pause()
-        lag = time.perf_counter() - sent
-        held_cpu = (time.process_time() - cpu0) / keys
+        top = papers.scroll_y
+        scrolling = max(1, min(keys, len(papers.ids) - page - round(top)))  # no key past the end
+        scroll = await _held(app, pilot, "j", scrolling)
+        assert len(papers.ids) <= page or papers.scroll_y - top == scrolling, "every key scrolled"
     return {
-        "press_median_s": statistics.median(moves),
-        "press_p95_s": sorted(moves)[int(len(moves) * 0.95)],
-        "unbound_key_median_s": statistics.median(baseline),
-        "held_cpu_per_key_s": held_cpu,
-        "held_lag_s": lag,
+        **pressed_figures,
+        "held_scroll_cpu_per_key_s": scroll[0],
+        "held_scroll_lag_s": scroll[1],
+        "held_in_page_cpu_per_key_s": in_page[0],
+        "held_in_page_lag_s": in_page[1],
     }
+
+
+async def _held(app: Any, pilot: Any, key: str, keys: int) -> tuple[float, float]:
+    """`key` sent `keys` times at 30 per second: CPU seconds per key, and the lag."""
+    from textual import events
+
+    driver = app._driver
+    assert driver is not None
+    cpu0 = time.process_time()
+    for _ in range(keys):
+        driver.send_message(events.Key(key, key))
+        await asyncio.sleep(1 / 30)
+    sent = time.perf_counter()
+    await pilot.pause()
+    lag = time.perf_counter() - sent
+    return (time.process_time() - cpu0) / keys, lag
 
 
 def current_rss_mb() -> float:
@@ -144,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             "move (j) pressed alone: median {press_median_s:.4f} s, p95 {press_p95_s:.4f} s "
             "(an unbound key: {unbound_key_median_s:.4f} s)\n"
-            "move (j) held at 30/s: CPU {held_cpu_per_key_s:.4f} s per key, "
-            "lag after the last key {held_lag_s:.3f} s".format(**moves)
+            "move (j) held at 30/s, every key scrolling: CPU {held_scroll_cpu_per_key_s:.4f} s per key, "
+            "lag after the last key {held_scroll_lag_s:.3f} s\n"
+            "move (j) held at 30/s, within the page: CPU {held_in_page_cpu_per_key_s:.4f} s per key, "
+            "lag after the last key {held_in_page_lag_s:.3f} s".format(**moves)
         )
         print(f"peak RSS: {rss_mb():.0f} MB")
     finally:
