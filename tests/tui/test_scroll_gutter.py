@@ -58,6 +58,7 @@ async def test_thumb_at_the_top_then_the_bottom() -> None:
         papers = app.query_one(PaperList)
         await pilot.pause()
         assert gutter(papers) == "#" + "|" * 9
+        assert papers._vertical_scrollbar is None  # Textual's own is never made
         await pilot.press("G")
         await pilot.pause()
         assert gutter(papers) == "|" * 9 + "#"

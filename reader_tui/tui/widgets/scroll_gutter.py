@@ -99,13 +99,20 @@ class ScrollGutter:
 
 class GutterScrollView(ScrollView):
     """A line-API ScrollView with the gutter as its last column, driven by the mouse
-    like Textual's scrollbar (the wheel stays ScrollView's own). Set its CSS to
-    `scrollbar-size-vertical: 0`, call `gutter_frame` once per draw and append
-    `cells[y]` to line y; subclasses give the gutter's colours in `gutter_style`."""
+    like Textual's scrollbar (the wheel stays ScrollView's own). Give it `overflow-y:
+    hidden` in CSS, call `gutter_frame` once per draw and append `cells[y]` to line y;
+    subclasses give the gutter's colours in `gutter_style`."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._gutter = ScrollGutter()
+
+    @property
+    def allow_vertical_scroll(self) -> bool:
+        # With overflow-y hidden Textual makes no ScrollBar, not even a zero-wide one: that
+        # one was moved on every scroll, and its refresh made the compositor rebuild its
+        # map of the whole screen (1.2 ms a key). Scrolling (wheel, keys) stays allowed.
+        return not (self.disabled or self.loading) and self.max_scroll_y > 0
 
     def gutter_style(self, state: str) -> Style:
         """The style for `ScrollGutter.state`: colour for the thumb, background for the track."""
