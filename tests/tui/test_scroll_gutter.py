@@ -4,6 +4,7 @@ covers row text, that it is absent when everything fits, and that the mouse driv
 from __future__ import annotations
 
 from test_paper_list import FakeLibrary, ListApp
+from textual import events
 from textual.color import Color
 from tui_support import screen_text, settle
 
@@ -138,8 +139,8 @@ async def test_the_wheel_still_scrolls() -> None:
     app = ListApp(FakeLibrary(100))
     async with app.run_test(size=(80, 10)) as pilot:
         papers = app.query_one(PaperList)
-        assert papers.allow_vertical_scroll
-        papers._on_mouse_scroll_down(_wheel(papers))
+        assert papers.allow_vertical_scroll  # though overflow-y is hidden
+        papers.post_message(events.MouseScrollDown(papers, 5, 5, 0, 1, 0, False, False, False, screen_x=5, screen_y=5))
         await pilot.pause()
         assert papers.scroll_y > 0
 
@@ -152,6 +153,7 @@ async def test_hovering_the_gutter_lights_it() -> None:
         await pilot.pause()
         idle = papers.get_component_rich_style("paper-list--scrollbar")
         hover = papers.get_component_rich_style("paper-list--scrollbar-hover")
+        assert hover.color != idle.color
         await pilot.hover(PaperList, offset=(79, 5))
         await pilot.pause()
         assert list(papers.render_line(0))[-1].style.bgcolor == hover.color
@@ -185,13 +187,6 @@ async def test_main_screen_without_overflow_has_no_gutter(library: Library) -> N
         papers = app.screen.query_one(PaperList)
         assert set(gutter(papers)) == {"."}
         assert "Graph Neural Networks for Molecules" in screen_text(app)
-
-
-def _wheel(widget: PaperList):
-    from textual import events
-
-    return events.MouseScrollDown(widget, 5, 5, 0, 1, 0, False, False, False, screen_x=5, screen_y=5)
-
 
 
 def test_main_screen_snapshot_with_the_gutter(snap_compare, seed_library: Library) -> None:
