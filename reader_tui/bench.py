@@ -233,31 +233,12 @@ def tui_figures(folder: str, held: bool = False) -> None:
         "first_paint_s": paint,
         "search_ready_s": search_ready[0] - start if search_ready else float("nan"),
         "tui_rss_mb": bench_tui.settled_rss_mb,
-        "tui_peak_rss_mb": _peak_rss_mb(),
+        "tui_peak_rss_mb": bench_tui.rss_mb(),
     }
     if held:  # after the memory figures: it runs a second app
         figures.update(bench_tui.measure_held_keys(library))
     library.close()
     print(json.dumps(figures))
-
-
-def _peak_rss_mb() -> float:
-    """This process's peak resident memory in MB, from /proc (VmHWM), else getrusage.
-
-    Not getrusage alone: Linux carries a parent's peak into a child it starts (the
-    exec'ed process inherits `maxrss`), so a TUI started by this benchmark, whose own
-    process holds the whole catalog, would report the benchmark's peak, not its own.
-    """
-    try:
-        with open(f"/proc/{os.getpid()}/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 STEPS: dict[str, Callable[[dict], dict]] = {

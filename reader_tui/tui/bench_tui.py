@@ -143,19 +143,28 @@ async def _held(app: Any, pilot: Any, key: str, keys: int) -> tuple[float, float
 
 def current_rss_mb() -> float:
     """Resident memory of this process now, in MB (Linux; 0 where /proc is missing)."""
+    return _proc_status_mb("VmRSS:")
+
+
+def rss_mb() -> float:
+    """Peak resident memory of this process in MB: /proc's VmHWM, else getrusage.
+
+    Not getrusage alone: Linux carries a parent's peak into a child it starts (the
+    exec'ed process inherits `maxrss`), so an app started by a benchmark whose own
+    process holds the whole catalog would report the benchmark's peak, not its own.
+    """
+    return _proc_status_mb("VmHWM:") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _proc_status_mb(field: str) -> float:
     try:
         with open(f"/proc/{os.getpid()}/status", encoding="ascii") as status:
             for line in status:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
     return 0.0
-
-
-def rss_mb() -> float:
-    """Peak resident memory of this process in MB (Linux reports KB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main(argv: list[str] | None = None) -> int:
