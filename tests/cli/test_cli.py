@@ -52,7 +52,7 @@ def test_version(run: Run) -> None:
 
 
 def test_help_of_every_command(run: Run) -> None:
-    for command in ("import", "list", "show", "mark", "tag", "note", "edit", "stats"):
+    for command in ("import", "index", "list", "show", "mark", "tag", "note", "edit", "stats"):
         result = run(command, "--help", use_db=False)
         assert result.returncode == 0, command
         assert "usage: reader-tui" in result.stdout

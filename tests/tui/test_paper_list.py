@@ -59,6 +59,28 @@ async def test_rows_show_status_title_and_tags() -> None:
         assert rows[5].strip() == ""
 
 
+async def test_the_cursor_row_is_one_band_over_status_mark_and_tags() -> None:
+    """Status marks, tags and marks are laid over the row's own look: on the cursor row
+    none of them may bring back the list's background (holes in the highlight)."""
+    library = FakeLibrary(5)
+    library.annotations["id0"] = Annotation(status=Status.READING, tags=("llm", "conformal"))
+    library.annotations["id1"] = Annotation(status=Status.READ, tags=("llm",))
+    app = ListApp(library)
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        papers = app.query_one(PaperList)
+        papers.marked.add("id0")
+        papers.refresh_papers(None)
+        cursor = papers.get_component_rich_style("paper-list--cursor").bgcolor
+        row = [segment for segment in papers.render_line(0) if segment.text]
+        assert {segment.style.bgcolor for segment in row} == {cursor}
+        assert "".join(segment.text for segment in row).rstrip().endswith("llm  conformal")
+        # off the cursor, a status keeps its own colour on the list's background
+        other = {segment.text: segment.style for segment in papers.render_line(1)}
+        assert other["●"].color == papers.get_component_rich_style("paper-list--status-read").color
+        assert other["●"].bgcolor == papers.rich_style.bgcolor != cursor
+
+
 async def test_long_titles_are_cut_with_an_ellipsis() -> None:
     library = FakeLibrary(1)
     library.papers["id0"] = Paper(id="id0", title="A very long title " * 10)

@@ -30,6 +30,11 @@ from reader_tui.core.text import one_line, sanitize
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
 TAG_SHARE = 3  # tags take at most a third of the row, the title gets the rest
+#: Component classes that are a whole look of their own (background included), not an overlay.
+_FULL_STYLES = frozenset({
+    "paper-list--cursor", "paper-list--cursor-blurred", "paper-list--empty",
+    "paper-list--scrollbar", "paper-list--scrollbar-hover", "paper-list--scrollbar-active",
+})
 
 
 class PaperList(GutterScrollView, can_focus=True):
@@ -245,8 +250,12 @@ class PaperList(GutterScrollView, can_focus=True):
 
     def _row_styles(self) -> dict[str, Style]:
         if self._style_map is None:
-            names = sorted(self.COMPONENT_CLASSES)
-            self._style_map = {name.removeprefix("paper-list--"): self.get_component_rich_style(name) for name in names}
+            # Marks, statuses, tags and matches are laid over a row's own style: only what
+            # their CSS sets (partial), or their background would cut holes in the cursor row.
+            self._style_map = {
+                name.removeprefix("paper-list--"): self.get_component_rich_style(name, partial=name not in _FULL_STYLES)
+                for name in sorted(self.COMPONENT_CLASSES)
+            }
             # the widget's own style: reading `rich_style` walks the ancestors' styles,
             # which per line was a fifth of the cost of a scroll
             self._style_map[""] = self.rich_style
@@ -331,7 +340,9 @@ class PaperList(GutterScrollView, can_focus=True):
         segments.extend(self._title_segments(pid, _fit(title, title_room), base, styles["match"]))
         if tag_room:
             segments.append(Segment(" ", base))
-            segments.append(Segment(_fit(tags, tag_room, left=True), base + styles["tag"]))
+            # the tags' muted colour would be unreadable on the cursor's background
+            tag_style = base if is_cursor else base + styles["tag"]
+            segments.append(Segment(_fit(tags, tag_room, left=True), tag_style))
         segments.append(Segment(" ", base))
         # one segment per run of a style: each one costs again in every later stage of a draw
         return Strip(Segment.simplify(segments)).adjust_cell_length(width, base)
