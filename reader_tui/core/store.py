@@ -9,14 +9,14 @@ second process's changes to other papers or other fields survive.
 
 from __future__ import annotations
 
-import queue
-import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .background_writer import BackgroundWriter
 from .catalog import Catalog
+from .catalog_merge import ImportSummary, merge_papers
 from .model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
 from .persist import (
     ANNOTATIONS_TABLE,
@@ -51,26 +51,6 @@ class Change:
         return Change(self.field, self.after, self.before)
 
 
-@dataclass(slots=True)
-class ImportSummary:
-    """What one import did to the catalog."""
-
-    new: int = 0
-    updated: int = 0
-    merged: int = 0
-    unchanged: int = 0
-    skipped: int = 0
-    new_ids: list[str] = field(default_factory=list)
-    id_map: dict[str, str] = field(default_factory=dict)
-    """Incoming id -> the id of the paper it was merged into (only for merged papers)."""
-
-    def __str__(self) -> str:
-        return (
-            f"{self.new} new, {self.updated} updated, {self.merged} merged, "
-            f"{self.unchanged} unchanged, {self.skipped} skipped"
-        )
-
-
 class Library:
     """A reading list: papers, annotations, settings; change events; undo and redo."""
 
@@ -82,7 +62,7 @@ class Library:
         self._listeners: list[Listener] = []
         self._undo: list[Change] = []
         self._redo: list[Change] = []
-        self._writer = _BackgroundWriter() if background_writes else None
+        self._writer = BackgroundWriter() if background_writes else None
         self._load_catalog()
         self._load_annotations()
 
@@ -340,50 +320,16 @@ class Library:
         `annotations` (by incoming id: "tags", "notes") are added to the user's own in a
         second write: tags joined, notes set when empty or appended when different.
         """
-        from .citekeys import CitekeyAllocator
-        from .matching import match_papers, merge_paper
-
         summary = ImportSummary()
         when = now_iso()
 
         def change(tables: Tables) -> bool:
-            records = tables[PAPERS_TABLE]
-            on_disk = Catalog(records, self.files.catalog_path)
-            papers = {pid: on_disk[pid] for pid in on_disk}
-            changed: set[str] = set()
-            keys = CitekeyAllocator(self._effective_citekey(p) for p in papers.values())
-            for match in match_papers(list(papers.values()), list(incoming)):
-                new = incoming[match.incoming_index]
-                if match.existing_id is None:
-                    if new.id in papers:  # two records of one paper inside this import
-                        summary.unchanged += 1
-                        continue
-                    key = new.citekey if new.citekey and keys.claim(new.citekey) else keys.make(new)
-                    papers[new.id] = new.evolve(citekey=key, added=new.added or when)
-                    changed.add(new.id)
-                    summary.new += 1
-                    summary.new_ids.append(new.id)
-                    continue
-                old = papers[match.existing_id]
-                summary.id_map[new.id] = old.id
-                merged = merge_paper(old, new)
-                if merged == old:
-                    summary.unchanged += 1
-                    continue
-                if match.reason == "id":
-                    summary.updated += 1
-                else:
-                    summary.merged += 1
-                papers[old.id] = merged
-                changed.add(old.id)
-            if not changed:
+            merged = merge_papers(
+                tables[PAPERS_TABLE], incoming, summary, when, self._effective_citekey, self.files.catalog_path
+            )
+            if merged is None:
                 return False  # nothing to write: a re-import of the same list costs no write
-            # Records that did not change are written back as they were read.
-            by_id = {record["id"]: record for record in records.values()}
-            tables[PAPERS_TABLE] = {
-                str(n): (p.to_dict() if pid in changed else by_id[pid])
-                for n, (pid, p) in enumerate(papers.items(), start=1)
-            }
+            tables[PAPERS_TABLE] = merged
             return True
 
         if incoming:
@@ -463,45 +409,6 @@ class Library:
         if self._writer:
             self._writer.flush()
             self._writer.stop()
-
-
-class _BackgroundWriter:
-    """A thread that runs writes in order, so the UI thread never waits on the disk."""
-
-    def __init__(self) -> None:
-        self._queue: queue.Queue[Callable[[], Any] | None] = queue.Queue()
-        self._error: BaseException | None = None
-        self.pending = 0
-        self._idle = threading.Condition()
-        self._thread = threading.Thread(target=self._run, name="reader-tui-writer", daemon=True)
-        self._thread.start()
-
-    def submit(self, write: Callable[[], Any]) -> None:
-        with self._idle:
-            self.pending += 1
-        self._queue.put(write)
-
-    def _run(self) -> None:
-        while (write := self._queue.get()) is not None:
-            try:
-                write()
-            except BaseException as error:  # kept and re-raised on flush, never lost
-                self._error = error
-            with self._idle:
-                self.pending -= 1
-                self._idle.notify_all()
-
-    def flush(self, timeout: float | None = None) -> bool:
-        with self._idle:
-            done = self._idle.wait_for(lambda: self.pending == 0, timeout)
-        if self._error is not None:
-            error, self._error = self._error, None
-            raise error
-        return done
-
-    def stop(self) -> None:
-        self._queue.put(None)
-        self._thread.join(timeout=5)
 
 
 def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
