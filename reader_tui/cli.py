@@ -252,6 +252,10 @@ def cmd_edit(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UserError(str(error), EXIT_USAGE) from None
     print(f"{pid}: {', '.join(values)} changed")
+    if {"title", "authors"} & values.keys():
+        from .indexing import start_background_prepare
+
+        start_background_prepare(library.files.folder)  # the index caches hold the old text
     return EXIT_OK
 
 

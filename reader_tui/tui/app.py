@@ -31,6 +31,9 @@ class ReaderApp(App[int]):
         super().__init__()
         self.library = library
         self._quit_failed = False
+        self.indexes_stale = False
+        """True once the user edited what the index caches are made of (a title, authors):
+        `run_app` then has them rebuilt in the background as the app exits."""
 
     def on_mount(self) -> None:
         theme = self.library.settings.get("theme")
@@ -78,4 +81,8 @@ def run_app(library: Library) -> int:
         app.run()
     finally:
         library.close()
+    if app.indexes_stale:
+        from reader_tui.indexing import start_background_prepare
+
+        start_background_prepare(library.files.folder)  # so the next start loads, not builds
     return app.return_code or 0

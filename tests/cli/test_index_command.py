@@ -89,3 +89,26 @@ def test_import_without_changes_or_when_turned_off_starts_no_build(tmp_path: Pat
     reader_tui(env, db, "import", str(bib))  # nothing new: the catalog did not change
     time.sleep(1.5)  # time enough for a build of three dozen papers to have written something
     assert cache_files(tmp_path) == []
+
+
+def test_editing_a_title_rebuilds_the_caches_in_the_background(tmp_path: Path, env: dict[str, str]) -> None:
+    db = tmp_path / "library"
+    env["READER_TUI_BACKGROUND_INDEX"] = "0"
+    reader_tui(env, db, "index", "--quiet")  # a new store (the seed list) with fresh caches
+    pid = reader_tui(env, db, "list", "--limit", "1").stdout.split()[0]
+    del env["READER_TUI_BACKGROUND_INDEX"]
+    reader_tui(env, db, "edit", pid, "--title", "Quokkas Considered Harmful")
+    # fresh again only if something rebuilt them: the edit's background `reader-tui index`
+    check = (
+        "import sys; from pathlib import Path; from reader_tui.core.store import Library; "
+        "from reader_tui.indexing import load_search_index, load_related_index; "
+        "lib = Library.open(Path(sys.argv[1])); "
+        "print(load_search_index(lib) is not None and load_related_index(lib) is not None)"
+    )
+    deadline, fresh = time.monotonic() + 90, "False"
+    while fresh != "True" and time.monotonic() < deadline:
+        time.sleep(0.3)
+        fresh = subprocess.run(
+            [sys.executable, "-c", check, str(db)], capture_output=True, text=True, env=env, timeout=60
+        ).stdout.strip()
+    assert fresh == "True"

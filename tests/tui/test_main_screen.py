@@ -341,3 +341,23 @@ async def test_notes_typed_right_after_moving_reach_the_paper_under_the_cursor(l
     assert library.annotation("p-graphs").notes == "via n"
     assert library.annotation("p-markup").notes == "via tab"
     assert library.annotation("p-attention").notes == ""
+
+
+async def test_editing_a_title_makes_it_searchable_and_marks_the_index_caches_stale(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one("#edit-url", Input).value = "https://example.org/moved"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not app.indexes_stale  # a url is not in the indexes
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one("#edit-title", Input).value = "Quokkas Considered Harmful"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert library.view(IDS[0]).title == "Quokkas Considered Harmful"
+        assert app.indexes_stale  # run_app has the caches rebuilt as the app exits
+        assert [hit.id for hit in app.screen.index.search("quokkas")] == [IDS[0]]

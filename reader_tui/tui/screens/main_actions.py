@@ -80,8 +80,10 @@ class MainActions(_Base):
             except ValueError as error:
                 self.notify(str(error), severity="error", markup=False)
                 return
-            if self.index is not None and {"title", "authors"} & changes.keys():
-                self.index.add([self.library.view(pid)])  # an edited title is searchable at once
+            if {"title", "authors"} & changes.keys():
+                if self.index is not None:
+                    self.index.add([self.library.view(pid)])  # an edited title is searchable at once
+                self.app.indexes_stale = True  # the caches are rebuilt as the app exits
 
         self.app.push_screen(EditDialog(self.library.view(pid), self.library.citekeys()), apply)
 
