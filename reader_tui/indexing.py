@@ -10,9 +10,10 @@ seconds of CPU nor the build's transient memory land in the TUI's process.
 
 Each cache file has a lock (flock) held while it is built: a TUI that starts while a
 background build runs waits for it and then loads its result, instead of doing the
-same work twice on a machine with two cores. A TUI that finds no cache for a big
-library (deleted, or made stale by an edited title) has a child `reader-tui index`
-build them too (`provide_indexes`), searching titles meanwhile. Anything that goes
+same work twice on a machine with two cores. A TUI that finds no fresh cache for a
+big library has a child `reader-tui index` build them too (`provide_indexes`), and
+searches titles meanwhile. Edits of titles or authors (`reader-tui edit`, or the TUI's
+as it exits) start the background build like an import. Anything that goes
 wrong with a cache, a lock or a child (read-only cache folder, no flock on this
 platform) costs a rebuild in the app's worker thread, never an error.
 """
