@@ -93,7 +93,15 @@ def _latex_context():
     db.add_context_category(
         "reader-tui",
         prepend=True,
-        macros=[*keep, MacroTextSpec("url", simplify_repl="%(1)s"), MacroTextSpec("href", simplify_repl="%(2)s")],
+        macros=[
+            *keep,
+            MacroTextSpec("url", simplify_repl="%(1)s"),
+            MacroTextSpec("href", simplify_repl="%(2)s"),
+            # pylatexenc drops these logos: "\LaTeX\ models" came out as " models"
+            MacroTextSpec("LaTeX", simplify_repl="LaTeX"),
+            MacroTextSpec("LaTeXe", simplify_repl="LaTeX2e"),
+            MacroTextSpec("TeX", simplify_repl="TeX"),
+        ],
     )
     return db
 
@@ -174,6 +182,17 @@ def _symbol_table() -> dict[str, str]:
 
 
 _SYMBOLS = _symbol_table()
+_COMMAND_BEFORE_SPACE = re.compile(r"\\([A-Za-z]+)(?=\s)")
+
+
+def _keep_space_after_symbols(text: str) -> str:
+    """`\\alpha values` -> `\\alpha{} values`. LaTeX's rule that a command eats the space
+    after it made "we use \\alpha values" show as "αvalues", which no abstract's author
+    meant; `{}` ends the command's name and leaves the space to the text. Only commands
+    that take no argument: `\\textbf {x}` keeps its argument."""
+    return _COMMAND_BEFORE_SPACE.sub(lambda m: m.group(0) + "{}" if m.group(1) in _SYMBOLS else m.group(0), text)
+
+
 _WRAPPERS = {
     **dict.fromkeys(("text", "textrm", "mathrm", "textsc", "textsf", "mathsf", "textup", "textnormal", "mbox"), ""),
     **_STYLE_MACROS,
@@ -220,7 +239,7 @@ def _latex_segments(text: str, style: str) -> list[Segment]:
     # Bare % would start a comment and swallow the rest ("5% of"); bare $ # & are text.
     text = _UNESCAPED.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
     # "~10x faster" in an abstract means about, not a tie: keep it before a number.
-    text = _APPROX.sub(r"\\textasciitilde{}", text)
+    text = _keep_space_after_symbols(_APPROX.sub(r"\\textasciitilde{}", text))
     light = _light(text, style) if USE_LIGHT else None
     if light is not None:
         return light
@@ -241,7 +260,7 @@ def _math_segment(body: str) -> Segment:
     whole = _WHOLE_STYLE.match(body)
     style = _STYLE_MACROS.get(whole.group(1), "math") if whole else "math"
     inner = _scripts(body).replace("``", "\u201c").replace("''", "\u201d")
-    inner = _UNESCAPED.sub(lambda m: m.group(1) + "\\" + m.group(2), inner)
+    inner = _keep_space_after_symbols(_UNESCAPED.sub(lambda m: m.group(1) + "\\" + m.group(2), inner))
     light = _light(inner, "") if USE_LIGHT else None
     if light is not None:
         return "".join(chunk for chunk, _ in light), style

@@ -46,7 +46,11 @@ def seed_abstracts() -> list[str]:
         (r"5\%-10\% of it", "5%-10% of it"),
         (r"$\textbf{E}$ffective", "Effective"),
         ("**P**rogressive", "Progressive"),
-        (r"$\alpha_i \leq 10^{-3}$", "αᵢ ≤10⁻³"),
+        (r"$\alpha_i \leq 10^{-3}$", "αᵢ ≤ 10⁻³"),
+        # spaces as the author wrote them, not LaTeX's rule that a command eats the next one
+        (r"we use \alpha values", "we use α values"),
+        (r"\alpha{}x and $\alpha x$", "αx and α x"),
+        (r"\LaTeX\ and \TeX{} documents", "LaTeX and TeX documents"),
         ("snake_case stays", "snake_case stays"),
         ("`code_x` and _it_", "code_x and it"),
         ("[the code](https://x.org/a_b~c)", "the code (https://x.org/a_b~c)"),
