@@ -11,6 +11,8 @@ Importers never touch the store: the store merges their result in one atomic ste
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,14 +59,12 @@ class ImportResult:
     annotations: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def read_text_file(path: Path) -> str:
-    """The text of `path` as UTF-8 (a BOM is dropped, CRLF/CR become LF).
-
-    Raises ImportFailure naming the file when it is missing, a folder, binary, or not UTF-8.
-    """
-    path = Path(path)
+@contextmanager
+def reading(path: Path) -> Iterator[None]:
+    """Turn the operating system's errors while opening or reading `path` into an
+    ImportFailure naming the file ("refs.bib: no such file")."""
     try:
-        raw = path.read_bytes()
+        yield
     except FileNotFoundError:
         raise ImportFailure(path, "no such file") from None
     except IsADirectoryError:
@@ -73,6 +73,16 @@ def read_text_file(path: Path) -> str:
         raise ImportFailure(path, "permission denied") from None
     except OSError as error:
         raise ImportFailure(path, error.strerror or str(error)) from None
+
+
+def read_text_file(path: Path) -> str:
+    """The text of `path` as UTF-8 (a BOM is dropped, CRLF/CR become LF).
+
+    Raises ImportFailure naming the file when it is missing, a folder, binary, or not UTF-8.
+    """
+    path = Path(path)
+    with reading(path):
+        raw = path.read_bytes()
     if b"\x00" in raw[:65536]:
         raise ImportFailure(path, "looks like a binary file, not text")
     try:

@@ -12,7 +12,7 @@ import re
 import zlib
 from pathlib import Path
 
-from .base import ImportFailure, ImportResult
+from .base import ImportFailure, ImportResult, reading
 
 FORMATS = ("seed", "bibtex", "openreview", "csv")
 
@@ -75,15 +75,8 @@ def read_any(
 
 
 def _head(path: Path) -> bytes:
-    try:
-        with path.open("rb") as stream:
-            head = stream.read(_SNIFF_BYTES)
-    except FileNotFoundError:
-        raise ImportFailure(path, "no such file") from None
-    except IsADirectoryError:
-        raise ImportFailure(path, "is a folder, not a file") from None
-    except OSError as error:
-        raise ImportFailure(path, error.strerror or str(error)) from None
+    with reading(path), path.open("rb") as stream:
+        head = stream.read(_SNIFF_BYTES)
     if head[:2] == b"\x1f\x8b":
         try:
             # Only the start is needed: a decompressobj stops where we ask it to.

@@ -31,7 +31,7 @@ from ..gc_pause import gc_paused
 from ..model import Paper
 from ..text import stable_id
 from ..titles import derive_title
-from .base import ImportFailure, ImportProblem, ImportResult
+from .base import ImportFailure, ImportProblem, ImportResult, reading
 
 try:  # optional speed-up
     import orjson
@@ -99,14 +99,8 @@ def _open(path: Path) -> IO[bytes]:
 
     Big buffers: `peek` then sees a whole first line, and reads are few.
     """
-    try:
+    with reading(path):
         raw = path.open("rb", buffering=1 << 20)
-    except FileNotFoundError:
-        raise ImportFailure(path, "no such file") from None
-    except IsADirectoryError:
-        raise ImportFailure(path, "is a folder, not a file") from None
-    except PermissionError:
-        raise ImportFailure(path, "permission denied") from None
     if raw.peek(2)[:2] == GZIP_MAGIC:
         return io.BufferedReader(gzip.GzipFile(fileobj=raw, mode="rb"), buffer_size=1 << 20)  # type: ignore[arg-type]
     return raw
