@@ -11,7 +11,7 @@ from pathlib import Path
 from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.stats_screen import StatsScreen
-from tui_support import make_library
+from tui_support import make_library, settle_workers
 
 TODAY = date(2026, 3, 20)
 READ_ON = {"p-graphs": "2026-03-02", "p-rl": "2026-03-12", "p-attention": "2026-03-19", "p-diffusion": "2026-03-19"}
@@ -30,20 +30,14 @@ def _library(tmp_path: Path):
     return library
 
 
-async def _settle(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 def test_triage_screen(snap_compare, tmp_path: Path) -> None:
     library = make_library(tmp_path / "lib")
     library.set_tags("p-attention", ["llm"])
 
     async def run_before(pilot) -> None:
-        await _settle(pilot)
+        await settle_workers(pilot)
         await pilot.press("T", "w")  # one decision: the pace is 1 per minute in the first minute
-        await _settle(pilot)
+        await settle_workers(pilot)
 
     try:
         assert snap_compare(create_app(library), terminal_size=(110, 32), run_before=run_before)
@@ -55,9 +49,9 @@ def test_stats_screen(snap_compare, tmp_path: Path) -> None:
     library = _library(tmp_path)
 
     async def run_before(pilot) -> None:
-        await _settle(pilot)
+        await settle_workers(pilot)
         pilot.app.push_screen(StatsScreen(library, ["p-graphs", "p-rl", "p-markup"], filter_label="filter: tag:gnn", today=TODAY))
-        await _settle(pilot)
+        await settle_workers(pilot)
 
     try:
         assert snap_compare(create_app(library), terminal_size=(120, 44), run_before=run_before)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
-from tui_support import make_library
+from tui_support import make_library, settle_workers
 
 
 def _library(tmp_path: Path):
@@ -23,16 +23,10 @@ def _library(tmp_path: Path):
     return library
 
 
-async def _settle(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 def test_main_screen_wide(snap_compare, tmp_path: Path) -> None:
     library = _library(tmp_path)
     try:
-        assert snap_compare(create_app(library), terminal_size=(120, 40), run_before=_settle)
+        assert snap_compare(create_app(library), terminal_size=(120, 40), run_before=settle_workers)
     finally:
         library.close()
 
@@ -40,7 +34,7 @@ def test_main_screen_wide(snap_compare, tmp_path: Path) -> None:
 def test_main_screen_narrow(snap_compare, tmp_path: Path) -> None:
     library = _library(tmp_path)
     try:
-        assert snap_compare(create_app(library), terminal_size=(80, 24), run_before=_settle)
+        assert snap_compare(create_app(library), terminal_size=(80, 24), run_before=settle_workers)
     finally:
         library.close()
 
@@ -49,9 +43,9 @@ def test_main_screen_marked_and_searching(snap_compare, tmp_path: Path) -> None:
     library = _library(tmp_path)
 
     async def run_before(pilot) -> None:
-        await _settle(pilot)
+        await settle_workers(pilot)
         await pilot.press("space", "j", "space", "slash", *"graph")
-        await _settle(pilot)
+        await settle_workers(pilot)
 
     try:
         assert snap_compare(create_app(library), terminal_size=(120, 40), run_before=run_before)

@@ -88,11 +88,16 @@ def screen_text(app: App[Any]) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-async def settle(app: App[Any], pilot: Any) -> None:
+async def settle_workers(pilot: Any) -> None:
     """Let workers (search, index, reload) finish and their messages be handled."""
     await pilot.pause()
-    await app.workers.wait_for_complete()
+    await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+async def settle(app: App[Any], pilot: Any) -> None:
+    """`settle_workers`, then the detail pane brought up to date with the cursor."""
+    await settle_workers(pilot)
     show_now = getattr(app.screen, "show_current_now", None)
     if show_now is not None:  # the detail pane waits for the cursor to rest: not in tests
         show_now()
