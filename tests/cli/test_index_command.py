@@ -79,16 +79,28 @@ def test_import_builds_the_indexes_in_the_background(tmp_path: Path, env: dict[s
     assert hits.splitlines()[0].endswith("Conformal Singleton Sets for Tabular Prediction")
 
 
-def test_import_without_changes_or_when_turned_off_starts_no_build(tmp_path: Path, env: dict[str, str]) -> None:
+def test_import_starts_a_build_only_when_it_changed_the_catalog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reader_tui import indexing
+    from reader_tui.cli import main
+
+    started: list[Path] = []
+    monkeypatch.setattr(indexing, "start_background_prepare", started.append)
     db = tmp_path / "library"
     bib = tmp_path / "two.bib"
     bib.write_text(BIB, encoding="utf-8")
-    env["READER_TUI_BACKGROUND_INDEX"] = "0"
-    reader_tui(env, db, "import", str(bib))
-    del env["READER_TUI_BACKGROUND_INDEX"]
-    reader_tui(env, db, "import", str(bib))  # nothing new: the catalog did not change
-    time.sleep(1.5)  # time enough for a build of three dozen papers to have written something
-    assert cache_files(tmp_path) == []
+    assert main(["import", str(bib), "--db", str(db)]) == 0
+    assert started == [db]
+    assert main(["import", str(bib), "--db", str(db)]) == 0  # nothing new: no build
+    assert started == [db]
+
+
+def test_the_background_build_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reader_tui.indexing import BACKGROUND_ENV, start_background_prepare
+
+    monkeypatch.setenv(BACKGROUND_ENV, "0")
+    assert start_background_prepare(tmp_path / "library") is None
 
 
 def test_editing_a_title_rebuilds_the_caches_in_the_background(tmp_path: Path, env: dict[str, str]) -> None:
