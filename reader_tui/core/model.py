@@ -73,6 +73,12 @@ class Paper:
     titles), so a real title from a richer source may replace it.
     `short_name` is the contribution's name when the abstract names one ("SOCOP").
     `added` is when the store first took the paper in (ISO time; importers leave it empty).
+    `entry_type` is the BibTeX entry type the paper was imported with ("article", "book",
+    "inbook"...; "" when it came from elsewhere), and `extra_fields` every BibTeX field of
+    that entry the model has no attribute for (pages, volume, publisher, editor...), as
+    (lowercase name, value) pairs in file order, the value as it reads with macros expanded
+    and its outer braces or quotes taken off. Both exist so that a user's bibliography is
+    exported as it came in.
     """
 
     id: str
@@ -89,11 +95,14 @@ class Paper:
     title_derived: bool = False
     short_name: str = ""
     added: str = ""
+    entry_type: str = ""
+    extra_fields: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["authors"] = list(self.authors)
         data["keywords"] = list(self.keywords)
+        data["extra_fields"] = dict(self.extra_fields)
         return data
 
     @classmethod
@@ -129,6 +138,10 @@ class Paper:
                 raise ValueError(f"paper {pid}: {key} must be a list of strings")
             values[key] = tuple(items)
         values["title_derived"] = bool(get("title_derived", False))
+        extra = get("extra_fields") or {}
+        if type(extra) is not dict or not _all_str(extra) or not _all_str(extra.values()):
+            raise ValueError(f"paper {pid}: extra_fields must be an object of strings")
+        values["extra_fields"] = tuple(extra.items())
         return cls(**values)
 
     def evolve(self, **changes: Any) -> "Paper":
@@ -280,7 +293,9 @@ class PaperView:
         return data
 
 
-_STR_FIELDS = ("abstract", "venue", "url", "citekey", "source", "doi", "short_name", "added")
+_STR_FIELDS = (
+    "abstract", "venue", "url", "citekey", "source", "doi", "short_name", "added", "entry_type",
+)
 
 
 def _all_str(items: Any) -> bool:
