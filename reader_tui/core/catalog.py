@@ -5,6 +5,10 @@ reading the file, and the TUI's first screen needs forty of them. So the raw rec
 kept, and each becomes a `Paper` (checked, then cached) the first time it is asked for.
 `check_all` validates every record, for callers that want a damaged catalog found now
 (the TUI runs it off the UI thread while building the search index).
+
+Several threads read one Catalog at once (the TUI's list worker while its index thread
+builds the same Papers), so a lookup never relies on a check-then-set window: see
+`__getitem__`.
 """
 
 from __future__ import annotations
@@ -32,16 +36,24 @@ class Catalog(Mapping[str, Paper]):
 
     def __getitem__(self, paper_id: str) -> Paper:
         paper = self._papers.get(paper_id)
-        if paper is None:
-            record = self._records[paper_id]
-            try:
-                paper = Paper.from_dict(record)
-            except (TypeError, ValueError) as error:
-                raise StoreError(f"{self.path}: paper {paper_id}: {error}") from None
-            self._papers[paper_id] = paper
-            # The record's strings now live on in the Paper: drop the dict around them
-            # (20k of them are some 20 MB), keeping the key for order and membership.
-            self._records[paper_id] = None
+        if paper is not None:
+            return paper
+        record = self._records[paper_id]  # KeyError for an id the catalog does not hold
+        if record is None:
+            # Another thread built this Paper between our two looks: it stored the Paper
+            # before dropping the record (the order below), so the Paper is there now.
+            return self._papers[paper_id]
+        try:
+            paper = Paper.from_dict(record)
+        except (TypeError, ValueError) as error:
+            raise StoreError(f"{self.path}: paper {paper_id}: {error}") from None
+        # Two threads may build the same Paper at once (the list worker and the index
+        # thread do): setdefault is one atomic step, so both return the one stored first.
+        paper = self._papers.setdefault(paper_id, paper)
+        # The record's strings now live on in the Paper: drop the dict around them
+        # (20k of them are some 20 MB), keeping the key for order and membership. Only
+        # after the Paper is stored, so that a reader who finds None finds the Paper.
+        self._records[paper_id] = None
         return paper
 
     def __iter__(self) -> Iterator[str]:
