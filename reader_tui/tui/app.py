@@ -3,7 +3,10 @@ serves the CLI, the tests and the benchmark)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from textual.app import App
 from textual.binding import Binding
@@ -35,6 +38,14 @@ class ReaderApp(App[int]):
         """True once the user edited what the index caches are made of (a title, authors):
         `run_app` then has them rebuilt in the background as the app exits."""
 
+    def on_load(self) -> None:
+        # Textual runs thread workers in the event loop's default executor, whose threads
+        # asyncio.run joins at exit: a quit would wait for an index build (26 s at 100,000
+        # papers). Nothing a worker does needs finishing (every user write goes through
+        # the Library's writer, flushed before exit; caches are written atomically), so
+        # they run in daemon threads that the exit leaves behind.
+        asyncio.get_running_loop().set_default_executor(DaemonThreadExecutor())
+
     def on_mount(self) -> None:
         theme = self.library.settings.get("theme")
         if isinstance(theme, str) and theme in self.available_themes:
@@ -64,6 +75,30 @@ class ReaderApp(App[int]):
                 self.notify(f"Could not save: {error}. Press q again to quit anyway.", severity="error", markup=False)
                 return
         self.exit(0)
+
+
+class DaemonThreadExecutor(ThreadPoolExecutor):
+    """An executor that runs each job in a fresh daemon thread and never waits for one:
+    neither `shutdown` nor the interpreter's exit joins them."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:  # type: ignore[override]
+        future: Future = Future()
+
+        def run() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as error:  # handed to whoever awaits the future
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+        threading.Thread(target=run, name="reader-tui-worker", daemon=True).start()
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Nothing to join: the threads are daemons, left to end with the process."""
 
 
 def create_app(library: Library) -> ReaderApp:
