@@ -52,6 +52,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `reader-tui list | head`: the reader went away, which is not an error.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as error:  # a full disk, a folder without permission, a vanished file
+        if _debugging():
+            raise
+        _error(describe_os_error(error))
+        return EXIT_ERROR
+    except Exception as error:  # noqa: BLE001 - no traceback reaches a user, but say it is a bug
+        if _debugging():
+            raise
+        _error(
+            f"unexpected error: {type(error).__name__}: {_first_line(error)} (this is a bug in "
+            f"reader-tui {__version__}: please report it; {DEBUG_ENV}=1 shows the traceback)"
+        )
+        return EXIT_ERROR
+
+
+#: Set to 1 to let unexpected errors (and the OS's) end the program with their traceback.
+DEBUG_ENV = "READER_TUI_DEBUG"
+
+
+def _debugging() -> bool:
+    return os.environ.get(DEBUG_ENV, "").strip() not in ("", "0")
+
+
+def describe_os_error(error: OSError) -> str:
+    """One line for an error of the operating system: the file it concerns and what failed."""
+    reason = error.strerror or _first_line(error) or type(error).__name__
+    names = [str(n) for n in (error.filename, error.filename2) if n is not None]
+    return f"{' -> '.join(names)}: {reason}" if names else reason
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else ""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -163,7 +196,9 @@ def cmd_tui(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from .cli_import import run_import
 
-    return run_import(_open(args), [Path(name) for name in args.files], args.format, args.venue, args.year)
+    # An import is how a lost catalog comes back: it may open a store whose catalog is missing.
+    library = _open(args, rebuilding_catalog=True)
+    return run_import(library, [Path(name) for name in args.files], args.format, args.venue, args.year)
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -371,12 +406,12 @@ def _select(library: Library, *, status: Status | None, tags: Sequence[str], sea
     ]
 
 
-def _open(args: argparse.Namespace, *, background_writes: bool = False) -> Library:
+def _open(args: argparse.Namespace, *, background_writes: bool = False, rebuilding_catalog: bool = False) -> Library:
     from .paths import default_seed_path, resolve_db_path
 
     folder = resolve_db_path(getattr(args, "db", None))
     seed = None if getattr(args, "no_seed", False) else default_seed_path()
-    return Library.open(folder, seed=seed, background_writes=background_writes)
+    return Library.open(folder, seed=seed, background_writes=background_writes, rebuilding_catalog=rebuilding_catalog)
 
 
 def _status(text: str) -> Status:

@@ -5,6 +5,10 @@
     <folder>/.lock             taken (flock) around every read-modify-write
     <folder>/backups/          the last few good annotations files, one per session start
 
+Reading takes no lock and creates nothing, so a read-only library (a read-only mount, a
+folder without write permission) can still be listed, shown and exported. A write that
+fails (full disk, no permission) raises `SaveError` naming the file, which is left as it was.
+
 Keeping the two apart is what makes a status change cost a millisecond instead of
 rewriting a 36 MB catalog. Every write re-reads the file under the lock and changes
 only the records it means to, so two processes never overwrite each other's work.
@@ -27,7 +31,7 @@ from typing import Any
 from tinydb import TinyDB
 
 from .gc_pause import gc_paused
-from .storage import AtomicJSONStorage, StoreError, write_file_atomically
+from .storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
 
 try:
     import fcntl
@@ -142,7 +146,7 @@ class StoreFiles:
         place, and write it back atomically. Returns the tables as written."""
         # With a 20k-paper catalog in memory, the objects parsing makes trigger full
         # collections that walk all of it: 25 ms of a write's 27 ms, for nothing.
-        with self.locked(), gc_paused():
+        with saving(self.annotations_path), self.locked(), gc_paused():
             on_disk = FileSignature.of(self.annotations_path)
             seen = on_disk == self.annotations_signature
             written, cached = self._last_written
@@ -167,7 +171,7 @@ class StoreFiles:
     def update_catalog(self, change: Callable[[Tables], bool]) -> Tables:
         """The same for the catalog: one atomic write however many papers change, and
         none when `change` returns False (nothing changed)."""
-        with self.locked(), gc_paused():
+        with saving(self.catalog_path), self.locked(), gc_paused():
             seen = FileSignature.of(self.catalog_path) == self.catalog_signature
             data, signature = self.read_catalog()
             data = data if data is not None else new_tables("catalog")
@@ -214,6 +218,29 @@ class StoreFiles:
                     tmp.unlink(missing_ok=True)
                     removed += 1
         return removed
+
+
+def folder_writable(folder: Path) -> bool:
+    """False when the store's folder exists and this process cannot create files in it
+    (a read-only mount, or no write permission). A folder not made yet counts as writable:
+    the first write makes it, or says why it cannot."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return True
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+@contextlib.contextmanager
+def saving(path: Path) -> Iterator[None]:
+    """Turn the OS's refusal of a write of `path` (full disk, no permission, read-only
+    mount) into one SaveError line naming it. The writes are atomic, so the file is as it was."""
+    try:
+        yield
+    except OSError as error:
+        reason = error.strerror or str(error) or type(error).__name__
+        other = error.filename if error.filename not in (None, str(path)) else None
+        where = f" ({other})" if other else ""
+        raise SaveError(f"{path}: not saved: {reason}{where}; the file is as it was") from error
 
 
 class _FolderLock:

@@ -27,6 +27,15 @@ class StoreError(Exception):
     """The store cannot be used as it is. `str()` is one line naming the file."""
 
 
+class SaveError(StoreError, OSError):
+    """A write failed (full disk, no permission...) and left the file as it was. Also an
+    OSError, so code that handles the OS's write errors handles this one line too."""
+
+
+class ReadOnlyError(SaveError):
+    """The library's folder cannot be written (read-only mount, no write permission)."""
+
+
 def read_json_file(path: Path) -> Any:
     """The parsed JSON of `path`, or None when the file does not exist.
 

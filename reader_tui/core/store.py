@@ -5,6 +5,9 @@ subscribers which papers changed, records it for undo, and writes it: straight a
 (the CLI) or on a background thread (the TUI, so typing never waits on the disk).
 A write re-reads the file under a lock and sets only the fields that changed, so a
 second process's changes to other papers or other fields survive.
+
+A library whose folder cannot be written opens read-only (`Library.read_only`): it reads
+as usual, and every write fails with one `ReadOnlyError` line naming the folder.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from .persist import (
     StoreFiles,
     Tables,
     annotation_doc_id,
+    folder_writable,
 )
-from .storage import StoreError
+from .storage import ReadOnlyError, StoreError
 
 Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""
@@ -56,6 +60,10 @@ class Library:
 
     def __init__(self, folder: Path, *, background_writes: bool = False) -> None:
         self.files = StoreFiles(Path(folder))
+        self.read_only = not folder_writable(self.files.folder)
+        """True when the folder cannot be written: reading works, every write is refused."""
+        self.notices: list[str] = []
+        """One-line remarks from opening (a backup that could not be taken), for the TUI."""
         self.papers: Catalog = Catalog({}, self.files.catalog_path)
         self.annotations: dict[str, Annotation] = {}
         self.settings: dict[str, Any] = {}
@@ -70,22 +78,42 @@ class Library:
 
     @classmethod
     def open(
-        cls, folder: Path, *, seed: Path | None = None, background_writes: bool = False
+        cls,
+        folder: Path,
+        *,
+        seed: Path | None = None,
+        background_writes: bool = False,
+        rebuilding_catalog: bool = False,
     ) -> "Library":
         """Open the store in `folder`, creating it when new. A new store (no catalog yet)
-        first takes in the papers of `seed`. Raises StoreError on an unreadable store."""
-        folder = Path(folder)
-        is_new = not (folder / "catalog.json").exists()
-        library = cls(folder, background_writes=background_writes)
-        if is_new and seed is not None:
+        first takes in the papers of `seed`.
+
+        A store whose catalog is missing while annotations are there is not new: it is
+        refused with a StoreError saying what to do, never seeded over, unless
+        `rebuilding_catalog` (the caller is about to import the user's lists again).
+        A read-only folder opens read-only, taking no lock, backup or seed. Raises
+        StoreError on an unreadable store.
+        """
+        library = cls(Path(folder), background_writes=background_writes)
+        is_new = library.files.catalog_signature is None
+        if is_new and library.annotations and not rebuilding_catalog:
+            raise StoreError(missing_catalog_message(library.files.folder, len(library.annotations)))
+        if library.read_only:
+            return library
+        if is_new and seed is not None and not library.annotations:
             from .importers.seed import read_seed
 
             library.import_papers(read_seed(seed).papers)
-        library.files.remove_stale_temp_files()
-        # An interactive session (the TUI writes in the background) always starts with a
-        # backup; scripted commands take one at most hourly, so a burst of them cannot
-        # rotate away the backups of the last real session.
-        library.files.backup_annotations(min_age_s=0 if background_writes else BACKUP_INTERVAL_S)
+        try:
+            library.files.remove_stale_temp_files()
+            # An interactive session (the TUI writes in the background) always starts with
+            # a backup; scripted commands take one at most hourly, so a burst of them
+            # cannot rotate away the backups of the last real session.
+            library.files.backup_annotations(min_age_s=0 if background_writes else BACKUP_INTERVAL_S)
+        except (OSError, StoreError) as error:
+            # A full disk must not keep the user from their list: the backup is a
+            # precaution, and the next start tries again.
+            library.notices.append(f"no backup of the annotations was taken: {_reason(error)}")
         return library
 
     def _load_catalog(self) -> None:
@@ -388,12 +416,22 @@ class Library:
     # -- writing ------------------------------------------------------------------------
 
     def _write(self, write: Callable[[], Any], *, wait: bool = False) -> None:
+        if self.read_only:
+            # Refused where writes fail, so it is reported as any failed write is (at once
+            # in the CLI, through the writer thread in the TUI).
+            write = self._refuse_write
         if self._writer is None:
             write()
         else:
             self._writer.submit(write)
             if wait:
                 self._writer.flush()
+
+    def _refuse_write(self) -> None:
+        raise ReadOnlyError(
+            f"{self.files.folder}: the library folder is read-only, so the change was not saved "
+            "(list, show and export still work)"
+        )
 
     @property
     def pending_writes(self) -> int:
@@ -409,6 +447,22 @@ class Library:
         if self._writer:
             self._writer.flush()
             self._writer.stop()
+
+
+def missing_catalog_message(folder: Path, annotations: int) -> str:
+    """The one line that refuses a store whose catalog is gone while annotations remain."""
+    return (
+        f"{folder}: catalog.json is missing but annotations.json holds {annotations} annotations, "
+        "so this is not a new library and it was not filled with the bundled papers; import your "
+        "paper lists again (`reader-tui import FILE...`; the annotations reattach by paper id), "
+        "or see `reader-tui doctor`"
+    )
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError):
+        return f"{error.filename}: {error.strerror}" if error.filename and error.strerror else str(error)
+    return str(error)
 
 
 def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:

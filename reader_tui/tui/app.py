@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
+import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -52,10 +54,44 @@ class ReaderApp(App[int]):
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.push_screen(MainScreen(self.library))
+        if self.library.read_only:
+            self.sub_title = "read-only"
+            self.notify(
+                f"{self.library.files.folder} is read-only: you can read, search and export, "
+                "but no change can be saved.",
+                title="Read-only library",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
+        for notice in self.library.notices:
+            self.notify(notice, severity="warning", timeout=10, markup=False)
 
     def _remember_theme(self, theme: Theme) -> None:
-        if self.library.settings.get("theme") != theme.name:
+        if self.library.settings.get("theme") != theme.name and not self.library.read_only:
             self.library.set_setting("theme", theme.name)
+
+    def _fatal_error(self) -> None:
+        """An unexpected error ends the app with one line, not a screen of traceback
+        (READER_TUI_DEBUG=1 shows Textual's traceback, as do the tests' pilots)."""
+        error = sys.exc_info()[1] or self._exception
+        if os.environ.get("READER_TUI_DEBUG", "").strip() not in ("", "0") or error is None:
+            super()._fatal_error()
+            return
+        from rich.text import Text
+
+        from reader_tui import __version__
+        from reader_tui.core.text import sanitize
+
+        detail = sanitize(" ".join(str(error).split()))[:300]
+        self.bell()
+        self._exit_renderables.append(
+            Text(
+                f"reader-tui: unexpected error: {type(error).__name__}: {detail} (this is a bug in "
+                f"reader-tui {__version__}: please report it; READER_TUI_DEBUG=1 shows the traceback)"
+            )
+        )
+        self._close_messages_no_wait()
 
     def action_help(self) -> None:
         from reader_tui.tui.screens.help_screen import HelpScreen

@@ -135,7 +135,9 @@ def test_a_damaged_catalog_is_moved_aside_and_annotations_reattach(db: Path) -> 
     result = restore_from_backup(db)
     assert result.ok and result.restored_from is None and len(result.moved_aside) == 1
     assert "import your paper lists again" in result.messages[0]
-    lib = Library.open(db)
+    with pytest.raises(StoreError, match="catalog.json is missing"):
+        Library.open(db)  # never a new, empty (or seeded) library over the annotations
+    lib = Library.open(db, rebuilding_catalog=True)  # as `reader-tui import` opens it
     lib.import_papers([Paper(id=f"p{i}", title=f"Paper {i}") for i in range(5)])
     assert lib.view("p1").status is Status.READ
 

@@ -277,3 +277,31 @@ def test_imported_annotations_join_the_users_own(library: Library) -> None:
     assert library.view("fresh").notes == "hello"
     library.import_papers([renamed], {"other-id": {"notes": "from the file"}})  # again: nothing doubles
     assert library.view("p0001").notes == "my note\n\nfrom the file"
+
+
+def test_a_lost_catalog_with_annotations_is_refused_never_seeded(tmp_path: Path, seed_path: Path) -> None:
+    folder = tmp_path / "db"
+    lib = Library.open(folder, seed=seed_path)
+    first = next(iter(lib.papers))
+    lib.set_notes(first, "my reading notes")
+    lib.set_status([first], Status.READ)
+    (folder / CATALOG_FILE).unlink()
+    with pytest.raises(StoreError) as caught:
+        Library.open(folder, seed=seed_path)
+    message = str(caught.value)
+    assert str(folder) in message and "catalog.json is missing" in message and "1 annotations" in message
+    assert "reader-tui import" in message and "\n" not in message
+    assert not (folder / CATALOG_FILE).exists()  # not seeded over the user's annotations
+    # An import may rebuild it (without the seed): the annotations reattach by paper id.
+    again = Library.open(folder, seed=seed_path, rebuilding_catalog=True)
+    assert len(again) == 0
+    from reader_tui.core.importers.seed import read_seed
+
+    again.import_papers(read_seed(seed_path).papers)
+    assert again.view(first).notes == "my reading notes" and again.view(first).status is Status.READ
+
+
+def test_a_store_with_settings_only_is_still_new(tmp_path: Path, seed_path: Path) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).set_setting("theme", "nord")  # no annotation of any paper
+    assert len(Library.open(folder, seed=seed_path)) == 19
