@@ -174,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("doctor", cmd_doctor, "check the store; --restore repairs it from the newest good backup")
     p.add_argument("--restore", action="store_true", help="restore a damaged store (the damaged file is kept aside)")
+    p.add_argument("--yes", action="store_true", help="with --restore: do not ask, even when the restore may lose annotations")
 
     p = command("annotations", cmd_annotations, "move your statuses, tags and notes between machines as JSON")
     p.add_argument("action", choices=["export", "import"])
@@ -341,7 +342,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from .cli_doctor import run_doctor
     from .paths import resolve_db_path
 
-    return run_doctor(resolve_db_path(getattr(args, "db", None)), args.restore)
+    return run_doctor(resolve_db_path(getattr(args, "db", None)), args.restore, yes=args.yes)
 
 
 def cmd_annotations(args: argparse.Namespace) -> int:

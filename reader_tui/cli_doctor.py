@@ -11,16 +11,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .core.doctor import check_store, restore_from_backup
+from .core.doctor import check_store, plan_annotations_restore, restore_from_backup
 from .core.storage import StoreError, read_json_file
 from .core.store import Library
 
 EXIT_OK, EXIT_ERROR = 0, 1
 
 
-def run_doctor(library_folder: Path, restore: bool) -> int:
-    """Check the store in `library_folder` and print what was found; with `restore`, repair a
-    damaged store from its newest good backup. Exit 0 when the store is (now) fine, else 1."""
+def run_doctor(library_folder: Path, restore: bool, *, yes: bool = False) -> int:
+    """Check the store in `library_folder` and print what was found, and what a restore
+    would keep and lose; with `restore`, repair it (after asking, on a terminal, when the
+    damaged file may hold work the restore cannot bring back; `yes` skips the question).
+    Exit 0 when the store is (now) fine, else 1."""
     folder = Path(library_folder)
     report = check_store(folder)
     for line in report.lines():
@@ -28,12 +30,17 @@ def run_doctor(library_folder: Path, restore: bool) -> int:
     if report.ok:
         _out("the store is fine")
         return EXIT_OK
+    plan = plan_annotations_restore(folder, report)
+    for line in plan.lines() if plan is not None else ():
+        _out(line)
     if not restore:
-        if report.annotations_restorable:
-            _out(f"run `reader-tui doctor --restore` to put back {report.good_backups[0].name} "
-                 "(the damaged file is moved aside, not deleted)")
-        elif not report.catalog.ok:
+        if plan is not None and plan.possible:
+            _out("run `reader-tui doctor --restore` to do this (the damaged file is moved aside, not deleted)")
+        elif not report.catalog.ok and report.catalog.exists:
             _out("run `reader-tui doctor --restore` to move the damaged catalog aside, then import your lists again")
+        return EXIT_ERROR
+    if plan is not None and plan.possible and plan.may_lose and not yes and not _confirmed("restore as above?"):
+        _out("nothing changed (`reader-tui doctor --restore --yes` restores without asking)")
         return EXIT_ERROR
     result = restore_from_backup(folder)
     for line in result.messages:
@@ -45,6 +52,17 @@ def run_doctor(library_folder: Path, restore: bool) -> int:
     for line in after.all_problems:
         _err(line)
     return EXIT_ERROR
+
+
+def _confirmed(question: str) -> bool:
+    """The user's yes on a terminal; without one (a script, a pipe) the answer is no."""
+    if not sys.stdin.isatty():
+        return False
+    try:
+        answer = input(f"{question} [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 def run_annotations_export(folder: Path, out_path: Path | None, *, force: bool = False) -> int:

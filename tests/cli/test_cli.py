@@ -260,7 +260,10 @@ def test_doctor_and_restore(run: Run, db: Path) -> None:
     (db / "annotations.json").write_text("{damaged", encoding="utf-8")
     checked = run("doctor")
     assert checked.returncode == 1 and "--restore" in checked.stdout
-    restored = run("doctor", "--restore")
+    refused = run("doctor", "--restore")  # no terminal to ask on: it changes nothing
+    assert refused.returncode == 1 and "--yes" in refused.stdout
+    assert (db / "annotations.json").read_text(encoding="utf-8") == "{damaged"
+    restored = run("doctor", "--restore", "--yes")
     assert restored.returncode == 0, restored.stdout + restored.stderr
     assert json.loads(run("show", first, "--json").stdout)["notes"] == "precious"
     assert list(db.glob("annotations.damaged-*.json"))

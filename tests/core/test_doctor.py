@@ -162,3 +162,97 @@ def test_a_folder_that_is_a_file_or_missing(tmp_path: Path) -> None:
     assert not restore_from_backup(tmp_path / "file").ok
     missing = check_store(tmp_path / "missing")
     assert missing.ok and "no store here yet" in missing.lines()[0]
+
+
+@pytest.fixture
+def eight(tmp_path: Path) -> Path:
+    """The issue's store: a backup holding 1 annotation, then 7 more annotated, then the
+    annotations file cut off by a crash in the middle of its last records."""
+    folder = tmp_path / "eight"
+    lib = Library.open(folder)
+    lib.import_papers([Paper(id=f"p{i}", title=f"Paper {i}") for i in range(10)])
+    lib.set_notes("p0", "old note")
+    Library.open(folder, background_writes=True).close()  # the (older) backup: 1 annotation
+    lib = Library.open(folder)
+    lib.set_notes("p0", "newer note")
+    for i in range(1, 8):
+        lib.set_notes(f"p{i}", f"note {i} 🎉 שלום")
+    raw = (folder / ANNOTATIONS_FILE).read_bytes()
+    ids = json.loads(raw)["annotations"]
+    assert len(ids) == 8
+    # Cut the file in the middle of the record of the last annotation written (p7), just
+    # after its paper id: the file names 8 annotations and holds 7 whole ones.
+    cut = raw.index(b",", raw.rindex(b'"paper_id"')) + 4
+    (folder / ANNOTATIONS_FILE).write_bytes(raw[:cut])
+    return folder
+
+
+def test_a_restore_says_what_it_keeps_and_loses_before_it_changes_anything(
+    eight: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    damaged = (eight / ANNOTATIONS_FILE).read_bytes()
+    assert run_doctor(eight, restore=False) == 1
+    out = capsys.readouterr().out
+    assert "7 of the 8 annotations it names can still be read" in out
+    assert "holding 1 annotations" in out
+    assert "restoring keeps 7 annotations" in out and "backup alone would keep 1" in out
+    assert "1 annotations named in the damaged file cannot be recovered" in out
+    # Without a terminal to ask on, --restore without --yes changes nothing.
+    assert run_doctor(eight, restore=True) == 1
+    assert "nothing changed" in capsys.readouterr().out
+    assert (eight / ANNOTATIONS_FILE).read_bytes() == damaged
+
+
+def test_a_restore_keeps_the_readable_part_merged_with_the_backup(eight: Path) -> None:
+    damaged = (eight / ANNOTATIONS_FILE).read_bytes()
+    assert run_doctor(eight, restore=True, yes=True) == 0
+    lib = Library.open(eight)
+    notes = {pid: lib.view(pid).notes for pid in lib.papers if lib.view(pid).notes}
+    assert notes["p0"] == "newer note"  # the damaged file's later change beats the backup's
+    assert len(notes) == 7 and all(notes[f"p{i}"] == f"note {i} 🎉 שלום" for i in range(1, 7))
+    aside = list(eight.glob("annotations.damaged-*.json"))
+    assert len(aside) == 1 and aside[0].read_bytes() == damaged  # moved aside, never deleted
+    assert check_store(eight).ok
+
+
+def test_salvage_alone_restores_when_no_backup_is_good(eight: Path) -> None:
+    for backup in list_backups(eight):
+        backup.write_text("nope")
+    result = restore_from_backup(eight)
+    assert result.ok and result.restored_from is None
+    assert Library.open(eight).view("p3").notes == "note 3 🎉 שלום"
+
+
+def test_a_lost_catalog_is_a_problem_the_doctor_names(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (db / CATALOG_FILE).unlink()
+    report = check_store(db)
+    assert not report.ok
+    problem = report.catalog.problems[0]
+    assert "missing" in problem and "2 annotations" in problem and "reader-tui import" in problem
+    assert run_doctor(db, restore=True, yes=True) == 1  # there is nothing to restore it from
+    assert "reader-tui import" in capsys.readouterr().out
+    assert not (db / CATALOG_FILE).exists()
+
+
+def test_salvage_reads_whole_documents_only_and_never_raises() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from reader_tui.core.salvage import salvage_annotations
+
+    raw = (
+        b'{"_meta":{"1":{"format":1,"kind":"annotations"}},"annotations":{'
+        b'"11":{"paper_id":"a","notes":"quote \\"12\\": { inside"},'
+        b'"12":{"paper_id":"b","tags":["bad \xff byte"]},'
+        b'"13":{"paper_id":"c","notes":"\\u00e9 \xf0\x9f\x8e\x89"},"14":{"paper_id":"d","no'
+    )
+    found = salvage_annotations(raw)
+    assert sorted(found.annotations) == ["a", "c"] and found.named == {"a", "b", "c", "d"}
+    assert found.annotations["c"].notes == "é 🎉"
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.binary(max_size=300), st.integers(0, len(raw)))
+    def never_raises(noise: bytes, cut: int) -> None:
+        salvage_annotations(raw[:cut] + noise + raw[cut:])
+
+    never_raises()
