@@ -1,4 +1,11 @@
-"""The Library's writer thread: runs writes in order, off the thread that asked for them."""
+"""The Library's writer thread: runs writes in order, off the thread that asked for them.
+
+A write that fails is not dropped: it stays, with every write submitted after it, in
+the order they were made, and is tried again before the next write and every
+`retry_delay` seconds, so a repaired file or a freed disk gets every change. Writes
+never overtake a failed one: each re-reads the file and sets its own fields, so an
+older value written after a newer one would undo the newer change.
+"""
 
 from __future__ import annotations
 
@@ -7,38 +14,90 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+Write = Callable[[], Any]
+
 
 class BackgroundWriter:
     """A thread that runs writes in order, so the UI thread never waits on the disk."""
 
-    def __init__(self) -> None:
-        self._queue: queue.Queue[Callable[[], Any] | None] = queue.Queue()
-        self._error: BaseException | None = None
-        self.pending = 0
+    RETRY_DELAY = 3.0
+    """Seconds between two tries of writes that failed (while nothing new comes in)."""
+
+    def __init__(self, retry_delay: float | None = None) -> None:
+        self.retry_delay = self.RETRY_DELAY if retry_delay is None else retry_delay
+        self._queue: queue.Queue[Write | None] = queue.Queue()
+        self._queued = 0  # submitted, not yet taken by the thread
+        self._unwritten: list[Write] = []  # taken, not yet on disk: a failed write and those after it
+        self._trying = False
+        self._error: BaseException | None = None  # why the oldest unwritten write failed
         self._idle = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="reader-tui-writer", daemon=True)
         self._thread.start()
 
-    def submit(self, write: Callable[[], Any]) -> None:
+    @property
+    def pending(self) -> int:
+        """How many writes are not on disk yet: queued, running, or waiting after a failure."""
         with self._idle:
-            self.pending += 1
+            return self._queued + len(self._unwritten)
+
+    @property
+    def error(self) -> BaseException | None:
+        """Why writes are waiting (the last failure), or None when none failed."""
+        with self._idle:
+            return self._error if self._unwritten else None
+
+    def submit(self, write: Write) -> None:
+        with self._idle:
+            self._queued += 1
         self._queue.put(write)
 
     def _run(self) -> None:
-        while (write := self._queue.get()) is not None:
+        while True:
             try:
-                write()
-            except BaseException as error:  # kept and re-raised on flush, never lost
-                self._error = error
+                write = self._queue.get(timeout=self.retry_delay if self._unwritten else None)
+            except queue.Empty:  # nothing new: try the failed writes again
+                self._write_all()
+                continue
+            if write is None:
+                return
             with self._idle:
-                self.pending -= 1
+                self._queued -= 1
+                self._unwritten.append(write)
+                self._trying = True
+            self._write_all()
+
+    def _write_all(self) -> None:
+        """Run the unwritten writes oldest first; stop at the first that fails."""
+        with self._idle:
+            self._trying = True
+        try:
+            while True:
+                with self._idle:
+                    if not self._unwritten:
+                        self._error = None
+                        return
+                    write = self._unwritten[0]
+                try:
+                    write()
+                except BaseException as error:  # kept, reported by `error` and `flush`
+                    with self._idle:
+                        self._error = error
+                    return
+                with self._idle:
+                    self._unwritten.pop(0)
+        finally:
+            with self._idle:
+                self._trying = False
                 self._idle.notify_all()
 
     def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every submitted write has been tried. Raises the error of a failed
+        write while any write is still waiting on it; otherwise True when all is on disk
+        (False when `timeout` ran out first)."""
         with self._idle:
-            done = self._idle.wait_for(lambda: self.pending == 0, timeout)
-        if self._error is not None:
-            error, self._error = self._error, None
+            done = self._idle.wait_for(lambda: self._queued == 0 and not self._trying, timeout)
+            error = self._error if self._unwritten else None
+        if error is not None:
             raise error
         return done
 
