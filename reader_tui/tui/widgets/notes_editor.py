@@ -1,13 +1,24 @@
 """The notes pane: the current paper's notes, saved without asking.
 
-A save happens 0.8 s after typing stops, when the pane loses focus, when another paper
-is shown and when the app quits (`save_now`), so nothing typed is lost on `q`. The
-Library writes on its own thread, so saving never blocks typing.
+A save happens `save_after_pause` seconds after typing stops, at most `save_at_most_after`
+seconds after the first unsaved change however steadily one types, when the pane loses
+focus, when another paper is shown and when the app quits (`save_now`), so nothing typed
+is lost on `q`. The Library writes on its own thread, so saving never blocks typing.
+
+The editor holds a note exactly as stored: lines are split at "\\n" only (TextArea would
+also split at \\r, \\x0b, \\x0c, U+2028... and join them back as "\\n", so merely showing
+a note would change it), and only an edit by the user makes it differ from what was
+loaded. Control characters stay in the text but are drawn as visible symbols, so a note
+holding terminal escapes cannot retitle or clear the terminal.
 """
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import events
+from textual.document._document import Document, EditResult, Location
+from textual.document._document_navigator import DocumentNavigator
+from textual.document._wrapped_document import WrappedDocument
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import TextArea
@@ -15,6 +26,52 @@ from textual.widgets import TextArea
 from reader_tui.core.store import Library
 
 AUTOSAVE_DELAY = 0.8
+AUTOSAVE_MAX_WAIT = 2.0
+
+
+def _visible_table() -> dict[int, str]:
+    # One character for one character, so columns, selections and the cursor stay where
+    # the document has them. The symbols are those of core.text.sanitize.
+    table = {code: chr(0x2400 + code) for code in range(0x20) if chr(code) not in "\n\t"}
+    table[0x7F] = "\u2421"  # ␡
+    for code in range(0x80, 0xA0):
+        table[code] = "\ufffd"  # C1 (CSI 0x9b...) has no control pictures
+    table[0x2028] = "\u2424"  # ␤ line separator
+    table[0x2029] = "\u00b6"  # ¶ paragraph separator
+    for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C):
+        table[code] = "\ufffd"  # bidi controls would reorder what the terminal draws
+    return table
+
+
+VISIBLE = _visible_table()
+
+
+def visible(line: str) -> str:
+    """`line` with every control character replaced by a visible symbol of the same length."""
+    return line.translate(VISIBLE)
+
+
+class NotesDocument(Document):
+    """A TextArea document whose only line break is "\\n": its text is what it was given."""
+
+    def __init__(self, text: str) -> None:
+        self._newline = "\n"
+        self._lines = text.split("\n")
+
+    def replace_range(self, start: Location, end: Location, text: str) -> EditResult:
+        top, bottom = sorted((start, end))
+        top_row, top_column = top
+        bottom_row, bottom_column = bottom
+        insert_lines = text.split("\n")
+        lines = self._lines
+        replaced_text = self.get_text_range(top, bottom)
+        after = lines[bottom_row][bottom_column:] if bottom_row < len(lines) else ""
+        before = lines[top_row][:top_column] if top_row < len(lines) else ""
+        insert_lines[0] = before + insert_lines[0]
+        destination_column = len(insert_lines[-1])
+        insert_lines[-1] = insert_lines[-1] + after
+        lines[top_row : bottom_row + 1] = insert_lines
+        return EditResult((top_row + len(insert_lines) - 1, destination_column), replaced_text)
 
 
 def _markdown_available() -> bool:
@@ -29,28 +86,90 @@ def _markdown_available() -> bool:
 class NotesEditor(TextArea):
     """A TextArea bound to one paper's notes at a time."""
 
+    SAVE_AFTER_PAUSE = AUTOSAVE_DELAY
+    SAVE_AT_MOST_AFTER = AUTOSAVE_MAX_WAIT
+
     class Edited(Message):
         """Text was typed that is not saved yet."""
 
     class Saved(Message):
-        """The notes of `paper_id` were handed to the Library."""
+        """The notes of `paper_id` were handed to the Library (not yet known to be on disk)."""
 
         def __init__(self, paper_id: str) -> None:
             super().__init__()
             self.paper_id = paper_id
 
-    def __init__(self, library: Library, **kwargs) -> None:
+    class SaveFailed(Message):
+        """The Library refused the notes of `paper_id`; they stay unsaved in the editor."""
+
+        def __init__(self, paper_id: str, error: Exception) -> None:
+            super().__init__()
+            self.paper_id = paper_id
+            self.error = error
+
+    def __init__(
+        self,
+        library: Library,
+        *,
+        save_after_pause: float | None = None,
+        save_at_most_after: float | None = None,
+        **kwargs,
+    ) -> None:
         language = "markdown" if _markdown_available() else None
         super().__init__(language=language, soft_wrap=True, tab_behavior="focus", **kwargs)
         self.library = library
+        self.save_after_pause = self.SAVE_AFTER_PAUSE if save_after_pause is None else save_after_pause
+        self.save_at_most_after = self.SAVE_AT_MOST_AFTER if save_at_most_after is None else save_at_most_after
         self.paper_id: str | None = None
         self._saved_text = ""
         self._timer: Timer | None = None
+        self._max_timer: Timer | None = None
         self.read_only = True
         self.border_title = "notes"
 
+    # -- an exact document, drawn visibly ------------------------------------------------------
+
+    def _set_document(self, text: str, language: str | None) -> None:
+        super()._set_document(text, language)
+        if self.document.text == text:
+            return
+        # TextArea's document split at a line break other than "\n": use ours instead.
+        document = NotesDocument(text)
+        if type(self.document) is not Document:  # tree-sitter's markdown document
+            from textual.document._syntax_aware_document import SyntaxAwareDocument
+
+            class _SyntaxNotes(SyntaxAwareDocument, NotesDocument):
+                pass
+
+            document = _SyntaxNotes(text, self.document.language)
+        self.document = document
+        self.wrapped_document = WrappedDocument(document, tab_width=self.indent_width)
+        self.navigator = DocumentNavigator(self.wrapped_document)
+        self._build_highlight_map()
+        self.move_cursor((0, 0))
+        self._rewrap_and_refresh_virtual_size()
+
+    def get_line(self, line_index: int) -> Text:
+        # From the document, not TextArea.get_line: rich's Text drops BEL, BS, VT, FF and
+        # CR, which would shift every column after them and hide them from the user.
+        return Text(visible(self.document.get_line(line_index)), end="", no_wrap=True)
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        # Pasted Windows text: its \r\n are line breaks, not characters to keep. (Textual
+        # calls TextArea's own handler after this one unless the default is prevented.)
+        text = event.text.replace("\r\n", "\n")
+        if text == event.text:
+            return
+        event.prevent_default()
+        if not self.read_only and (result := self._replace_via_keyboard(text, *self.selection)):
+            self.move_cursor(result.end_location)
+            self.focus()
+
+    # -- which paper, and saving ---------------------------------------------------------------
+
     @property
     def dirty(self) -> bool:
+        """The user edited the note and the edit is not handed to the Library yet."""
         return self.paper_id is not None and self.text != self._saved_text
 
     def load(self, paper_id: str | None) -> None:
@@ -78,24 +197,42 @@ class NotesEditor(TextArea):
         else:
             self._saved_text = notes
 
+    def _stop_timers(self) -> None:
+        for timer in (self._timer, self._max_timer):
+            if timer is not None:
+                timer.stop()
+        self._timer = self._max_timer = None
+
     def save_now(self) -> None:
         """Hand unsaved text to the Library at once."""
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
+        self._stop_timers()
         if not self.dirty or self.paper_id is None or self.paper_id not in self.library:
             return
-        text = self.text
+        text, paper_id = self.text, self.paper_id
+        try:
+            self.library.set_notes(paper_id, text)
+        except Exception as error:  # e.g. a store that cannot be written: the text stays unsaved
+            self.post_message(self.SaveFailed(paper_id, error))
+            return
         self._saved_text = text
-        self.library.set_notes(self.paper_id, text)
-        self.post_message(self.Saved(self.paper_id))
+        self.post_message(self.Saved(paper_id))
+
+    def set_unsaved(self, unsaved: bool) -> None:
+        """Say on the pane's border that its note is not on disk."""
+        self.border_subtitle = "not saved" if unsaved else ""
+        self.set_class(unsaved, "-unsaved")
 
     def _on_text_area_changed(self, event: TextArea.Changed) -> None:
         if not self.dirty:
+            self._stop_timers()  # typed back to what is saved: nothing to write
             return
+        # Save after a pause in typing, and at most `save_at_most_after` after the first
+        # unsaved change, so steady typing reaches the disk too.
         if self._timer is not None:
             self._timer.stop()
-        self._timer = self.set_timer(AUTOSAVE_DELAY, self.save_now, name="notes-autosave")
+        self._timer = self.set_timer(self.save_after_pause, self.save_now, name="notes-autosave")
+        if self._max_timer is None:
+            self._max_timer = self.set_timer(self.save_at_most_after, self.save_now, name="notes-autosave-max")
         self.post_message(self.Edited())
 
     def _on_blur(self, event: events.Blur) -> None:
