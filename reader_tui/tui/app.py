@@ -99,17 +99,30 @@ class ReaderApp(App[int]):
         self.push_screen(HelpScreen())
 
     async def action_quit(self) -> None:
-        """Save the notes being typed and wait for every write before leaving."""
+        """Save the notes being typed and wait for every write before leaving. Changes that
+        cannot be written are not quietly dropped: the first q says how many, a second
+        q leaves without them."""
+        from reader_tui.tui.widgets.notes_editor import NotesEditor
+        from reader_tui.tui.write_errors import write_error_line
+
+        unsaved_notes = 0
         for screen in self.screen_stack:
-            if isinstance(screen, MainScreen):
-                screen.save_pending()
+            for notes in screen.query(NotesEditor):
+                notes.save_now()
+                unsaved_notes += notes.dirty  # the Library refused them
         try:
             self.library.flush(timeout=30)
-        except Exception as error:  # a failed write: say so once, a second q leaves anyway
-            if not self._quit_failed:
-                self._quit_failed = True
-                self.notify(f"Could not save: {error}. Press q again to quit anyway.", severity="error", markup=False)
-                return
+            error = None
+        except Exception as failure:
+            error = failure
+        lost = self.library.pending_writes + unsaved_notes
+        if lost and not self._quit_failed:
+            self._quit_failed = True
+            why = write_error_line(error, self.library) if error is not None else "Still writing."
+            what = f"Changes not on disk ({lost} write{'s' if lost != 1 else ''} waiting)"
+            self.notify(f"{what}. {why} Press q again to quit and lose them.",
+                        severity="error", markup=False, timeout=30)
+            return
         self.exit(0)
 
 
@@ -151,7 +164,13 @@ def run_app(library: Library) -> int:
     try:
         app.run()
     finally:
-        library.close()
+        try:
+            library.close()
+        except Exception as error:  # the user chose to quit without them: say so, no traceback
+            import sys
+
+            lost = library.pending_writes
+            print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {error}", file=sys.stderr)
     if app.indexes_stale:
         from reader_tui.indexing import start_background_prepare
 

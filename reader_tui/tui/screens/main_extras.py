@@ -199,6 +199,17 @@ class MainExtras:
         for search in list_searches(self.library):
             yield f"Delete saved search: {search.name}", search.query, lambda s=search: self.forget_search(s)
 
+    @work(thread=True, group="say-written", exit_on_error=False)
+    def say_once_written(self: MainScreen, message: str) -> None:
+        """Notify `message` once the Library's writes are on disk; a failed write is
+        reported by the saving indicator instead, so nothing claims a save that failed."""
+        try:
+            written = self.library.flush(timeout=30)
+        except Exception:
+            return
+        if written:
+            self.app.call_from_thread(self.notify, message, markup=False)
+
     def action_save_search(self: MainScreen) -> None:
         from reader_tui.tui.screens.name_prompt import NamePrompt
 
@@ -215,8 +226,8 @@ class MainExtras:
             except ValueError as error:
                 self.notify(str(error), severity="error", markup=False)
                 return
-            self.notify(f"Saved search {saved.name!r}", markup=False)
             self.update_saved_searches()
+            self.say_once_written(f"Saved search {saved.name!r}")
 
         self.app.push_screen(NamePrompt("Save this search", subject=query, placeholder="name, e.g. to-read llm"), save)
 
@@ -231,7 +242,7 @@ class MainExtras:
 
     def forget_search(self: MainScreen, search: SavedSearch) -> None:
         if delete_search(self.library, search.name):
-            self.notify(f"Deleted saved search {search.name!r}", markup=False)
+            self.say_once_written(f"Deleted saved search {search.name!r}")
         self.update_saved_searches()
 
     def action_toggle_saved_searches(self: MainScreen) -> None:

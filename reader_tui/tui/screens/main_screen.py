@@ -35,10 +35,12 @@ from reader_tui.tui.widgets.related_list import RelatedList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
 from reader_tui.tui.widgets.search_bar import SearchBar
 from reader_tui.tui.widgets.status_bar import StatusBar
+from reader_tui.tui.write_errors import write_error_line
 
 SEARCH_DELAY = 0.05
 DETAIL_DELAY = 0.04
 RELOAD_EVERY = 1.5
+SAVED_CHECK_EVERY = 0.2
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
 
 
@@ -83,6 +85,9 @@ class MainScreen(MainActions, MainExtras, Screen):
         self._before_search: tuple[list[str], str | None, float] | None = None
         self._search_timer: Timer | None = None
         self._saving_timer: Timer | None = None
+        self._write_error: Exception | None = None  # the Library's writes fail (reported)
+        self._notes_error: Exception | None = None  # the Library refused the notes
+        self._notes_handed: set[str] = set()  # papers whose notes are on their way to disk
         self._detail_timer: Timer | None = None
         self._matched = {}
 
@@ -339,29 +344,60 @@ class MainScreen(MainActions, MainExtras, Screen):
         self._describe()
 
     def on_notes_editor_edited(self, message: NotesEditor.Edited) -> None:
-        self.status_bar.set_saving("editing…")
+        self._watch_saving()
 
     def on_notes_editor_saved(self, message: NotesEditor.Saved) -> None:
+        self._notes_handed.add(message.paper_id)
+        self._notes_error = None
+        self._watch_saving()
+
+    def on_notes_editor_save_failed(self, message: NotesEditor.SaveFailed) -> None:
+        if self._notes_error is None:
+            self.notify(write_error_line(message.error, self.library), severity="error", markup=False)
+        self._notes_error = message.error
         self._watch_saving()
 
     def _watch_saving(self) -> None:
-        """Show "saving…" until the Library's writer thread has caught up, then "saved"."""
-        notes = self.query_one(NotesEditor)
-        if self.library.pending_writes or notes.dirty:
-            self.status_bar.set_saving("saving…" if not notes.dirty else "editing…")
-            if self._saving_timer is None:
-                self._saving_timer = self.set_interval(0.2, self._check_saved, name="saving-indicator")
-        else:
-            self._check_saved()
+        """Follow the writes to disk until all are there: "saved" only then."""
+        if not self._check_saved() and self._saving_timer is None:
+            self._saving_timer = self.set_interval(SAVED_CHECK_EVERY, self._check_saved, name="saving-indicator")
 
-    def _check_saved(self) -> None:
+    def _check_saved(self) -> bool:
+        """Show where the changes are: "editing…", "saving…", "not saved" (a write failed:
+        reported once, retried by the Library) or "saved" (every write returned without
+        error). True when there is nothing left to follow."""
         notes = self.query_one(NotesEditor)
-        if self.library.pending_writes or notes.dirty:
-            return
-        if self._saving_timer is not None:
+        try:
+            self.library.flush(timeout=0)
+            error = None
+        except Exception as failure:  # any write error: the change is not on disk
+            error = failure
+        pending = self.library.pending_writes
+        if error is not None and (self._write_error is None or str(error) != str(self._write_error)):
+            self.notify(write_error_line(error, self.library), severity="error", markup=False)
+        elif error is None and self._write_error is not None and not pending:
+            self.notify("The changes that could not be saved are on disk now", markup=False)
+        self._write_error = error
+        if not notes.dirty:
+            self._notes_error = None
+        if not pending:
+            self._notes_handed.clear()
+        failing = error is not None or self._notes_error is not None
+        notes.set_unsaved(failing and (notes.dirty or notes.paper_id in self._notes_handed))
+        if failing:
+            count = pending + notes.dirty
+            self.status_bar.set_saving(f"not saved ({count} write{'s' if count != 1 else ''} waiting)", error=True)
+        elif notes.dirty:
+            self.status_bar.set_saving("editing…")
+        elif pending:
+            self.status_bar.set_saving("saving…")
+        else:
+            self.status_bar.set_saving("saved")
+        settled = not pending and not notes.dirty and not failing
+        if settled and self._saving_timer is not None:
             self._saving_timer.stop()
             self._saving_timer = None
-        self.status_bar.set_saving("saved")
+        return settled
 
     def save_pending(self) -> None:
         """Hand unsaved notes to the Library (the app then flushes it to disk)."""

@@ -22,7 +22,7 @@ class StatusBar(Horizontal):
         self._marked = 0
         self._message = ""
         self._message_is_error = False
-        self._saving = ""
+        self._saving: tuple[str, bool] = ("", False)
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-text", markup=False)
@@ -44,11 +44,13 @@ class StatusBar(Horizontal):
         self._message_is_error = error
         self._redraw()
 
-    def set_saving(self, state: str) -> None:
-        """"saving…", "saved" or ""."""
-        if state != self._saving:
-            self._saving = state
-            self.query_one("#status-saving", Static).update(Content.styled(state, "$text-muted"))
+    def set_saving(self, state: str, *, error: bool = False) -> None:
+        """"editing…", "saving…", "saved", "not saved: …" (`error`) or ""."""
+        if (state, error) != self._saving:
+            self._saving = (state, error)
+            self.query_one("#status-saving", Static).update(
+                Content.styled(state, "bold $text-error" if error else "$text-muted")
+            )
 
     def _redraw(self) -> None:
         shown, read, reading = self._counts

@@ -1,0 +1,19 @@
+"""One line for a change the Library could not write: which file, and why."""
+
+from __future__ import annotations
+
+from reader_tui.core.storage import StoreError
+from reader_tui.core.store import Library
+from reader_tui.core.text import sanitize
+
+
+def write_error_line(error: BaseException, library: Library) -> str:
+    """"Not saved: <file>: <why>. ..." for a notification (StoreError names its file)."""
+    if isinstance(error, StoreError):
+        where = str(error)
+    elif isinstance(error, OSError):
+        where = f"{error.filename or library.files.annotations_path}: {error.strerror or error}"
+    else:
+        where = f"{library.files.annotations_path}: {error}"
+    # Paths and messages are shown as they are (no LaTeX or markup reading), on one line.
+    return " ".join(sanitize(f"Not saved: {where}. The change is kept and tried again.").split())

@@ -1,0 +1,250 @@
+"""The notes pane and the saving indicator tell the truth (issue 12, items 4, 5, 6, 8):
+steady typing reaches the disk, a failed write is reported at once and stays visibly
+unsaved, looking at a note never rewrites it, and a note's control characters are drawn
+as symbols, never sent to the terminal."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core.background_writer import BackgroundWriter
+from reader_tui.core.model import Status
+from reader_tui.core.storage import StoreError
+from reader_tui.core.store import Library
+from reader_tui.tui.app import create_app
+from reader_tui.tui.screens.main_screen import MainScreen
+from reader_tui.tui.widgets.notes_editor import NotesEditor
+from reader_tui.tui.widgets.status_bar import StatusBar
+
+from tui_support import PAPERS, make_library, screen_text, settle
+
+SIZE = (120, 40)
+IDS = [p.id for p in PAPERS]
+
+
+def saving_text(app) -> str:
+    return str(app.screen.query_one("#status-saving").render())
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Put `data` in place at once, as an editor or `doctor` would (the writer may be reading)."""
+    temp = path.with_suffix(".repair")
+    temp.write_bytes(data)
+    os.replace(temp, path)
+
+
+async def wait_until(pilot, condition, seconds: float = 10.0) -> bool:
+    """Let the app run until `condition()` holds (the writer thread works on its own)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.02)
+    return True
+
+
+# -- item 4: steady typing is saved -------------------------------------------------------------
+
+
+async def test_steady_typing_is_saved_within_the_max_wait(library: Library, monkeypatch) -> None:
+    # Typing never pauses long enough for the pause timer; only the max wait can save.
+    monkeypatch.setattr(NotesEditor, "SAVE_AFTER_PAUSE", 30.0)
+    monkeypatch.setattr(NotesEditor, "SAVE_AT_MOST_AFTER", 0.1)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        started = time.monotonic()
+        typed = ""
+        while time.monotonic() - started < 0.5:  # keys keep coming, 20 ms apart
+            await pilot.press("a")
+            typed += "a"
+            await pilot.pause(0.02)
+        saved = library.annotation(IDS[0]).notes
+        assert saved and typed.startswith(saved), "nothing handed to the Library while typing"
+        library.flush()
+        assert Library.open(library.files.folder).annotation(IDS[0]).notes == saved
+        # ... and the rest on the next max wait, though the keys never paused.
+        await pilot.press("b")
+        assert await wait_until(pilot, lambda: library.annotation(IDS[0]).notes == typed + "b")
+
+
+async def test_a_pause_in_typing_saves(library: Library, monkeypatch) -> None:
+    monkeypatch.setattr(NotesEditor, "SAVE_AFTER_PAUSE", 0.05)
+    monkeypatch.setattr(NotesEditor, "SAVE_AT_MOST_AFTER", 30.0)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n", *"hi")
+        assert await wait_until(pilot, lambda: library.annotation(IDS[0]).notes == "hi")
+        assert await wait_until(pilot, lambda: saving_text(app) == "saved")
+
+
+# -- item 6: looking at a note writes nothing -----------------------------------------------
+
+SEPARATORS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\r", "\r\n"]
+
+
+@pytest.mark.parametrize("sep", SEPARATORS, ids=[f"U+{ord(s[0]):04X}{'+LF' if len(s) > 1 else ''}" for s in SEPARATORS])
+async def test_viewing_a_note_never_rewrites_it(tmp_path: Path, sep: str) -> None:
+    library = make_library(tmp_path / "lib")
+    note = f"first{sep}second\nthird{sep}"
+    library.set_notes(IDS[0], note)
+    library.flush()
+    changed = library.annotation(IDS[0]).changed["notes"]
+    on_disk = library.files.annotations_path.read_bytes()
+    app = create_app(library)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            notes = app.screen.query_one(NotesEditor)
+            assert notes.paper_id == IDS[0] and not notes.dirty
+            await pilot.press("n")  # into the notes pane ...
+            assert notes.has_focus
+            await pilot.press("escape")  # ... and out again
+            await pilot.press("tab", "tab", "tab", "shift+tab")
+            await pilot.press("escape", "j")
+            await settle(app, pilot)
+            await pilot.press("k")
+            await settle(app, pilot)
+            await pilot.press("n", "escape")
+            await settle(app, pilot)
+            library.flush()
+            assert library.annotation(IDS[0]).notes == note
+            assert library.annotation(IDS[0]).changed["notes"] == changed
+            assert library.files.annotations_path.read_bytes() == on_disk
+            assert saving_text(app) != "editing…"
+    finally:
+        library.close()
+
+
+async def test_an_edit_keeps_the_other_line_breaks_of_a_note(library: Library) -> None:
+    note = "a\x0bb\u2028c\r\nd"
+    library.set_notes(IDS[0], note)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        notes = app.screen.query_one(NotesEditor)
+        await pilot.press("n")
+        notes.move_cursor(notes.document.end)
+        await pilot.press("!", "escape")
+        await settle(app, pilot)
+    assert library.annotation(IDS[0]).notes == note + "!"
+
+
+# -- item 8: control characters are drawn, not sent ------------------------------------------
+
+HOSTILE_NOTE = "title\x1b]0;pwned\x07 clear\x1b[2J csi\x9b31m del\x7f nul\x00 bell\x07 end"
+
+
+async def test_a_notes_control_characters_never_reach_the_terminal(library: Library) -> None:
+    library.set_notes(IDS[0], HOSTILE_NOTE)
+    library.flush()
+    changed = library.annotation(IDS[0]).changed["notes"]
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        notes = app.screen.query_one(NotesEditor)
+        await pilot.press("n")
+        drawn = "".join(
+            segment.text for y in range(notes.size.height) for segment in notes.render_line(y)
+        )
+        for control in ("\x1b", "\x07", "\x9b", "\x7f", "\x00"):
+            assert control not in drawn
+            assert control not in screen_text(app)
+        assert "title␛]0;pwned␇ clear␛[2J csi\ufffd31m del␡ nul␀ bell␇ end" in drawn
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert library.annotation(IDS[0]).notes == HOSTILE_NOTE
+        assert library.annotation(IDS[0]).changed["notes"] == changed
+        # Editing around them keeps them as they were.
+        await pilot.press("n")
+        notes.move_cursor((0, 0))
+        await pilot.press("delete", "T")
+        notes.move_cursor(notes.document.end)
+        await pilot.press("!", "escape")
+        await settle(app, pilot)
+    assert library.annotation(IDS[0]).notes == "T" + HOSTILE_NOTE[1:] + "!"
+
+
+# -- item 5: a failed write is reported at once and stays unsaved -------------------------------
+
+
+async def test_a_failed_write_is_reported_at_once_and_never_called_saved(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(BackgroundWriter, "RETRY_DELAY", 0.05)
+    monkeypatch.setattr(NotesEditor, "SAVE_AFTER_PAUSE", 0.05)
+    library = make_library(tmp_path / "lib")
+    library.set_tags(IDS[1], ["kept"])  # so there is an annotations file to damage
+    library.flush()
+    path = library.files.annotations_path
+    good = path.read_bytes()
+    app = create_app(library)
+    try:
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await settle(app, pilot)
+            path.write_text("{ junk written by another program")  # the annotations file damaged
+            seen: list[str] = []
+            bar = app.screen.query_one(StatusBar)
+            original = bar.set_saving
+
+            def record(state: str, *, error: bool = False) -> None:
+                seen.append(state)
+                original(state, error=error)
+
+            bar.set_saving = record  # every state the indicator ever shows
+            await pilot.press("4")  # status: read
+            assert await wait_until(pilot, lambda: saving_text(app).startswith("not saved"))
+            messages = [n.message for n in app._notifications]
+            assert any(str(path) in m and m.startswith("Not saved") for m in messages), messages
+            await pilot.press("n", *"kept")
+            notes = app.screen.query_one(NotesEditor)
+            assert await wait_until(pilot, lambda: library.annotation(IDS[0]).notes == "kept")
+            await pilot.pause(0.1)
+            assert notes.border_subtitle == "not saved"
+            waiting = library.pending_writes
+            assert waiting >= 2
+            assert saving_text(app) == f"not saved ({waiting} writes waiting)"
+            assert "saved" not in seen
+            # q does not pretend: it says what is not on disk and stays.
+            await pilot.press("escape", "q")
+            assert app.is_running
+            assert any(f"Changes not on disk ({waiting} writes waiting)" in n.message for n in app._notifications)
+            # The file repaired: the kept writes reach it, and only now "saved".
+            replace_file(path, good)
+            assert await wait_until(pilot, lambda: saving_text(app) == "saved")
+            assert notes.border_subtitle == ""
+        reopened = Library.open(library.files.folder)
+        assert reopened.annotation(IDS[0]).status is Status.READ
+        assert reopened.annotation(IDS[0]).notes == "kept"
+    finally:
+        replace_file(path, good)
+        library._writer.stop()
+
+
+async def test_quitting_anyway_after_a_failure(tmp_path: Path) -> None:
+    library = make_library(tmp_path / "lib")
+    library.set_tags(IDS[1], ["kept"])  # so there is an annotations file to damage
+    library.flush()
+    path = library.files.annotations_path
+    good = path.read_bytes()
+    app = create_app(library)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        path.write_text("junk")
+        await pilot.press("4")
+        await pilot.press("q")
+        assert app.is_running
+        assert any("Changes not on disk (1 write waiting)" in n.message for n in app._notifications)
+        await pilot.press("q")
+    assert app.return_code == 0
+    # The user was told; closing the Library says it again rather than claiming success
+    # (run_app prints that as one line).
+    assert library.pending_writes == 1
+    with pytest.raises(StoreError, match="not valid JSON"):
+        library.close()
+    replace_file(path, good)
+    library._writer.stop()
