@@ -51,10 +51,57 @@ def test_quoted_values_doi_and_journal(messy):
     assert paper.id == stable_id("doi:10.1234/abc.5678")
 
 
-def test_id_without_url_or_doi_is_stable_from_title_and_year(messy):
+def test_id_without_url_or_doi_is_stable_from_key_and_title(messy):
     again = read_bibtex(FIXTURES / "messy.bib")
     assert [p.id for p in again.papers] == [p.id for p in messy.papers]
-    assert messy.papers[3].id == stable_id("The Last One 2021")
+    assert messy.papers[3].id == stable_id("bibtex last2021 the last one")
+
+
+def test_entries_sharing_title_and_year_get_different_ids(tmp_path):
+    path = tmp_path / "book.bib"
+    path.write_text(
+        "@inbook{ch1, title={One Book}, year=2010, chapter={1}}\n@inbook{ch2, title={One Book}, year=2010, chapter={2}}\n"
+    )
+    first, second = read_bibtex(path).papers
+    assert first.id != second.id
+    assert (first.citekey, second.citekey) == ("ch1", "ch2")
+
+
+def test_entry_type_and_every_unmodelled_field_are_kept(tmp_path):
+    path = tmp_path / "x.bib"
+    path.write_text(
+        "@string{pub = {Sp} # \"ringer\"}\n"
+        "@BOOK{k, Title = {T}, author = {A, B}, publisher = pub, Address = \"Berlin\",\n"
+        "  edition = {2nd}, isbn = {978-3}, note = {See {\\S}~2,\n   line two}, month = jan, journal = {J},\n"
+        "  booktitle = {B}, year = 2001, url = {http://x}, doi = {10.1/Y}, keywords = {k1}, abstract = {Abs},\n"
+        "  annote = {mine}, NOTE = {a second note is a repeat}}\n"
+    )
+    (paper,) = read_bibtex(path).papers
+    assert paper.entry_type == "book"
+    assert paper.extra_fields == (
+        ("publisher", "Springer"), ("address", "Berlin"), ("edition", "2nd"), ("isbn", "978-3"),
+        ("note", "See {\\S}~2, line two"), ("month", "January"), ("journal", "J"), ("booktitle", "B"),
+    )
+    assert paper.venue == "B"  # booktitle first, journal kept as written
+    assert (paper.title, paper.authors, paper.year, paper.doi, paper.keywords) == ("T", ("A, B",), 2001, "10.1/y", ("k1",))
+
+
+def test_junk_year_is_a_warning_and_kept_as_text(messy):
+    (warning,) = [p for p in messy.problems if "forthcoming" in p.message]
+    assert warning.kind == "warning"
+    junk = messy.papers[2]
+    assert junk.year is None and dict(junk.extra_fields) == {"year": "forthcoming"}
+
+
+def test_anonymous_is_no_author_only_in_our_own_files(tmp_path):
+    from reader_tui.core.exporters.bibtex import HEADER
+
+    entry = "@misc{k, title={T}, author={Anonymous}}\n"
+    ours, theirs = tmp_path / "ours.bib", tmp_path / "theirs.bib"
+    ours.write_text(HEADER + "\n" + entry)
+    theirs.write_text(entry)
+    assert read_bibtex(ours).papers[0].authors == ()
+    assert read_bibtex(theirs).papers[0].authors == ("Anonymous",)
 
 
 def test_problems_name_the_line(messy):

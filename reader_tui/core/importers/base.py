@@ -33,11 +33,16 @@ class ImportFailure(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ImportProblem:
-    """One entry skipped while the rest of the file was read."""
+    """Something wrong with one entry while the rest of the file was read.
+
+    `kind` is "skipped" when the entry did not get in, "warning" when it did but lost
+    or changed something on the way (a year that is not a number).
+    """
 
     path: Path
     line: int | None
     message: str
+    kind: str = "skipped"
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line is not None else f"{self.path}"
@@ -57,6 +62,19 @@ class ImportResult:
     papers: list[Paper] = field(default_factory=list)
     problems: list[ImportProblem] = field(default_factory=list)
     annotations: dict[str, dict[str, Any]] = field(default_factory=dict)
+    lines: list[int | None] = field(default_factory=list)
+    """The line each paper starts on, parallel to `papers` (empty when the importer has none)."""
+
+    def label(self, index: int) -> str:
+        """Where `papers[index]` came from, for a report: "refs.bib:12 entry 'smith2020'"
+        (the line and key when the importer knows them, else the title)."""
+        paper = self.papers[index]
+        line = self.lines[index] if index < len(self.lines) else None
+        where = f"{self.path}:{line}" if line is not None else f"{self.path}"
+        if paper.citekey:
+            return f"{where} entry '{paper.citekey}'"
+        title = paper.title if len(paper.title) <= 60 else paper.title[:59] + "…"
+        return f"{where} '{title}'"
 
 
 @contextmanager

@@ -14,12 +14,35 @@ reader-tui exported (its `HEADER` first), `keywords` are the user's tags, since 
 what the exporter writes there, not catalog keywords. Both are user text, so the
 exporter's escaping is undone (`unescape_latex`) rather than kept as LaTeX.
 
-Paper ids, stable across re-imports of the same (possibly edited) file:
+Paper ids, stable across re-imports of the same file:
 1. the OpenReview forum id when the url points at OpenReview (the same id the OpenReview
    importer uses, so both sources agree without fuzzy matching);
 2. else `stable_id("doi:" + doi)`: a DOI survives a corrected title;
-3. else `stable_id(title + " " + year)`.
-The citation key is kept as `Paper.citekey`, not as the id: keys collide across files.
+3. else `stable_id` of the citation key and the title. The key tells apart entries that
+   share a title and year (two chapters of one book); the title tells apart two files that
+   happen to use one key for different papers. Entries with different keys are different
+   papers unless a DOI or url says otherwise (see `matching.match_papers`).
+The citation key is kept as `Paper.citekey`.
+
+What an entry keeps, so that it can be written back as it came (`Paper.entry_type`,
+`Paper.extra_fields`); the exporter follows these rules:
+- `entry_type` is the entry's type in lower case (`@ARTICLE` -> "article").
+- `title`, `author`, `year`, `url`, `doi`, `abstract` and `keywords` go to the paper's own
+  attributes (`keywords` are tags in a file reader-tui exported) and `annote` to the
+  user's notes; none of them is in `extra_fields`. Two exceptions keep a value the model
+  cannot hold: a `year` that is not a plain year ("535 BCE", "forthcoming") is kept in
+  `extra_fields` (and `Paper.year` is None), and in a file reader-tui exported an
+  `author = {Anonymous}` means no author (`authors` is empty).
+- Every other field is in `extra_fields`, in file order, under its lower-case name, its
+  value with macros expanded and `#` joined, outer braces or quotes taken off, runs of
+  whitespace made one space, and the text otherwise as written (LaTeX kept).
+- That includes `journal` and `booktitle`, as written: `Paper.venue` is a copy of the
+  `booktitle` if the entry has one, else of its `journal` (else the `--venue` default),
+  for display and search. A paper that was already in the library keeps its venue when
+  a `.bib` entry is merged into it (see `matching.merge_paper`), so the two may differ.
+  To write the entry back: write `extra_fields` in order, `journal`/`booktitle` as they
+  are; when neither is there and the paper has a venue, write it as `journal` for an
+  `article` and as `booktitle` otherwise.
 """
 
 from __future__ import annotations
@@ -33,7 +56,7 @@ from typing import Iterator
 import bibtexparser
 from bibtexparser import model as bib
 
-from ..matching import normalise_doi, openreview_forum_id
+from ..matching import fold, normalise_doi, openreview_forum_id
 from ..model import Paper
 from ..exporters.bibtex import HEADER
 from ..exporters.latex import unescape_latex
@@ -54,14 +77,19 @@ _YEAR = re.compile(r"^\s*\{?\s*(\d{4})\s*\}?\s*$")
 _KEYWORD_SPLIT = re.compile(r"[;,]")
 _BLOCK_HEAD = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s{}()]*)")
 
+# Fields that go to the paper's own attributes or to the user's notes, never to
+# `extra_fields` (see the module docstring; a `year` that is not a number is kept there).
+_MODELLED = frozenset({"title", "author", "year", "url", "doi", "abstract", "keywords", "annote"})
+
 
 def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None = None) -> ImportResult:
     """Read every entry of the BibTeX file at `path` that can be parsed.
 
     `venue` and `year` fill in entries that have no booktitle/journal or year.
     Entries that cannot be parsed, have no title, or repeat an earlier key are skipped
-    and reported with their line; a junk year is dropped and reported. Raises
-    ImportFailure when the file is unreadable, empty, or holds no usable entry.
+    and reported with their line; a junk year or a repeated field is a warning (the
+    entry gets in). `result.lines` gives each paper's line. Raises ImportFailure when
+    the file is unreadable, empty, or holds no usable entry.
     """
     path = Path(path)
     text = read_text_file(path)
@@ -84,7 +112,7 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
             macros[block.key.lower()] = _evaluate(block.value, macros)
         elif isinstance(block, bib.Entry):
             entries_seen += 1
-            _add(result, block, _paper(block, macros, path, line, source, venue, year, result.problems, ours), macros, ours)
+            _add(result, block, line, _paper(block, macros, path, line, source, venue, year, result.problems, ours), macros, ours)
         elif isinstance(block, bib.DuplicateBlockKeyBlock):
             entries_seen += 1
             first = block.previous_block.start_line + 1
@@ -97,16 +125,19 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
             entry = _first_fields(block)
             if entry is not None:
                 keys = ", ".join(sorted(block.duplicate_keys))
-                result.problems.append(ImportProblem(path, line, f"entry '{entry.key}' repeats {keys}: kept the first"))
-                _add(result, entry, _paper(entry, macros, path, line, source, venue, year, result.problems, ours), macros, ours)
+                result.problems.append(
+                    ImportProblem(path, line, f"entry '{entry.key}' repeats {keys}: kept the first", "warning")
+                )
+                _add(result, entry, line, _paper(entry, macros, path, line, source, venue, year, result.problems, ours), macros, ours)
         elif isinstance(block, bib.ParsingFailedBlock):
             entries_seen += 1
             result.problems.append(ImportProblem(path, line, _failure_message(block)))
         # Comments and @preamble carry no papers.
 
     if not result.papers:
-        if result.problems:
-            first = result.problems[0]
+        skipped = [p for p in result.problems if p.kind == "skipped"]
+        if skipped:
+            first = skipped[0]
             raise ImportFailure(path, f"no usable entry: {first.message}", first.line)
         raise ImportFailure(path, "holds no BibTeX entries (@article{...}, @inproceedings{...})")
     return result
@@ -117,18 +148,22 @@ def _exported_by_us(text: str) -> bool:
     return text.split("\n", 1)[0].rstrip() == HEADER.rstrip()
 
 
-def _add(result: ImportResult, entry: bib.Entry, paper: Paper | None, macros: dict[str, str], ours: bool) -> None:
-    """Add `paper` read from `entry`, and what the entry says of the user's reading."""
+def _add(
+    result: ImportResult, entry: bib.Entry, line: int, paper: Paper | None, macros: dict[str, str], ours: bool
+) -> None:
+    """Add `paper` read from `entry` at `line`, and what the entry says of the user's reading."""
     if paper is None:
         return
     result.papers.append(paper)
+    result.lines.append(line)
     tags, notes = _annotation(entry, macros, ours)
     if not tags and not notes:
         return
-    # Two entries of one paper in a file: keep what both say.
+    # Two entries of one paper in a file (one DOI): keep what both say, each once.
     known = result.annotations.setdefault(paper.id, {"tags": (), "notes": ""})
     known["tags"] = tuple(known["tags"]) + tags
-    known["notes"] = f"{known['notes']}\n\n{notes}" if known["notes"] and notes else known["notes"] or notes
+    if notes and notes not in known["notes"]:
+        known["notes"] = f"{known['notes']}\n\n{notes}" if known["notes"] else notes
 
 
 def _annotation(entry: bib.Entry, macros: dict[str, str], ours: bool) -> tuple[tuple[str, ...], str]:
@@ -180,9 +215,10 @@ def _paper(
     problems: list[ImportProblem],
     ours: bool = False,
 ) -> Paper | None:
-    values: dict[str, str] = {}
+    values: dict[str, str] = {}  # the first of a repeated field wins; dicts keep file order
     for fld in entry.fields:
         values.setdefault(fld.key.lower(), _WS.sub(" ", _evaluate(fld.value, macros)).strip())
+    extra = {name: value for name, value in values.items() if name not in _MODELLED}
     title = values.get("title", "")
     if not _strip_braces(title).strip():
         problems.append(ImportProblem(path, line, f"skipped entry '{entry.key}': it has no title"))
@@ -195,7 +231,13 @@ def _paper(
         if match:
             year = int(match.group(1))
         else:
-            problems.append(ImportProblem(path, line, f"entry '{entry.key}': ignored the year {raw_year!r}"))
+            # Not the paper's year (nor the --year default: the entry has one), but kept as
+            # written for the export (see the module docstring).
+            year = None
+            extra["year"] = raw_year
+            problems.append(ImportProblem(
+                path, line, f"entry '{entry.key}': the year {raw_year!r} is not a number: kept as text, not as the paper's year", "warning"
+            ))
 
     url = values.get("url", "")
     doi = normalise_doi(values.get("doi", ""))
@@ -205,12 +247,15 @@ def _paper(
     elif doi:
         pid = stable_id("doi:" + doi)
     else:
-        pid = stable_id(f"{title} {year or ''}")
+        pid = stable_id(f"bibtex {entry.key} {fold(title)}")
+    authors = split_authors(values.get("author", ""))
+    if ours and authors == ("Anonymous",):
+        authors = ()  # what the exporter writes for a paper without authors, not a person
     return Paper(
         id=pid,
         title=title,
         abstract=values.get("abstract", ""),
-        authors=split_authors(values.get("author", "")),
+        authors=authors,
         venue=values.get("booktitle") or values.get("journal") or default_venue or "",
         year=year,
         url=url,
@@ -219,6 +264,8 @@ def _paper(
         citekey=entry.key,
         source=source,
         doi=doi,
+        entry_type=entry.entry_type.lower(),
+        extra_fields=tuple(extra.items()),
     )
 
 

@@ -149,7 +149,7 @@ def _paper(
         if match:
             year = int(match.group(1))
         else:
-            problems.append(ImportProblem(path, line, f"ignored the year {raw_year!r}"))
+            problems.append(ImportProblem(path, line, f"ignored the year {raw_year!r}", "warning"))
 
     url = cells.get("url", "")
     pid = cells.get("id", "") or openreview_forum_id(url) or stable_id(abstract or title)
