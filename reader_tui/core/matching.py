@@ -17,6 +17,11 @@ by these rules, strongest first:
 Rules are applied as passes over the whole incoming list, so a stronger match wins over
 a weaker one; within one rule, the first incoming record to reach an existing paper wins
 and later ones are reported as "new" (never two incoming records merged into one paper).
+Incoming records are matched against the existing papers only, never against each other.
+
+The fuzzy rules (title, abstract) also skip a pair the caller's `distinct` says are
+different papers: two BibTeX entries with different citation keys are (`distinct_entries`),
+whatever their titles, unless an identifier (id, DOI, url) joins them.
 
 Nothing compares all pairs. Exact rules are dict look-ups. For the fuzzy rules each
 existing paper is indexed under its few rarest words (by document frequency among the
@@ -123,17 +128,39 @@ def fold(text: str) -> str:
 # --- matching --------------------------------------------------------------------
 
 
-def match_papers(existing: Sequence[Paper], incoming: Sequence[Paper]) -> list[Match]:
+Distinct = Callable[[Paper, Paper], bool]
+
+
+def distinct_entries(existing: Paper, incoming: Paper, existing_key: str = "") -> bool:
+    """True when `incoming`, a BibTeX entry, and `existing`, a paper first read from a
+    BibTeX entry, have different citation keys: different papers, however alike their
+    titles (two chapters of one book). `existing_key` is the existing paper's key as the
+    user set it, if that differs from its imported one (an export of the library carries it).
+
+    A paper that came from elsewhere (a seed list, OpenReview) has a key the app made up,
+    so a `.bib` entry of the same paper may still be recognised by its title.
+    """
+    if not (incoming.entry_type and incoming.citekey) or not existing.source.startswith("bibtex:"):
+        return False
+    key = incoming.citekey.casefold()
+    return key != existing.citekey.casefold() and key != existing_key.casefold()
+
+
+def match_papers(
+    existing: Sequence[Paper], incoming: Sequence[Paper], distinct: Distinct | None = None
+) -> list[Match]:
     """One `Match` per incoming paper, in order: which existing paper it is, and why.
 
-    See the module docstring for the rules. Runs in about linear time: no pair of papers
-    is compared unless they share an identifier or rare words.
+    See the module docstring for the rules. `distinct(existing, incoming)`, when given,
+    keeps the fuzzy rules from joining a pair known to be two papers (default:
+    `distinct_entries`). Runs in about linear time: no pair of papers is compared unless
+    they share an identifier or rare words.
     """
     with gc_paused():
-        return _match_papers(existing, incoming)
+        return _match_papers(existing, incoming, distinct or distinct_entries)
 
 
-def _match_papers(existing: Sequence[Paper], incoming: Sequence[Paper]) -> list[Match]:
+def _match_papers(existing: Sequence[Paper], incoming: Sequence[Paper], distinct: Distinct) -> list[Match]:
     found: list[Match | None] = [None] * len(incoming)
     claimed: set[str] = set()
 
@@ -152,10 +179,10 @@ def _match_papers(existing: Sequence[Paper], incoming: Sequence[Paper]) -> list[
             _match_identifiers(existing, incoming, pending, claimed, claim)
         pending = [i for i, m in enumerate(found) if m is None]
         if pending:
-            _match_titles(existing, incoming, pending, claimed, claim)
+            _match_titles(existing, incoming, pending, claimed, claim, distinct)
         pending = [i for i, m in enumerate(found) if m is None]
         if pending:
-            _match_abstracts(existing, incoming, pending, claimed, claim)
+            _match_abstracts(existing, incoming, pending, claimed, claim, distinct)
 
     return [m if m is not None else Match(i, None, "new") for i, m in enumerate(found)]
 
@@ -191,7 +218,8 @@ def _years_agree(a: int | None, b: int | None) -> bool:
 
 
 def _match_titles(
-    existing: Sequence[Paper], incoming: Sequence[Paper], pending: list[int], claimed: set[str], claim: Claim
+    existing: Sequence[Paper], incoming: Sequence[Paper], pending: list[int], claimed: set[str], claim: Claim,
+    distinct: Distinct,
 ) -> None:
     wanted = [i for i in pending if not incoming[i].title_derived and incoming[i].title.strip()]
     if not wanted:
@@ -212,7 +240,7 @@ def _match_titles(
             continue
         for position in exact.get(text, ()):
             other = candidates[position]
-            if other.id not in claimed and _years_agree(paper.year, other.year):
+            if other.id not in claimed and _years_agree(paper.year, other.year) and not distinct(other, paper):
                 claim(i, other.id, "title")
                 break
         else:
@@ -221,17 +249,18 @@ def _match_titles(
         return
     index = _RareWordIndex(texts, [text for _, text in leftovers], keep=3)
     for query, (i, text) in enumerate(leftovers):
-        year = incoming[i].year
+        paper = incoming[i]
         chosen = _best(
             text, index.candidates(query, probe=6), texts.__getitem__, candidates, claimed,
-            TITLE_THRESHOLD, lambda other: _years_agree(year, other.year),
+            TITLE_THRESHOLD, lambda other: _years_agree(paper.year, other.year) and not distinct(other, paper),
         )
         if chosen is not None:
             claim(i, chosen.id, "title")
 
 
 def _match_abstracts(
-    existing: Sequence[Paper], incoming: Sequence[Paper], pending: list[int], claimed: set[str], claim: Claim
+    existing: Sequence[Paper], incoming: Sequence[Paper], pending: list[int], claimed: set[str], claim: Claim,
+    distinct: Distinct,
 ) -> None:
     wanted = [i for i in pending if len(incoming[i].abstract) >= MIN_ABSTRACT_CHARS]
     if not wanted:
@@ -241,7 +270,9 @@ def _match_abstracts(
         return
     # Blocking works on the raw abstracts: folding every abstract would cost more than
     # the rest together. Only papers that meet a candidate are folded and compared.
-    index = _RareWordIndex([p.abstract for p in candidates], [incoming[i].abstract for i in wanted], keep=4)
+    index = _RareWordIndex(
+        [p.abstract for p in candidates], [incoming[i].abstract for i in wanted], keep=4, plain_words=True
+    )
     folded: dict[int, str] = {}
 
     def folded_text(position: int) -> str:
@@ -256,7 +287,10 @@ def _match_abstracts(
         text = fold(incoming[i].abstract)
         if len(text) < MIN_ABSTRACT_CHARS:
             continue
-        chosen = _best(text, positions, folded_text, candidates, claimed, ABSTRACT_THRESHOLD, lambda other: True)
+        paper = incoming[i]
+        chosen = _best(
+            text, positions, folded_text, candidates, claimed, ABSTRACT_THRESHOLD, lambda other: not distinct(other, paper)
+        )
         if chosen is not None:
             claim(i, chosen.id, "abstract")
 
@@ -301,11 +335,17 @@ class _RareWordIndex:
     sides. Two near-duplicates share nearly all their words, so their rarest words
     coincide; a query probes more words than were filed (`probe` > `keep`) so that a
     few edited words do not hide a near-duplicate. Only words of the indexed texts are
-    kept for the queries: no other word can lead anywhere.
+    kept for the queries: no other word can lead anywhere. With `plain_words` only
+    words made of letters and digits count (raw abstracts: see `__init__`).
     """
 
-    def __init__(self, texts: Sequence[str], queries: Sequence[str], *, keep: int) -> None:
+    def __init__(self, texts: Sequence[str], queries: Sequence[str], *, keep: int, plain_words: bool = False) -> None:
         word_sets = [set(text.split()) for text in texts]
+        if plain_words:
+            # Raw texts: only words of letters and digits are filed. "66%" and its export
+            # "66\%", or "agents’" and "agents{\textquoteright}", are the rarest words of
+            # an abstract and differ between the two copies, which then would never meet.
+            word_sets = [{word for word in words if word.isalnum()} for words in word_sets]
         df: Counter[str] = Counter()
         for words in word_sets:
             df.update(words)
@@ -342,7 +382,7 @@ class _RareWordIndex:
 # --- merging ---------------------------------------------------------------------
 
 
-def merge_paper(old: Paper, new: Paper) -> Paper:
+def merge_paper(old: Paper, new: Paper, *, refresh: bool | None = None) -> Paper:
     """`old` completed (and, for a re-import, refreshed) with what `new` knows.
 
     Policy:
@@ -352,11 +392,17 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
     - authors, url, doi, keywords, venue, year, abstract, source: filled where `old` has
       none; otherwise `old` keeps its own (the first source of a paper stays its source).
     - `short_name`: the new one when it has one, else the old one.
-    - A re-import (same id, i.e. a match by "id"): the new non-empty title and abstract
-      replace the old ones, so corrections in the source reach the library - except
-      that a derived title still never replaces a real one.
+    - A re-import (`refresh`; by default when the ids are the same): the new non-empty
+      title and abstract replace the old ones, so corrections in the source reach the
+      library - except that a derived title still never replaces a real one.
+    - The BibTeX entry (`entry_type`, `extra_fields`): `new`'s when `old` has none (a
+      `.bib` entry of a seed or OpenReview paper) or on a re-import, else `old`'s. The
+      venue follows the rule above: the entry's `journal`/`booktitle` stay in
+      `extra_fields` as written, whatever the venue shown (on a re-import of a `.bib`
+      entry the venue is refreshed from it too). A `year` kept as text in
+      `extra_fields` goes once the paper has a year.
     """
-    refresh = old.id == new.id
+    refresh = old.id == new.id if refresh is None else refresh
     title, derived = old.title, old.title_derived
     new_title = new.title.strip()
     if new_title:
@@ -369,6 +415,12 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
     abstract = old.abstract
     if new.abstract.strip() and (refresh or not old.abstract.strip()):
         abstract = new.abstract
+    entry_type, extra = old.entry_type, old.extra_fields
+    if new.entry_type and (refresh or not old.entry_type):
+        entry_type, extra = new.entry_type, new.extra_fields
+    year = old.year if old.year is not None else new.year
+    if year is not None and any(name == "year" for name, _ in extra):
+        extra = tuple((name, value) for name, value in extra if name != "year")
     return old.evolve(
         title=title,
         title_derived=derived,
@@ -377,9 +429,12 @@ def merge_paper(old: Paper, new: Paper) -> Paper:
         url=old.url or new.url,
         doi=old.doi or new.doi,
         keywords=old.keywords or new.keywords,
-        venue=old.venue or new.venue,
-        year=old.year if old.year is not None else new.year,
+        # A re-imported entry's journal or booktitle may have changed: its venue follows.
+        venue=(new.venue or old.venue) if refresh and new.entry_type and old.entry_type else (old.venue or new.venue),
+        year=year,
         citekey=old.citekey or new.citekey,
         source=old.source or new.source,
         short_name=new.short_name or old.short_name,
+        entry_type=entry_type,
+        extra_fields=extra,
     )

@@ -176,3 +176,41 @@ def test_merge_short_name_prefers_the_new_one():
     old = paper("a", "T", short_name="OLD")
     assert merge_paper(old, paper("b", "T", short_name="NEW")).short_name == "NEW"
     assert merge_paper(old, paper("b", "T")).short_name == "OLD"
+
+
+def test_an_exported_abstract_meets_its_original():
+    # The rarest words of an abstract are often numbers with a percent sign or words with a
+    # curly quote, which a BibTeX export writes as LaTeX: the copies must still meet.
+    original = ABSTRACT + " It wins 66% of games (+313% relative) over the agents’ baselines at 23.3% cost."
+    exported = original.replace("%", "\\%").replace("’", "{\\textquoteright}")
+    existing = [paper("seed1", "derived", abstract=original, title_derived=True)]
+    existing += [paper(f"other{i}", f"Other {i}", abstract=f"Unrelated text number {i} " * 8) for i in range(50)]
+    incoming = [paper("bib1", "Quasar: Grounded Replanning for Robots", abstract=exported)]
+    assert reasons(match_papers(existing, incoming)) == [("seed1", "abstract")]
+
+
+def test_bibtex_entries_with_different_keys_never_match_by_title_or_abstract():
+    bib = dict(source="bibtex:book.bib", entry_type="inbook", year=2010, abstract=ABSTRACT)
+    existing = [paper("old", "Handbook of Things", citekey="ch1", **bib)]
+    incoming = [paper("new", "Handbook of Things", citekey="ch2", **bib)]
+    assert reasons(match_papers(existing, incoming)) == [(None, "new")]
+    # the same key (an export of the library, a re-import) does match
+    assert reasons(match_papers(existing, [incoming[0].evolve(citekey="CH1")])) == [("old", "title")]
+    # a paper from elsewhere (seed, OpenReview) has a made-up key: a .bib entry may match it
+    seed = [existing[0].evolve(source="seed:list.txt", entry_type="")]
+    assert reasons(match_papers(seed, incoming)) == [("old", "title")]
+    # an identifier says they are one paper whatever the keys
+    existing = [existing[0].evolve(doi="10.1/x")]
+    assert reasons(match_papers(existing, [incoming[0].evolve(doi="10.1/X")])) == [("old", "doi")]
+
+
+def test_merge_takes_the_bib_entry_when_the_paper_has_none():
+    seed = paper("s", "Title", venue="ICLR 2026", source="seed:x.txt")
+    entry = paper("b", "Title", venue="Proc. ICLR", entry_type="inproceedings", citekey="mine",
+                  extra_fields=(("booktitle", "Proc. ICLR"), ("pages", "1--9")), source="bibtex:x.bib")
+    merged = merge_paper(seed, entry)
+    assert (merged.entry_type, merged.extra_fields, merged.venue) == ("inproceedings", entry.extra_fields, "ICLR 2026")
+    other = paper("c", "Title", entry_type="article", extra_fields=(("journal", "J"),))
+    assert merge_paper(merged, other).extra_fields == entry.extra_fields  # the first entry stays
+    junk = paper("j", "Title", entry_type="misc", extra_fields=(("year", "n.d."),))
+    assert merge_paper(paper("y", "Title", year=2020), junk).extra_fields == ()  # the paper has a year
