@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from .core.catalog_merge import ImportSummary
 from .core.importers.base import ImportFailure
 from .core.store import Library
 
@@ -14,12 +15,14 @@ EXIT_OK, EXIT_ERROR = 0, 1
 
 
 def run_import(library: Library, files: list[Path], format: str | None, venue: str | None, year: int | None) -> int:
-    """Read `files` and merge their papers into `library`; print what was done, and every
-    skipped entry or unreadable file as one line on stderr. Exit 1 if a file failed."""
+    """Read `files` and merge their papers into `library`; print what was done (one line
+    of counts), then on stderr one line per merged record (into which paper, why), per
+    skipped entry (why) and per warning, each naming its file and line, and each
+    unreadable file. Exit 1 if a file failed."""
     from .core.importers.detect import read_any
     from .progress import Progress
 
-    papers, problems, failures, annotations = [], [], [], {}
+    papers, problems, failures, annotations, labels = [], [], [], {}, []
     with Progress(len(files) + 1) as progress:
         for path in files:
             progress.step(f"reading {path.name}")
@@ -32,19 +35,31 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
                 progress.step(f"read {path.name}", advance=True)
             papers.extend(result.papers)
             problems.extend(result.problems)
-            annotations.update(result.annotations)
-        for problem in problems:
-            _error(f"skipped: {problem}")
-        for failure in failures:
-            _error(str(failure))
+            labels.extend(result.label(i) for i in range(len(result.papers)))
+            for pid, values in result.annotations.items():
+                known = annotations.setdefault(pid, {"tags": (), "notes": ""})
+                known["tags"] = tuple(known["tags"]) + tuple(values.get("tags", ()))
+                notes = values.get("notes") or ""
+                if notes and notes not in known["notes"]:  # one paper in two files: both notes
+                    known["notes"] = f"{known['notes']}\n\n{notes}" if known["notes"] else notes
         if not papers:
+            nothing = ImportSummary()
+            nothing.add_problems(problems)
+            for line in nothing.details([]):
+                _error(line)
+            for failure in failures:
+                _error(str(failure))
             if not failures:
                 _error("nothing to import: no papers found")
             return EXIT_ERROR
         progress.step(f"merging {len(papers):,} papers into the library")
         summary = library.import_papers(papers, annotations)
-    summary.skipped += len(problems)
-    print(f"imported {len(papers)} papers: {summary}")
+    summary.add_problems(problems)
+    print(f"{summary.entries} entries read: {summary}")
+    for line in summary.details(labels):
+        _error(line)
+    for failure in failures:
+        _error(str(failure))
     if summary.new or summary.updated or summary.merged:
         from .indexing import start_background_prepare
 

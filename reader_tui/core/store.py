@@ -12,6 +12,7 @@ as usual, and every write fails with one `ReadOnlyError` line naming the folder.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -346,7 +347,10 @@ class Library:
         (same id, DOI, url, title or abstract) is merged, not doubled; every annotation stays.
 
         `annotations` (by incoming id: "tags", "notes") are added to the user's own in a
-        second write: tags joined, notes set when empty or appended when different.
+        second write: tags joined; notes set when the paper has none, else appended unless
+        the paper's note already holds them (compared as `_note_text`, so re-importing an
+        export of this library never doubles a note). The importers' problems are not
+        counted here: the caller adds them (`ImportSummary.add_problems`).
         """
         summary = ImportSummary()
         when = now_iso()
@@ -381,7 +385,7 @@ class Library:
             if new_tags != current.tags:
                 tags[pid] = new_tags
             text = str(values.get("notes") or "")
-            if text.strip() and text.strip() not in current.notes:
+            if text.strip() and _note_text(text) not in _note_text(current.notes):
                 notes[pid] = f"{current.notes.rstrip()}\n\n{text}" if current.notes.strip() else text
         if tags:
             self._change("tags", tags)
@@ -497,6 +501,13 @@ def _set_field(ann: Annotation, field_name: str, value: Any, when: str) -> None:
         value = dict(value)
     setattr(ann, field_name, value)
     ann.changed[field_name] = when
+
+
+def _note_text(text: str) -> str:
+    """A note as compared on import: NFC, every run of whitespace (line breaks, tabs, blank
+    lines, U+2028) one space, the ends trimmed. An export folds some of these (blank lines,
+    tabs), and a note that differs from the user's only there is the user's own note back."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
 
 
 def _annotation_or_default(record: dict[str, Any] | None) -> Annotation:

@@ -129,8 +129,9 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
         except Exception as error:  # the store is left as it was: say so, never crash the app
             self.post_message(self.Finished(ImportOutcome(None, problems, f"import failed, nothing changed: {error}")))
             return
-        summary.skipped += len(problems)
-        self.post_message(self.Finished(ImportOutcome(summary, problems)))
+        summary.add_problems(result.problems)
+        details = summary.details([result.label(i) for i in range(len(result.papers))])
+        self.post_message(self.Finished(ImportOutcome(summary, tuple(details))))
 
     # -- reporting ----------------------------------------------------------------------------
 
@@ -150,7 +151,7 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
         if outcome.failure:
             self._error(outcome.failure)
         if outcome.problems:
-            lines.append(f"{len(outcome.problems)} entries skipped:")
+            lines.append("Merged, skipped and warnings:" if outcome.summary is not None else f"{len(outcome.problems)} entries skipped:")
             lines += [f"  {p}" for p in outcome.problems[:PROBLEMS_SHOWN]]
             if len(outcome.problems) > PROBLEMS_SHOWN:
                 lines.append(f"  … and {len(outcome.problems) - PROBLEMS_SHOWN} more")
