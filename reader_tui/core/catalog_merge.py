@@ -100,7 +100,7 @@ class ImportSummary:
                 into = label(note.into_index)
             else:
                 title = note.into_title if len(note.into_title) <= 60 else note.into_title[:59] + "…"
-                into = f"the library's paper '{note.into_key}' ({title})" if note.into_key else f"the library's paper {title!r}"
+                into = f"the library's paper '{note.into_key}' ({title})" if note.into_key else f"the library's paper ({title})"
             lines.append(f"merged: {label(note.index)} into {into}: {note.why}")
         for problem in self.problems:
             kind = getattr(problem, "kind", "skipped")

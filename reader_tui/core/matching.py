@@ -289,7 +289,8 @@ def _match_abstracts(
             continue
         paper = incoming[i]
         chosen = _best(
-            text, positions, folded_text, candidates, claimed, ABSTRACT_THRESHOLD, lambda other: not distinct(other, paper)
+            text, positions, folded_text, candidates, claimed, ABSTRACT_THRESHOLD,
+            lambda other: not distinct(other, paper),
         )
         if chosen is not None:
             claim(i, chosen.id, "abstract")

@@ -44,6 +44,8 @@ def test_skipped_rows_and_junk_years_name_their_line(sheet):
         f"{path}:5: skipped a row with neither title nor abstract",
         f"{path}:6: ignored the year 'someday'",
     ]
+    # the row with the junk year got in: a warning, not a skipped row
+    assert [p.kind for p in sheet.problems] == ["skipped", "warning"]
     assert sheet.papers[2].title == "Plain Title" and sheet.papers[2].year is None
     assert sheet.papers[2].authors == ("Ann Lee", "Bob Ray")
 

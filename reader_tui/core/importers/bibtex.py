@@ -112,7 +112,8 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
             macros[block.key.lower()] = _evaluate(block.value, macros)
         elif isinstance(block, bib.Entry):
             entries_seen += 1
-            _add(result, block, line, _paper(block, macros, path, line, source, venue, year, result.problems, ours), macros, ours)
+            paper = _paper(block, macros, path, line, source, venue, year, result.problems, ours)
+            _add(result, block, line, paper, macros, ours)
         elif isinstance(block, bib.DuplicateBlockKeyBlock):
             entries_seen += 1
             first = block.previous_block.start_line + 1
@@ -128,7 +129,8 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
                 result.problems.append(
                     ImportProblem(path, line, f"entry '{entry.key}' repeats {keys}: kept the first", "warning")
                 )
-                _add(result, entry, line, _paper(entry, macros, path, line, source, venue, year, result.problems, ours), macros, ours)
+                paper = _paper(entry, macros, path, line, source, venue, year, result.problems, ours)
+                _add(result, entry, line, paper, macros, ours)
         elif isinstance(block, bib.ParsingFailedBlock):
             entries_seen += 1
             result.problems.append(ImportProblem(path, line, _failure_message(block)))
@@ -235,9 +237,8 @@ def _paper(
             # written for the export (see the module docstring).
             year = None
             extra["year"] = raw_year
-            problems.append(ImportProblem(
-                path, line, f"entry '{entry.key}': the year {raw_year!r} is not a number: kept as text, not as the paper's year", "warning"
-            ))
+            message = f"entry '{entry.key}': the year {raw_year!r} is not a number: kept as text, not as the paper's year"
+            problems.append(ImportProblem(path, line, message, "warning"))
 
     url = values.get("url", "")
     doi = normalise_doi(values.get("doi", ""))

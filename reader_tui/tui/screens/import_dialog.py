@@ -151,7 +151,9 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
         if outcome.failure:
             self._error(outcome.failure)
         if outcome.problems:
-            lines.append("Merged, skipped and warnings:" if outcome.summary is not None else f"{len(outcome.problems)} entries skipped:")
+            # After an import: the merges, skipped entries and warnings, each saying which.
+            done = outcome.summary is not None
+            lines.append("Merged, skipped and warnings:" if done else f"{len(outcome.problems)} entries skipped:")
             lines += [f"  {p}" for p in outcome.problems[:PROBLEMS_SHOWN]]
             if len(outcome.problems) > PROBLEMS_SHOWN:
                 lines.append(f"  … and {len(outcome.problems) - PROBLEMS_SHOWN} more")
