@@ -1,9 +1,19 @@
 """BibTeX export: one entry per paper, safe for bibtex, pdflatex and bibtexparser alike.
 
 This module builds the entries: their types, fields, booktitles, authors and keys.
-Every field's text goes through `escape_latex` (see `exporters.latex` for what it
-escapes and why; `unescape_latex` there is the way back), and titles also get their
-capitals protected from BibTeX styles that lowercase them (`protect_case`).
+
+* A paper imported from a .bib file (`Paper.entry_type` set) comes back as it went in: its
+  entry type, its own LaTeX in every field, and every field the model does not know
+  (`Paper.extra_fields`) written verbatim. Only what the user changed here is re-escaped.
+* Other papers (OpenReview, seed, CSV): catalog text goes through `escape_latex` (see
+  `exporters.latex`), titles also get their capitals protected (`protect_case`).
+* The user's own notes and tags go through `user_text.encode_user_text`, which
+  `decode_user_text` undoes exactly.
+
+Modes: "latex" (the default) writes what compiles with no package in the fields styles
+print, non-ASCII text without a package-free LaTeX form as UTF-8 elsewhere;
+"unicode" keeps all non-ASCII as UTF-8 (biblatex/biber); "ascii" writes a pure ASCII
+file. `export_losses` says what the chosen mode could not write.
 """
 
 from __future__ import annotations
@@ -13,11 +23,12 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from reader_tui.core.citekeys import CitekeyAllocator, citekey_base, validate_citekey
-from reader_tui.core.exporters.latex import escape_latex
+from reader_tui.core.exporters.latex import escape_latex, lossy_characters, to_ascii
 from reader_tui.core.exporters.title_case import protect_case
+from reader_tui.core.exporters.user_text import encode_user_text
 from reader_tui.core.model import PaperView
 
-__all__ = ["export_bibtex", "entry_for", "entry_fields", "booktitle_for", "HEADER"]
+__all__ = ["export_bibtex", "entry_for", "entry_fields", "booktitle_for", "export_losses", "HEADER"]
 
 HEADER = "% exported by reader-tui\n"
 
@@ -105,32 +116,42 @@ _AND_WORD = re.compile(r"(^|\s)and(\s|$)", re.I)
 _URL_UNSAFE = re.compile(r"[\s{}\\\"<>^`|\x00-\x1f\x7f]|[^\x00-\x7f]")
 
 
-def _authors(authors: Iterable[str], unicode: bool) -> str:
+def _authors(authors: Iterable[str], mode: str) -> str:
+    """The author field, "" when no real author is known (an OpenReview submission's
+    "Anonymous" is no one's name, and would come back from a re-import as an author)."""
     names = []
     for name in authors:
-        escaped = escape_latex(name, unicode=unicode)
+        escaped = _escape(name, mode)
         if escaped.lower().strip(".") in _ANONYMOUS:
             continue
         # "and" inside a name, or more than two commas, would split or break the name.
         if _AND_WORD.search(escaped) or escaped.count(",") > 2:
             escaped = "{%s}" % escaped
         names.append(escaped)
-    return " and ".join(names) if names else "Anonymous"
+    return " and ".join(names)
 
 
 _PREPRINT = re.compile(r"\b(arxiv|corr)\b", re.I)
 
 
 @lru_cache(maxsize=1024)
-def _venue_fields(venue: str, year: int | None, unicode: bool) -> tuple[str, str, str]:
+def _venue_fields(venue: str, year: int | None, mode: str) -> tuple[str, str, str]:
     """(entry type, field name, field value) for a venue: a known venue is a conference
     (`@inproceedings`, booktitle), a preprint server `@misc` with howpublished."""
     venue = venue.strip()
     if not venue:
         return "misc", "booktitle", ""
     if _PREPRINT.search(venue):
-        return "misc", "howpublished", escape_latex(venue, unicode=unicode)
-    return "inproceedings", "booktitle", escape_latex(booktitle_for(venue, year), unicode=unicode)
+        return "misc", "howpublished", _escape(venue, mode)
+    return "inproceedings", "booktitle", _escape(booktitle_for(venue, year), mode)
+
+
+def _escape(text: str, mode: str, *, multiline: bool = False, typeset: bool = True) -> str:
+    """Catalog text as field text. `typeset` fields (printed by styles) get `?` for what
+    has no package-free form in the default mode; others keep it as UTF-8."""
+    return escape_latex(
+        text, unicode=mode == "unicode", multiline=multiline, keep_utf8=mode == "latex" and not typeset
+    )
 
 
 def _url(url: str) -> str:
@@ -144,26 +165,119 @@ def _url(url: str) -> str:
     return _URL_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8", "replace")), url)
 
 
-def entry_fields(paper: PaperView, *, abstract: bool = True, unicode: bool = False) -> tuple[str, list[tuple[str, str]]]:
+def entry_fields(paper: PaperView, *, abstract: bool = True, unicode: bool = False, mode: str | None = None) -> tuple[str, list[tuple[str, str]]]:
     """The entry type and the (name, value) fields of `paper`'s entry, values as written
-    between the braces; empty fields are left out."""
+    between the braces; empty fields are left out. `mode` is "latex" (the default),
+    "unicode" or "ascii" (`unicode=True` is mode "unicode")."""
+    mode = mode or ("unicode" if unicode else "latex")
     # Catalog fields straight from the Paper: PaperView.__getattr__ costs a failed lookup each.
     catalog = getattr(paper, "paper", paper)
+    if catalog.entry_type:
+        return _bibtex_entry_fields(paper, catalog, abstract, mode)
     year = catalog.year
-    entry_type, venue_field, venue_value = _venue_fields(catalog.venue or "", year, unicode)
+    entry_type, venue_field, venue_value = _venue_fields(catalog.venue or "", year, mode)
+    title = protect_case(_escape(paper.title, mode))
+    author = _authors(paper.authors, mode)
     fields = [
-        ("title", protect_case(escape_latex(paper.title, unicode=unicode))),
-        ("author", _authors(paper.authors, unicode)),
+        ("title", title),
+        ("author", author),
         (venue_field, venue_value),
         ("year", str(year) if year is not None else ""),
         ("url", _url(paper.url or "")),
         ("doi", _url(catalog.doi or "")),
-        ("abstract", escape_latex(catalog.abstract or "", unicode=unicode, multiline=True) if abstract else ""),
-        # The user's own text: `unescape_latex` gives it back exactly (see its docstring).
-        ("keywords", ", ".join(t for t in (escape_latex(tag, unicode=unicode, user_text=True) for tag in paper.tags) if t)),
-        ("annote", escape_latex(paper.notes or "", unicode=unicode, multiline=True, user_text=True)),
+        ("abstract", _escape(catalog.abstract or "", mode, multiline=True, typeset=False) if abstract else ""),
+        *_user_fields(paper, mode),
     ]
+    if not author:
+        # No author: BibTeX's styles warn on an @inproceedings without one, and sort by
+        # `key` instead; a @misc takes the venue as howpublished and needs no author.
+        if entry_type == "inproceedings":
+            entry_type = "misc"
+            fields[2] = ("howpublished", venue_value)
+        fields.append(("key", _sort_key(title)))
     return entry_type, [(name, value) for name, value in fields if value]
+
+
+def _user_fields(paper: PaperView, mode: str, keywords: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """`keywords` (catalog keywords of an imported .bib entry, then the user's tags) and
+    `annote` (the notes), written so that the importer gets the tags and notes back exactly."""
+    tags = [encode_user_text(t, mode=mode, tag=True) for t in paper.tags]
+    known = set(paper.tags)
+    words = [k for k in keywords if k not in known]
+    return [
+        ("keywords", ", ".join(t for t in (*(_verbatim(k, mode) for k in words), *tags) if t)),
+        ("annote", encode_user_text(paper.notes or "", mode=mode)),
+    ]
+
+
+_KEY_JUNK = re.compile(r"\\[A-Za-z]+|[^A-Za-z0-9 ]+")
+
+
+def _sort_key(title: str) -> str:
+    """A `key` for BibTeX to sort an entry without authors by: its title's words."""
+    return " ".join(_KEY_JUNK.sub(" ", title).split())[:60].strip()
+
+
+_JOURNAL_TYPES = frozenset({"article", "periodical", "suppperiodical"})
+_MODELLED = frozenset({"title", "author", "year", "url", "doi", "abstract", "keywords", "annote"})
+
+
+def _bibtex_entry_fields(paper: PaperView, catalog, abstract: bool, mode: str) -> tuple[str, list[tuple[str, str]]]:
+    """A paper imported from BibTeX: its own entry type and fields, its LaTeX as written,
+    what the user edited here escaped."""
+    extra = {name.lower(): value for name, value in catalog.extra_fields}
+    title = _verbatim(catalog.title, mode) if paper.title == catalog.title else protect_case(_escape(paper.title, mode))
+    if tuple(paper.authors) == tuple(catalog.authors):
+        author = " and ".join(_verbatim(a, mode) for a in catalog.authors)
+    else:
+        author = _authors(paper.authors, mode)
+    fields: dict[str, str] = {"author": author, "title": title}
+    venue = catalog.venue or ""
+    if venue and "journal" not in extra and "booktitle" not in extra:
+        fields["journal" if catalog.entry_type.lower() in _JOURNAL_TYPES else "booktitle"] = _verbatim(venue, mode)
+    fields["year"] = str(catalog.year) if catalog.year is not None else ""
+    for name, value in catalog.extra_fields:
+        name = name.lower()
+        if name not in _MODELLED and name not in fields:
+            fields[name] = _verbatim(value, mode)
+    fields["url"] = _url(paper.url or "")
+    fields["doi"] = _url(catalog.doi or "")
+    if abstract:
+        fields["abstract"] = _verbatim(catalog.abstract or "", mode)
+    fields.update(_user_fields(paper, mode, catalog.keywords))
+    return catalog.entry_type.lower(), [(name, value) for name, value in fields.items() if value]
+
+
+_LINE_START_AT = re.compile(r"\n\s*@")
+
+
+def _verbatim(value: str, mode: str) -> str:
+    """A value from the user's own .bib file, as written: it is LaTeX already.
+
+    Written verbatim unless it would break the file (unbalanced braces, an `@` starting
+    a line): then escaped like any catalog text. ASCII mode turns its non-ASCII into LaTeX.
+    """
+    if _LINE_START_AT.search(value):
+        value = " ".join(value.split())
+    if not _balanced(value):
+        return escape_latex(value, unicode=mode == "unicode", keep_utf8=mode == "latex")
+    return to_ascii(value) if mode == "ascii" else value
+
+
+def _balanced(value: str) -> bool:
+    """Braces balance as bibtex counts them (all) and as bibtexparser does (unescaped)."""
+    for escaped_count in (True, False):
+        depth = 0
+        previous = ""
+        for char in value:
+            if char in "{}" and (escaped_count or previous != "\\"):
+                depth += 1 if char == "{" else -1
+                if depth < 0:
+                    return False
+            previous = "" if previous == "\\" else char
+        if depth:
+            return False
+    return value[-1:] != "\\"
 
 
 def _format(entry_type: str, key: str, fields: list[tuple[str, str]]) -> str:
@@ -171,7 +285,7 @@ def _format(entry_type: str, key: str, fields: list[tuple[str, str]]) -> str:
     return f"@{entry_type}{{{key},\n{body}\n}}\n"
 
 
-def entry_for(paper: PaperView, *, key: str | None = None, abstract: bool = True, unicode: bool = False) -> str:
+def entry_for(paper: PaperView, *, key: str | None = None, abstract: bool = True, unicode: bool = False, mode: str | None = None) -> str:
     """One BibTeX entry for `paper`, keyed `key` (default: its own citekey, or a made one).
 
     `key` must be valid (`validate_citekey`); an invalid paper citekey is replaced.
@@ -181,22 +295,23 @@ def entry_for(paper: PaperView, *, key: str | None = None, abstract: bool = True
     problem = validate_citekey(key)
     if problem:
         raise ValueError(f"bad citation key {key!r}: {problem}")
-    return _entry(paper, key, abstract, unicode)
+    return _entry(paper, key, abstract, mode or ("unicode" if unicode else "latex"))
 
 
-def _entry(paper: PaperView, key: str, abstract: bool, unicode: bool) -> str:
-    entry_type, fields = entry_fields(paper, abstract=abstract, unicode=unicode)
+def _entry(paper: PaperView, key: str, abstract: bool, mode: str) -> str:
+    entry_type, fields = entry_fields(paper, abstract=abstract, mode=mode)
     return _format(entry_type, key, fields)
 
 
-def export_bibtex(papers: Iterable[PaperView], *, abstract: bool = True, unicode: bool = False) -> str:
+def export_bibtex(papers: Iterable[PaperView], *, abstract: bool = True, unicode: bool = False, mode: str | None = None) -> str:
     """A .bib file for `papers`, in the given order, with unique keys.
 
     A paper keeps its citekey when it is valid and not already used in this file
     (case-insensitively); otherwise it gets a made one (`smith2024a`).
-    `abstract=False` leaves abstracts out; `unicode=True` keeps non-ASCII text as UTF-8
-    for biblatex/biber instead of turning it into LaTeX commands.
+    `abstract=False` leaves abstracts out; `mode` (see the module docstring) "latex" by
+    default, `unicode=True` the same as mode "unicode".
     """
+    mode = mode or ("unicode" if unicode else "latex")
     keys = CitekeyAllocator()
     parts = [HEADER]
     for paper in papers:
@@ -204,5 +319,28 @@ def export_bibtex(papers: Iterable[PaperView], *, abstract: bool = True, unicode
         if not key or validate_citekey(key) is not None or not keys.claim(key):
             key = keys.make(paper)
         parts.append("\n")
-        parts.append(_entry(paper, key, abstract, unicode))  # the key was checked above
+        parts.append(_entry(paper, key, abstract, mode))  # the key was checked above
     return "".join(parts)
+
+
+def export_losses(papers: Iterable[PaperView], *, abstract: bool = True, mode: str = "latex") -> dict[str, int]:
+    """What an export in `mode` cannot write as it is: {kind of loss: characters}.
+
+    Notes and tags never lose anything; in mode "unicode" nothing is lost.
+    """
+    if mode == "unicode":
+        return {}
+    losses: dict[str, int] = {}
+    for paper in papers:
+        catalog = getattr(paper, "paper", paper)
+        texts = [paper.title, *paper.authors, catalog.venue or ""]
+        if mode == "ascii" or catalog.entry_type:
+            texts.append(catalog.abstract if abstract else "")
+        if catalog.entry_type and mode == "latex":
+            continue  # the user's own .bib values are written as they came
+        if catalog.entry_type:
+            texts += [value for _name, value in catalog.extra_fields]
+        for text in texts:
+            for kind, count in lossy_characters(text).items():
+                losses[kind] = losses.get(kind, 0) + count
+    return losses

@@ -42,7 +42,9 @@ from functools import lru_cache
 from pylatexenc import latex2text, latexwalker
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-__all__ = ["escape_latex", "unescape_latex"]
+from .package_free import text_form
+
+__all__ = ["escape_latex", "unescape_latex", "lossy_characters", "to_ascii"]
 
 # ---------------------------------------------------------------------------------------
 # Which commands count as "LaTeX already there".
@@ -212,35 +214,85 @@ def _latex_char(ch: str) -> str:
     return ""  # emoji, symbols, combining and format characters: nothing BibTeX can show
 
 
-def _wide(run: str, unicode: bool, mode: str) -> str:
+def _wide(run: str, unicode: bool, mode: str, keep_utf8: bool = False) -> str:
     if unicode:
         # Line and paragraph separators would look like line breaks to some readers; a
         # U+FEFF would be read back as a stray byte order mark and dropped anyway.
         return run.replace("\u2028", " ").replace("\u2029", " ").replace("\ufeff", "")
-    return "".join(_latex_char(ch) for ch in unicodedata.normalize("NFC", run))
+    return "".join(_text_char(ch, keep_utf8) for ch in unicodedata.normalize("NFC", run))
+
+
+@lru_cache(maxsize=8192)
+def _text_char(ch: str, keep_utf8: bool) -> str:
+    """One non-ASCII character as LaTeX that compiles without packages (`package_free`);
+    failing that, its compatibility form when that is ASCII (a fullwidth colon is `:`);
+    failing that, the character itself (`keep_utf8`: BibTeX passes UTF-8 through) or
+    `?` for a letter, digit or punctuation and nothing for other characters."""
+    form = text_form(ch)
+    if form is not None:
+        return form
+    if ch in "\u2028\u2029":
+        return " "
+    if ch == "\ufeff":
+        return ""
+    if keep_utf8:
+        return ch
+    compat = unicodedata.normalize("NFKC", ch)
+    if compat.isascii() and compat.isprintable() and compat.strip() and compat not in "\\{}$&%#_^~":
+        return compat
+    return "?" if unicodedata.category(ch)[0] in "LNP" else ""
+
+
+def lossy_characters(text: str) -> dict[str, int]:
+    """How many characters of `text` an export without `keep_utf8` cannot write as they
+    are, by kind: "written as ?" (letters, digits, punctuation) and "left out" (symbols,
+    emoji, marks and format characters). Compatibility forms (`:` for a fullwidth colon)
+    count as written."""
+    counts: dict[str, int] = {}
+    if text.isascii():
+        return counts
+    for ch in unicodedata.normalize("NFC", text):
+        if ch.isascii() or ch in "\u2028\u2029\ufeff" or unicodedata.category(ch) == "Cc":
+            continue
+        out = _text_char(ch, False)
+        if out == "?":
+            counts["written as ?"] = counts.get("written as ?", 0) + 1
+        elif out == "":
+            counts["left out"] = counts.get("left out", 0) + 1
+    return counts
+
+
+def to_ascii(value: str) -> str:
+    """LaTeX text (a .bib value) with its non-ASCII characters turned into LaTeX, `?`, or
+    nothing, as `escape_latex` does without `keep_utf8`."""
+    if value.isascii():
+        return value
+    return "".join(ch if ch.isascii() else _text_char(ch, False) for ch in unicodedata.normalize("NFC", value))
 
 
 def _backslash(mode: str) -> str:
     return r"\textbackslash{}" if mode == "text" else r"\backslash{}"
 
 
-def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False, user_text: bool = False) -> str:
+def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False, user_text: bool = False, keep_utf8: bool = False) -> str:
     """`text` as the inside of a BibTeX `{...}` field value (see the module docstring).
 
     With `multiline`, single line breaks are kept (notes, abstracts); otherwise all
     whitespace runs become one space. The result has no leading or trailing whitespace.
     `user_text` (tags, notes) takes a doubled backslash as two: the markdown reading is
     for catalog text, and the user's `\\\\d` must come back from `unescape_latex` as typed.
+    `keep_utf8` writes non-ASCII characters without a package-free LaTeX form as UTF-8
+    (fields no style prints: abstracts) rather than as `?` or nothing.
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.isascii() and not _NEEDS_WORK.search(text):
         return _tidy(text, multiline)
     if not _LATEXISH.search(text):
-        return _tidy(_SIMPLE.sub(lambda m: _simple(m.group(), unicode, multiline), text), multiline)
-    return _escape_full(text, unicode=unicode, multiline=multiline, user_text=user_text)
+        return _tidy(_SIMPLE.sub(lambda m: _simple(m.group(), unicode, multiline, keep_utf8), text), multiline)
+    return _escape_full(text, unicode=unicode, multiline=multiline, user_text=user_text, keep_utf8=keep_utf8)
 
 
-def _simple(tok: str, unicode: bool, multiline: bool) -> str:
+def _simple(tok: str, unicode: bool, multiline: bool, keep_utf8: bool = False) -> str:
     """What the full pass makes of `tok` in text mode, for text without LaTeX."""
     if tok == "\n":
         return "\n" if multiline else " "
@@ -248,10 +300,10 @@ def _simple(tok: str, unicode: bool, multiline: bool) -> str:
         return _TEXT_SPECIALS[tok]
     if len(tok) == 1 and (tok < " " or "\x7f" <= tok <= "\x9f" or "\ud800" <= tok <= "\udfff"):
         return ""
-    return _wide(tok, unicode, "text")
+    return _wide(tok, unicode, "text", keep_utf8)
 
 
-def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, user_text: bool = False) -> str:
+def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, user_text: bool = False, keep_utf8: bool = False) -> str:
     """The full pass: tokens, math spans, brace matching."""
     if not user_text:
         text = _DOUBLED.sub(r"\\", text)
@@ -272,7 +324,7 @@ def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, u
             else:
                 out.append(tok)
         elif kind == "sym":
-            out.append(_symbol(tok, tokens, i, mode, unicode))
+            out.append(_symbol(tok, tokens, i, mode, unicode, keep_utf8))
         elif kind == "lone":
             out.append(_backslash(mode))
         elif kind == "dollar":
@@ -284,12 +336,12 @@ def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, u
                 table = _TEXT_SPECIALS if mode == "text" else _MATH_SPECIALS
                 out.append(table.get(tok, tok))
         elif kind == "wide":
-            out.append(_wide(tok, unicode, mode))
+            out.append(_wide(tok, unicode, mode, keep_utf8))
         # kind == "ctrl": dropped
     return _tidy("".join(out), multiline)
 
 
-def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode: bool) -> str:
+def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode: bool, keep_utf8: bool = False) -> str:
     """A control symbol `\\X`: kept when LaTeX knows it here, else shown literally."""
     ch = tok[1]
     nxt = tokens[i + 1][1][:1] if i + 1 < len(tokens) else ""
@@ -314,9 +366,9 @@ def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode:
         return r"\backslash{}" + ch
     # Not a command LaTeX can run here: show the backslash, then the character.
     if mode == "text":
-        rest = escape_latex(ch, unicode=unicode)
+        rest = escape_latex(ch, unicode=unicode, keep_utf8=keep_utf8)
     else:  # a non-ASCII character still needs classic mode's LaTeX (or U+FEFF dropping)
-        rest = _MATH_SPECIALS.get(ch, ch) if ch.isascii() else _wide(ch, unicode, mode)
+        rest = _MATH_SPECIALS.get(ch, ch) if ch.isascii() else _wide(ch, unicode, mode, keep_utf8)
     return _backslash(mode) + rest
 
 

@@ -59,7 +59,7 @@ from bibtexparser import model as bib
 from ..matching import fold, normalise_doi, openreview_forum_id
 from ..model import Paper
 from ..exporters.bibtex import HEADER
-from ..exporters.latex import unescape_latex
+from ..exporters.user_text import decode_user_text, split_keywords
 from ..text import stable_id
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
 
@@ -174,15 +174,14 @@ def _annotation(entry: bib.Entry, macros: dict[str, str], ours: bool) -> tuple[t
     Notes keep their line breaks (only the ends are trimmed): the exporter keeps them too.
     """
     raw = {fld.key.lower(): fld.value for fld in reversed(entry.fields)}  # the first wins
-    # Trimmed before unescaping: the exporter writes no whitespace at the ends, and a
-    # note may end in a control space (`\ {}` -> `\ `) that must keep its space.
-    notes = unescape_latex(_evaluate(raw["annote"], macros).strip()) if "annote" in raw else ""
+    # Trimmed before decoding: the exporter writes a note's own whitespace at its ends as
+    # `\space{}`/`\char10{}`, so only a foreign file's layout is trimmed here.
+    notes = decode_user_text(_evaluate(raw["annote"], macros).strip()) if "annote" in raw else ""
     tags: tuple[str, ...] = ()
     if ours and "keywords" in raw:
-        # The exporter joins tags with ", " and a tag never holds a comma (store.clean_tags);
-        # a comma inside braces belongs to a character's LaTeX (`{\,}`), not between tags.
-        keywords = _WS.sub(" ", _evaluate(raw["keywords"], macros))
-        tags = tuple(tag for tag in (unescape_latex(k.strip()) for k in _split_outside_braces(keywords)) if tag)
+        # The exporter joins tags with ", " and writes a tag's own `,` `;` and edge
+        # whitespace as `{,}` `{;}` `\space{}`: cut at the separators outside braces.
+        tags = tuple(tag for tag in (decode_user_text(k) for k in split_keywords(_evaluate(raw["keywords"], macros))) if tag)
     return tags, notes
 
 
