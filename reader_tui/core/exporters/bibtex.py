@@ -176,7 +176,11 @@ def entry_fields(paper: PaperView, *, abstract: bool = True, unicode: bool = Fal
         return _bibtex_entry_fields(paper, catalog, abstract, mode)
     year = catalog.year
     entry_type, venue_field, venue_value = _venue_fields(catalog.venue or "", year, mode)
-    title = protect_case(_escape(paper.title, mode))
+    title_text = paper.title
+    if catalog.title_derived and title_text == catalog.title and title_text.endswith("…"):
+        # A title made from the abstract is cut with "…": in a bibliography, three periods.
+        title_text = title_text[:-1] + "..."
+    title = protect_case(_escape(title_text, mode))
     author = _authors(paper.authors, mode)
     fields = [
         ("title", title),

@@ -42,6 +42,7 @@ from functools import lru_cache
 from pylatexenc import latex2text, latexwalker
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
+from .commands import MATH_ONLY, MATH_SUBSTITUTES, NEEDS_PACKAGE, TEXT_SUBSTITUTES
 from .package_free import text_form
 
 __all__ = ["escape_latex", "unescape_latex", "lossy_characters", "to_ascii"]
@@ -137,14 +138,37 @@ def _can_close(tokens: list[tuple[str, str]], i: int) -> bool:
     return bool(prev) and not prev[-1].isspace() and not nxt[:1].isdigit()
 
 
+def _closes_before_digit(tokens: list[tuple[str, str]], open_at: int, i: int) -> bool:
+    # `A$\beta$25-35`: a `$` before a digit closes math that does not start with a digit
+    # (a price, "$5 and $6", does; a formula, `$\beta$`, does not).
+    prev = tokens[i - 1][1]
+    first = tokens[open_at + 1][1][:1] if open_at + 1 < i else ""
+    return bool(prev) and not prev[-1].isspace() and tokens[i + 1][1][:1].isdigit() and not first.isdigit()
+
+
+def _spaced_span(tokens: list[tuple[str, str]], i: int) -> int | None:
+    """The closing `$` of a spaced `$ K $` opened at `i`: a short formula between
+    spaces, not a price; None when there is none."""
+    for j in range(i + 1, min(len(tokens), i + 12)):
+        kind, tok = tokens[j]
+        if kind == "dollar":
+            inner = "".join(t for _, t in tokens[i + 1 : j])
+            ok = tok == tokens[i][1] and inner.strip() and inner[-1].isspace() and not inner.strip()[0].isdigit()
+            return j if ok and "\n" not in inner and len(inner) <= 40 else None
+    return None
+
+
 def _math_spans(tokens: list[tuple[str, str]]) -> dict[int, int]:
     """Opening token index -> closing token index, for each balanced math span."""
     spans: dict[int, int] = {}
     open_at: int | None = None
     closer = ""
+    skip_to = -1
     for i, (kind, tok) in enumerate(tokens):
+        if i <= skip_to:
+            continue
         if open_at is not None:
-            if tok == closer and (kind != "dollar" or _can_close(tokens, i)):
+            if tok == closer and (kind != "dollar" or _can_close(tokens, i) or _closes_before_digit(tokens, open_at, i)):
                 spans[open_at] = i
                 open_at = None
             elif kind == "dollar" and tok == closer and _can_open(tokens, i):
@@ -152,6 +176,8 @@ def _math_spans(tokens: list[tuple[str, str]]) -> dict[int, int]:
             continue
         if kind == "dollar" and _can_open(tokens, i):
             open_at, closer = i, tok
+        elif kind == "dollar" and (end := _spaced_span(tokens, i)) is not None:
+            spans[i] = skip_to = end
         elif kind == "sym" and tok in ("\\(", "\\["):
             open_at, closer = i, "\\)" if tok == "\\(" else "\\]"
     return spans
@@ -287,7 +313,7 @@ def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False, u
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.isascii() and not _NEEDS_WORK.search(text):
         return _tidy(text, multiline)
-    if not _LATEXISH.search(text):
+    if not _LATEXISH.search(text) and "~" not in text:  # a tie needs its neighbours: full pass
         return _tidy(_SIMPLE.sub(lambda m: _simple(m.group(), unicode, multiline, keep_utf8), text), multiline)
     return _escape_full(text, unicode=unicode, multiline=multiline, user_text=user_text, keep_utf8=keep_utf8)
 
@@ -317,7 +343,7 @@ def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, u
         if mode == "delim" or kind == "plain":
             out.append(tok)
         elif kind == "word":
-            out.append(tok if tok[1:] in known else _backslash(mode) + tok[1:])
+            out.append(_command(tok[1:], tokens, i, mode, known))
         elif tok in ("{", "}", "\\{", "\\}"):
             if i in unmatched:
                 out.append(_UNMATCHED["text" if mode == "text" else "math", tok[-1]])
@@ -332,6 +358,8 @@ def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, u
         elif kind == "special":
             if tok == "\n":
                 out.append("\n" if multiline and mode == "text" else " ")
+            elif tok == "~" and mode == "text" and _is_tie(tokens, i):
+                out.append("~")
             else:
                 table = _TEXT_SPECIALS if mode == "text" else _MATH_SPECIALS
                 out.append(table.get(tok, tok))
@@ -339,6 +367,35 @@ def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, u
             out.append(_wide(tok, unicode, mode, keep_utf8))
         # kind == "ctrl": dropped
     return _tidy("".join(out), multiline)
+
+
+def _is_tie(tokens: list[tuple[str, str]], i: int) -> bool:
+    """A `~` between a word (or `Fig.`) and a word or number is LaTeX's tie (`Fig.~3`,
+    `D.~Knuth`), not a tilde to show; `~5%` and `a ~ b` are tildes."""
+    prev = tokens[i - 1][1][-1:] if i > 0 else ""
+    nxt = tokens[i + 1][1][:1] if i + 1 < len(tokens) else ""
+    return bool(prev) and (prev.isalpha() or prev in ".)") and prev.isascii() and (nxt.isalnum() or nxt == "\\") and nxt.isascii()
+
+
+def _command(name: str, tokens: list[tuple[str, str]], i: int, mode: str, known: frozenset[str]) -> str:
+    """A control word: kept when it works here with no package loaded, replaced by a
+    package-free stand-in (`\\text` -> `\\mbox`, `\\mathbb` -> `\\mathbf` in math),
+    put in math when it only works there (`\\in` -> `\\ensuremath{\\in}`), else shown."""
+    if name not in known:
+        return _backslash(mode) + name
+    if mode != "text":
+        if name in MATH_SUBSTITUTES:
+            return MATH_SUBSTITUTES[name]
+        return _backslash(mode) + name if name in NEEDS_PACKAGE else "\\" + name
+    if name in TEXT_SUBSTITUTES:
+        return TEXT_SUBSTITUTES[name]
+    if name in NEEDS_PACKAGE:
+        return _backslash(mode) + name
+    if name in MATH_ONLY:
+        nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
+        # With an argument (`\\hat{x}` in text) it cannot be wrapped alone: shown instead.
+        return _backslash(mode) + name if nxt.startswith(("{", "_", "^")) else "\\ensuremath{\\%s}" % name
+    return "\\" + name
 
 
 def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode: bool, keep_utf8: bool = False) -> str:

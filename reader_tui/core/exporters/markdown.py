@@ -28,14 +28,16 @@ _HEADINGS = {
 }
 
 # Every ASCII punctuation character CommonMark lets us backslash-escape and that can
-# start markup somewhere: emphasis, code, links, images, HTML, tables, headings, lists.
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$])")
+# start markup somewhere: emphasis, code, links, images, HTML, tables, headings.
+# Not `-`: the text never starts a line (a list marker), and `spec\-decoding` reads badly.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+.!|~&$])")
 _LINKABLE = re.compile(r"^https?://[^\s<>]+$", re.I)
 
 
 def escape_markdown(text: str) -> str:
     """`text` on one line, with every markdown special character backslash-escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    out = _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    return "\\" + out if out.startswith("-") else out  # a leading `- ` would start a list
 
 
 def _link(url: str) -> str:
