@@ -90,6 +90,14 @@ MATH_ONLY = frozenset(
     """.split()
 )
 
+# Math-only commands that take an argument: alone in `\\ensuremath{}` they fail.
+TAKES_ARGUMENT = frozenset(
+    """
+    acute bar breve check ddot dot frac grave hat mathbf mathcal mathit mathord mathrm
+    mathsf mathtt overbrace overline sqrt tilde underbrace vec widehat widetilde
+    """.split()
+)
+
 # Package-free stand-ins in math for the common package commands of abstracts and titles.
 MATH_SUBSTITUTES = {
     "text": r"\mbox", "textnormal": r"\mbox", "boldsymbol": r"\mathbf", "bm": r"\mathbf",

@@ -42,7 +42,7 @@ from functools import lru_cache
 from pylatexenc import latex2text, latexwalker
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-from .commands import MATH_ONLY, MATH_SUBSTITUTES, NEEDS_PACKAGE, TEXT_SUBSTITUTES
+from .commands import MATH_ONLY, MATH_SUBSTITUTES, NEEDS_PACKAGE, TAKES_ARGUMENT, TEXT_SUBSTITUTES
 from .package_free import text_form
 
 __all__ = ["escape_latex", "unescape_latex", "lossy_characters", "to_ascii"]
@@ -394,7 +394,9 @@ def _command(name: str, tokens: list[tuple[str, str]], i: int, mode: str, known:
     if name in MATH_ONLY:
         nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
         # With an argument (`\\hat{x}` in text) it cannot be wrapped alone: shown instead.
-        return _backslash(mode) + name if nxt.startswith(("{", "_", "^")) else "\\ensuremath{\\%s}" % name
+        if name in TAKES_ARGUMENT or nxt.startswith(("{", "_", "^")):
+            return _backslash(mode) + name
+        return "\\ensuremath{\\%s}" % name
     return "\\" + name
 
 
