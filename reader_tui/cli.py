@@ -171,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--clipboard", action="store_true", help="copy to the system clipboard")
     p.add_argument("--no-abstract", action="store_true", help="leave abstracts out of BibTeX")
     p.add_argument("--unicode", action="store_true", help="keep non-ASCII as UTF-8 (biblatex) instead of LaTeX")
+    p.add_argument("--ascii", action="store_true", help="a pure ASCII file: what has no LaTeX form is lost (said on stderr); notes and tags stay exact")
 
     p = command("doctor", cmd_doctor, "check the store; --restore repairs it from the newest good backup")
     p.add_argument("--restore", action="store_true", help="restore a damaged store (the damaged file is kept aside)")
@@ -304,7 +305,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from .core.clipboard import ClipboardUnavailable, copy_to_system_clipboard
-    from .core.exporters.bibtex import export_bibtex
+    from .core.exporters.bibtex import export_bibtex, export_losses
     from .core.exporters.markdown import export_markdown
     from .core.exporters.write import ExportError, write_export
 
@@ -318,7 +319,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.format == "markdown":
         text = export_markdown(views)
     else:
-        text = export_bibtex(views, abstract=not args.no_abstract, unicode=args.unicode)
+        if args.unicode and args.ascii:
+            raise UserError("choose one of --unicode and --ascii", EXIT_USAGE)
+        mode = "unicode" if args.unicode else "ascii" if args.ascii else "latex"
+        text = export_bibtex(views, abstract=not args.no_abstract, mode=mode)
+        for kind, count in export_losses(views, abstract=not args.no_abstract, mode=mode).items():
+            # One line per kind of loss, so that nothing is changed without a word.
+            _error(f"{count} character{'s' if count != 1 else ''} with no LaTeX form {kind} in titles, authors, venues"
+                   f"{' or abstracts' if mode == 'ascii' else ''} (--unicode keeps them)")
     if args.clipboard:
         try:
             copy_to_system_clipboard(text)

@@ -330,19 +330,20 @@ def export_bibtex(papers: Iterable[PaperView], *, abstract: bool = True, unicode
 def export_losses(papers: Iterable[PaperView], *, abstract: bool = True, mode: str = "latex") -> dict[str, int]:
     """What an export in `mode` cannot write as it is: {kind of loss: characters}.
 
-    Notes and tags never lose anything; in mode "unicode" nothing is lost.
+    Notes and tags never lose anything, nor does mode "unicode". Mode "latex" loses in the
+    fields styles print (titles, authors, venues) of papers not imported from a .bib;
+    mode "ascii" also in abstracts and in the values of imported .bib entries.
     """
     if mode == "unicode":
         return {}
     losses: dict[str, int] = {}
     for paper in papers:
         catalog = getattr(paper, "paper", paper)
-        texts = [paper.title, *paper.authors, catalog.venue or ""]
-        if mode == "ascii" or catalog.entry_type:
-            texts.append(catalog.abstract if abstract else "")
         if catalog.entry_type and mode == "latex":
             continue  # the user's own .bib values are written as they came
-        if catalog.entry_type:
+        texts = [paper.title, *paper.authors, catalog.venue or ""]
+        if mode == "ascii":
+            texts.append(catalog.abstract if abstract else "")
             texts += [value for _name, value in catalog.extra_fields]
         for text in texts:
             for kind, count in lossy_characters(text).items():
