@@ -57,8 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="reader-tui-bench-") as tmp:
         # the index caches of this throw-away store go with it, not to the user's cache
         os.environ[CACHE_ENV] = str(Path(tmp) / "cache")
-        context = {"papers": papers, "folder": Path(tmp) / "library", "data": args.data, "grown": args.papers is not None,
-                   "runs": args.runs}
+        context = {"papers": papers, "folder": Path(tmp) / "library", "data": args.data,
+                   "grown": args.papers is not None, "runs": args.runs}
         for name, step in STEPS.items():
             if name in args.skip:
                 continue

@@ -438,7 +438,8 @@ def summary(values: Sequence[float]) -> dict[str, Any]:
 
 ROWS = [
     ("terminal_list_s", "Enter to the list on screen", "{median:.2f} s ({min:.2f}-{max:.2f})"),
-    ("terminal_first_key_s", "first key (j sent as the list appears) to the cursor moved", "{median:.3f} s ({min:.3f}-{max:.3f})"),
+    ("terminal_first_key_s", "first key (j sent as the list appears) to the cursor moved",
+     "{median:.3f} s ({min:.3f}-{max:.3f})"),
     ("terminal_idle_s", "Enter to the TUI idle (index caches loaded)", "{median:.2f} s ({min:.2f}-{max:.2f})"),
     ("terminal_peak_rss_mb", "peak memory of the TUI process (VmHWM)", "{median:.0f} MB ({min:.0f}-{max:.0f})"),
     ("terminal_idle_rss_mb", "resident memory once idle (VmRSS)", "{median:.0f} MB ({min:.0f}-{max:.0f})"),
