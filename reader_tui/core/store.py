@@ -447,10 +447,13 @@ class Library:
         return self._writer.flush(timeout) if self._writer else True
 
     def close(self) -> None:
-        """Write what is pending and stop the writer thread."""
+        """Write what is pending and stop the writer thread. Raises the error of a write
+        that is still not on disk (the thread is stopped all the same)."""
         if self._writer:
-            self._writer.flush()
-            self._writer.stop()
+            try:
+                self._writer.flush()
+            finally:
+                self._writer.stop()
 
 
 def missing_catalog_message(folder: Path, annotations: int) -> str:
