@@ -221,10 +221,10 @@ def test_export_bibtex_to_stdout_file_and_refuses_overwrite(run: Run, tmp_path: 
     assert shown.returncode == 0, shown.stderr
     library = bibtexparser.parse_string(shown.stdout)
     assert len(library.entries) == 2 and not library.failed_blocks
-    # Anonymous submissions: no invented author; a @misc with the venue as howpublished
-    # and a sort key keeps plain.bst free of "empty author" warnings.
-    assert {e.entry_type for e in library.entries} == {"misc"}
-    assert all("author" not in e.fields_dict and "howpublished" in e.fields_dict for e in library.entries)
+    # Anonymous submissions keep their @inproceedings form, with no invented author and
+    # a sort key for plain.bst.
+    assert {e.entry_type for e in library.entries} == {"inproceedings"}
+    assert all("author" not in e.fields_dict and "key" in e.fields_dict for e in library.entries)
 
     target = tmp_path / "read.bib"
     assert run("export", "--status", "read", "--no-abstract", "-o", str(target)).returncode == 0

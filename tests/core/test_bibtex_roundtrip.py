@@ -296,6 +296,35 @@ def test_a_foreign_bib_keeps_keywords_as_keywords_and_annote_as_notes(tmp_path: 
     assert b.view(paper.id).notes.startswith("My notes: 50% done")
 
 
+def test_a_bib_papers_own_keywords_stay_keywords_through_our_export(tmp_path: Path) -> None:
+    """Keywords from the user's .bib and tags added here share the exported `keywords`
+    field; importing the export again keeps each where it was (not every keyword a tag)."""
+    path = tmp_path / "theirs.bib"
+    path.write_text(
+        "@article{smith2024,\n  title = {Big Data},\n  year = 2024,\n  keywords = {transformers, attention}\n}\n"
+        "@article{jones2023,\n  title = {Small Data},\n  year = 2023,\n  keywords = {sparsity}\n}\n",
+        encoding="utf-8",
+    )
+    a = Library.open(tmp_path / "a")
+    result = read_bibtex(path)
+    a.import_papers(result.papers, result.annotations)
+    tagged = next(v.id for v in a.views() if v.citekey == "smith2024")
+    a.set_tags(tagged, ["to cite", "attention"])
+    exported = tmp_path / "ours.bib"
+    exported.write_text(export_bibtex(a.views()), encoding="utf-8")
+
+    for target in (tmp_path / "b", tmp_path / "a"):  # a new library, and the same one again
+        library = Library.open(target)
+        back = read_bibtex(exported)
+        library.import_papers(back.papers, back.annotations)
+        views = {v.citekey: v for v in library.views()}
+        assert views["smith2024"].keywords == ("transformers", "attention")
+        assert views["smith2024"].tags == ("to cite", "attention")
+        assert views["jones2023"].keywords == ("sparsity",)
+        assert views["jones2023"].tags == ()
+        library.close()
+
+
 def test_our_header_must_be_the_first_line(tmp_path: Path) -> None:
     entry = "@misc{k,\n  title = {T},\n  keywords = {a\\_b, c}\n}\n"
     ours = tmp_path / "ours.bib"

@@ -193,25 +193,35 @@ def entry_fields(paper: PaperView, *, abstract: bool = True, unicode: bool = Fal
         *_user_fields(paper, mode),
     ]
     if not author:
-        # No author: BibTeX's styles warn on an @inproceedings without one, and sort by
-        # `key` instead; a @misc takes the venue as howpublished and needs no author.
-        if entry_type == "inproceedings":
-            entry_type = "misc"
-            fields[2] = ("howpublished", venue_value)
+        # No author (an anonymous submission): no invented "Anonymous", which would come
+        # back as a person. The entry keeps its @inproceedings form, on which bibtex's
+        # plain style warns "empty author" (a warning, not an error) and sorts by `key`.
         fields.append(("key", _sort_key(title)))
-    return entry_type, [(name, value) for name, value in fields if value]
+    return entry_type, _kept(fields)
 
 
 def _user_fields(paper: PaperView, mode: str, keywords: Iterable[str] = ()) -> list[tuple[str, str]]:
-    """`keywords` (catalog keywords of an imported .bib entry, then the user's tags) and
-    `annote` (the notes), written so that the importer gets the tags and notes back exactly."""
-    tags = [encode_user_text(t, mode=mode, tag=True) for t in paper.tags]
-    known = set(paper.tags)
-    words = [k for k in keywords if k not in known]
-    return [
-        ("keywords", ", ".join(t for t in (*(_verbatim(k, mode) for k in words), *tags) if t)),
-        ("annote", encode_user_text(paper.notes or "", mode=mode)),
-    ]
+    """`keywords` (the user's tags) and `annote` (the notes), written so that the importer
+    gets the tags and notes back exactly.
+
+    A paper imported from a .bib with keywords of its own keeps them in `keywords`, as
+    written, and its tags go to a `tags` field (written even when empty, so the importer
+    knows where the tags are): the user's bibliography comes back as it went in.
+    """
+    tags = ", ".join(t for t in (encode_user_text(t, mode=mode, tag=True) for t in paper.tags) if t)
+    words = [_verbatim(k, mode) for k in keywords]
+    if words:
+        fields = [("keywords", ", ".join(words)), ("tags", tags)]
+    else:
+        fields = [("keywords", tags)]
+    fields.append(("annote", encode_user_text(paper.notes or "", mode=mode)))
+    return fields
+
+
+def _kept(fields: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The fields worth writing: empty ones are left out, except `tags`, whose presence
+    says that the paper's `keywords` are not all tags."""
+    return [(name, value) for name, value in fields if value or name == "tags"]
 
 
 _KEY_JUNK = re.compile(r"\\[A-Za-z]+|[^A-Za-z0-9 ]+")
@@ -249,7 +259,7 @@ def _bibtex_entry_fields(paper: PaperView, catalog, abstract: bool, mode: str) -
     if abstract:
         fields["abstract"] = _verbatim(catalog.abstract or "", mode)
     fields.update(_user_fields(paper, mode, catalog.keywords))
-    return catalog.entry_type.lower(), [(name, value) for name, value in fields.items() if value]
+    return catalog.entry_type.lower(), _kept(fields.items())
 
 
 _LINE_START_AT = re.compile(r"\n\s*@")

@@ -11,8 +11,9 @@ Titles and abstracts keep their LaTeX (the exporter writes it back; the screen u
 The user's own reading comes back as `ImportResult.annotations`: `annote` (BibTeX's field
 for a reader's notes) is the paper's notes in any file, line breaks kept; in a file
 reader-tui exported (its `HEADER` first), `keywords` are the user's tags, since that is
-what the exporter writes there, not catalog keywords. Both are user text, so the
-exporter's escaping is undone (`unescape_latex`) rather than kept as LaTeX.
+what the exporter writes there, not catalog keywords (unless the entry has a `tags`
+field: then that holds the tags, and `keywords` are the paper's own). Both
+are user text, written in one exact encoding (`exporters.user_text`) and decoded here.
 
 Paper ids, stable across re-imports of the same file:
 1. the OpenReview forum id when the url points at OpenReview (the same id the OpenReview
@@ -178,31 +179,14 @@ def _annotation(entry: bib.Entry, macros: dict[str, str], ours: bool) -> tuple[t
     # `\space{}`/`\char10{}`, so only a foreign file's layout is trimmed here.
     notes = decode_user_text(_evaluate(raw["annote"], macros).strip()) if "annote" in raw else ""
     tags: tuple[str, ...] = ()
-    if ours and "keywords" in raw:
+    # A paper with keywords of its own was exported with its tags alone in `tags` too.
+    tag_field = "tags" if "tags" in raw else "keywords"
+    if ours and tag_field in raw:
         # The exporter joins tags with ", " and writes a tag's own `,` `;` and edge
         # whitespace as `{,}` `{;}` `\space{}`: cut at the separators outside braces.
-        tags = tuple(tag for tag in (decode_user_text(k) for k in split_keywords(_evaluate(raw["keywords"], macros))) if tag)
+        parts = split_keywords(_evaluate(raw[tag_field], macros))
+        tags = tuple(tag for tag in (decode_user_text(k) for k in parts) if tag)
     return tags, notes
-
-
-def _split_outside_braces(text: str) -> list[str]:
-    """`text` cut at the commas that are not inside braces (escaped braces do not count)."""
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(text):
-        char = text[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth = max(0, depth - 1)
-        elif char == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-        i += 1
-    parts.append(text[start:])
-    return parts
 
 
 def _paper(
@@ -219,7 +203,8 @@ def _paper(
     values: dict[str, str] = {}  # the first of a repeated field wins; dicts keep file order
     for fld in entry.fields:
         values.setdefault(fld.key.lower(), _WS.sub(" ", _evaluate(fld.value, macros)).strip())
-    extra = {name: value for name, value in values.items() if name not in _MODELLED}
+    modelled = _MODELLED | {"tags"} if ours else _MODELLED  # our `tags`: see `_annotation`
+    extra = {name: value for name, value in values.items() if name not in modelled}
     title = values.get("title", "")
     if not _strip_braces(title).strip():
         problems.append(ImportProblem(path, line, f"skipped entry '{entry.key}': it has no title"))
@@ -259,14 +244,21 @@ def _paper(
         venue=values.get("booktitle") or values.get("journal") or default_venue or "",
         year=year,
         url=url,
-        # In our own files `keywords` are the user's tags (see `_annotation`), not the catalog's.
-        keywords=() if ours else tuple(k.strip() for k in _KEYWORD_SPLIT.split(values.get("keywords", "")) if k.strip()),
+        keywords=_catalog_keywords(values, ours),
         citekey=entry.key,
         source=source,
         doi=doi,
         entry_type=entry.entry_type.lower(),
         extra_fields=tuple(extra.items()),
     )
+
+
+def _catalog_keywords(values: dict[str, str], ours: bool) -> tuple[str, ...]:
+    """The paper's own keywords. In our own files `keywords` are the user's tags (see
+    `_annotation`), unless a `tags` field holds those: then `keywords` are the paper's."""
+    if ours and "tags" not in values:
+        return ()
+    return tuple(k.strip() for k in _KEYWORD_SPLIT.split(values.get("keywords", "")) if k.strip())
 
 
 def split_authors(text: str) -> tuple[str, ...]:
