@@ -36,24 +36,38 @@ _pylatexenc_log.propagate = False
 # --------------------------------------------------------------------------- sanitize
 
 
-def _sanitize_table() -> dict[int, str | None]:
-    table: dict[int, str | None] = {}
-    for code in range(0x20):
-        if chr(code) not in "\n\t":
-            table[code] = chr(0x2400 + code)  # control pictures: ESC -> ␛, BEL -> ␇, CR -> ␍
+#: What a control character with no control picture is shown as: C1 controls (CSI 0x9b
+#: starts escape sequences on some terminals), bidi embeddings, overrides and isolates,
+#: and lone surrogates (which no terminal encoding can carry).
+UNSHOWABLE = "\ufffd"
+_BIDI_CONTROLS = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_BIDI_MARKS = (0x200E, 0x200F, 0x061C)
+_INVISIBLE = (0x200B, 0x2060, 0xFEFF, 0x00AD, 0x180E)
+
+
+def _visible_table() -> dict[int, str]:
+    """One visible character for each character that would act on a terminal instead of
+    being drawn: C0 controls -> their control pictures (ESC -> ␛, BEL -> ␇, CR -> ␍),
+    DEL -> ␡, the rest -> �. One character for one: an input field's cursor stays put."""
+    table = {code: chr(0x2400 + code) for code in range(0x20)}
     table[0x7F] = "\u2421"  # ␡
-    for code in range(0x80, 0xA0):
-        # C1 controls (CSI 0x9b starts escape sequences on some terminals) have no
-        # control pictures; the replacement character keeps them visible.
-        table[code] = "\ufffd"
-    # Bidi embeddings/overrides/isolates and marks reorder what the terminal draws
-    # (the "Trojan Source" trick) and no paper text needs them in a terminal that does
-    # not shape bidi anyway: dropped. Zero-width spaces, word joiners, soft hyphens and
-    # stray BOMs are invisible and only break search and cell widths: dropped.
-    # ZWJ/ZWNJ (U+200C/D) stay: emoji sequences and Indic/Persian words need them.
-    for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C):
-        table[code] = None
-    for code in (0x200B, 0x2060, 0xFEFF, 0x00AD, 0x180E):
+    for code in (*range(0x80, 0xA0), *_BIDI_CONTROLS, *range(0xD800, 0xE000)):
+        table[code] = UNSHOWABLE
+    table[0x2028] = table[0x2029] = "\u2424"  # ␤: a line break inside one line of input
+    return table
+
+
+_VISIBLE = _visible_table()
+
+
+def _sanitize_table() -> dict[int, str | None]:
+    table: dict[int, str | None] = {k: v for k, v in _VISIBLE.items() if chr(k) not in "\n\t"}
+    # Bidi embeddings, overrides and isolates would reorder what the terminal draws
+    # around them (the "Trojan Source" trick): shown as �, like C1 controls. The marks
+    # (LRM, RLM, ALM) reorder nothing but neutral characters and are invisible: dropped,
+    # as are zero-width spaces, word joiners, soft hyphens and stray BOMs, which only
+    # break cell widths. ZWJ/ZWNJ (U+200C/D) stay: emoji and Indic/Persian words need them.
+    for code in (*_BIDI_MARKS, *_INVISIBLE):
         table[code] = None
     table[0x2028] = "\n"
     table[0x2029] = "\n\n"
@@ -64,20 +78,37 @@ _SANITIZE = _sanitize_table()
 
 
 _UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069"
+    "\ufeff\ud800-\udfff]"
 )
 
 
 def sanitize(text: str) -> str:
-    """`text` made safe to print in a terminal.
+    """`text` made safe to print in a terminal, for every place that shows a user's or a
+    file's text (the stored text is never changed).
 
-    Control characters other than newline and tab become visible (ESC -> ␛, C1
-    controls -> �) so a title cannot move the cursor or recolour the screen; bidi
-    controls and invisible zero-width characters are removed.
+    Control characters other than newline and tab become visible (ESC -> ␛, BEL -> ␇,
+    a CR that is not part of a CRLF line break -> ␍, DEL -> ␡; C1 controls, bidi
+    embeddings/overrides/isolates and lone surrogates -> �) so no text can move the
+    cursor, retitle the terminal or reorder the screen around it; invisible zero-width
+    characters and bidi marks are dropped; U+2028/U+2029 are line/paragraph breaks.
     """
     text = str(text)
     # translate() looks up every character; most text has nothing to replace.
-    return text.translate(_SANITIZE) if _UNSAFE.search(text) else text
+    if not _UNSAFE.search(text):
+        return text
+    return text.replace("\r\n", "\n").translate(_SANITIZE)
+
+
+def visible_controls(text: str) -> str:
+    """`text` with every character that would act on a terminal replaced by one visible
+    character (the same symbols as `sanitize`; newline -> ␊, tab -> ␉, U+2028/9 -> ␤), and nothing else
+    changed: the same length, index for index. For one-line input fields, whose cursor
+    and selection are offsets into the text."""
+    text = str(text)
+    if text.isascii() and text.isprintable():
+        return text
+    return text.translate(_VISIBLE)
 
 
 # --------------------------------------------------------------------------- display
@@ -123,8 +154,15 @@ _PIECES = re.compile(
     r"|\[(?P<ltext>[^\]\n]+)\]\((?P<lurl>[^)\s]+)\)"
     r"|\\url\{(?P<urlarg>[^{}\s]*)\}"
     r"|(?P<url>https?://[^\s<>\"{}`]*[^\s<>\"{}`.,;:!?)\]'])"
-    r"|`(?P<code>[^`\n]+)`"
+    # Not after a backslash (the grave accent \\`a), and no apostrophe inside: `a' is
+    # LaTeX's single quote, and "the `a' and `b' rule" holds no code.
+    r"|(?<!\\)`(?P<code>[^`'\n]+)`"
 )
+# LaTeX accents (\'e, {\`a}, \"{u}, \c c, {\'\i}) and `` quotes are read before anything
+# else: their backticks are not markdown code, and an accent cut out on its own cannot be
+# split from its letter by the markdown and math rules that follow.
+_ACCENT_MACRO = r"""(?:[`'^"~=.]|[uvHckrdb](?![A-Za-z]))\s*(?:\{(?:[A-Za-z]|\\[ij])\}|[A-Za-z]|\\[ij](?![A-Za-z]))"""
+_ACCENT = re.compile(rf"(?<!\\)\{{\\{_ACCENT_MACRO}\}}|(?<!\\)\\{_ACCENT_MACRO}")
 _MARKDOWN = re.compile(
     r"\*\*(?=\S)(?P<b>.+?)(?<=\S)\*\*"
     r"|(?<![\w*\\])\*(?=[^\s*])(?P<i>[^*\n]*?[^\s*\\])\*(?![*\w])"
@@ -271,7 +309,28 @@ def _math_segment(body: str) -> Segment:
         return _crude(inner), style
 
 
+@lru_cache(maxsize=512)
+def _accented(latex: str) -> str:
+    """One accented letter (`{\\'e}` -> é), as pylatexenc reads it; unchanged if it reads
+    as anything but one character."""
+    try:
+        letter = unicodedata.normalize("NFC", _L2T.latex_to_text(latex))
+    except Exception:  # pylatexenc raises assorted errors on malformed input
+        return latex
+    return letter if len(letter) == 1 else latex
+
+
+def _latex_first(text: str) -> str:
+    """The LaTeX that markdown would misread, rendered first: accents and `` quotes."""
+    if "``" in text:
+        text = text.replace("``", "\u201c")
+    if "\\" in text:
+        text = _ACCENT.sub(lambda m: _accented(m.group(0)), text)
+    return text
+
+
 def _raw_segments(text: str) -> list[Segment]:
+    text = _latex_first(text)
     out: list[Segment] = []
 
     def plain(chunk: str) -> None:

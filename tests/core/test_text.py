@@ -112,11 +112,34 @@ def test_sanitize_makes_controls_visible() -> None:
     assert sanitize("keep\nlines\tand tabs") == "keep\nlines\tand tabs"
 
 
-def test_sanitize_drops_bidi_and_zero_width() -> None:
-    assert sanitize("abc\u202eevil\u202c\u2066x\u2069") == "abcevilx"
-    assert sanitize("zero\u200bwidth\ufeff\u2060") == "zerowidth"
+def test_sanitize_shows_bidi_controls_and_drops_zero_width() -> None:
+    # An override or isolate shown as it is would reorder the screen around it (the
+    # "Trojan Source" trick): it is shown as U+FFFD instead; the text itself stays.
+    assert sanitize("abc\u202eevil\u202c\u2066x\u2069") == "abc\ufffdevil\ufffd\ufffdx\ufffd"
+    assert sanitize("zero\u200bwidth\ufeff\u2060 mark\u200f") == "zerowidth mark"
     family = "👩\u200d👩\u200d👧"
     assert sanitize(family) == family  # ZWJ joins emoji: kept
+    assert sanitize("שלום مرحبا 論文 한국어 e\u0301 🎉 𝔘") == "שלום مرحبا 論文 한국어 e\u0301 🎉 𝔘"
+
+
+def test_sanitize_shows_every_control_and_escape_sequence() -> None:
+    assert sanitize("\x1b]0;pwned\x07") == "␛]0;pwned␇"  # retitles the terminal
+    assert sanitize("\x1b[2J") == "␛[2J"  # clears the screen
+    assert sanitize("a\x9b2Jb\x85") == "a\ufffd2Jb\ufffd"  # C1 CSI, NEL
+    assert sanitize("\x00\x08\x0b\x0c\x7f") == "␀␈␋␌␡"
+    assert sanitize("line\r\nnext\rover") == "line\nnext␍over"  # CRLF is a line break
+    assert sanitize("lone \udc80 surrogate") == "lone \ufffd surrogate"
+    assert sanitize("para\u2029next") == "para\n\nnext"
+
+
+def test_visible_controls_keeps_every_index() -> None:
+    from reader_tui.core.text import visible_controls
+
+    text = "a\x1b]0;t\x07\tb\nc\x9b\u202e\u200bd\u2028é🎉"
+    shown = visible_controls(text)
+    assert shown == "a␛]0;t␇␉b␊c\ufffd\ufffd\u200bd\u2424é🎉"
+    assert len(shown) == len(text)
+    assert visible_controls("plain ASCII") == "plain ASCII"
 
 
 def test_to_display_output_is_sanitized() -> None:
@@ -278,3 +301,26 @@ def test_spelled_out_characters_and_approximately_show() -> None:
     assert to_display(r"x \textasciicircum{} y \textbackslash{} z") == "x ^ y \\ z"
     assert to_display("about ~10x faster") == "about ~10x faster"
     assert to_display("Fig.~3") == "Fig.\xa03" or to_display("Fig.~3") == "Fig. 3"
+
+
+# --------------------------------------------------------------------------- LaTeX before markdown
+
+
+@pytest.mark.parametrize("light", [True, False])
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("Evil ``how'' d{\\'e}j{\\`a} vu", "Evil \u201chow\u201d déjà vu"),
+        ("Universit\\`a di Roma and \\`{e}", "Università di Roma and è"),
+        ("the `a' and `b' rule", "the `a' and `b' rule"),  # LaTeX single quotes, not code
+        ("M{\\\"u}ller and V{\\'e}lez", "Müller and Vélez"),
+        ("\\\"{u}ber \\c{c}a {\\'\\i} Bj{\\o}rn", "über ça í Bjørn"),
+        ("{Ecole Polytechnique F\\'ed\\'erale}", "Ecole Polytechnique Fédérale"),
+        ("use `code` here", "use code here"),  # markdown code still reads as code
+        ("\\cdot, \\v{s} and \\u{a}", "·, š and ă"),  # \cdot is no cedilla
+    ],
+)
+def test_latex_quotes_and_accents_are_read_before_markdown(source: str, shown: str, light: bool, monkeypatch) -> None:
+    monkeypatch.setattr(text_module, "USE_LIGHT", light)
+    text_module._segments.cache_clear()
+    assert text_module._render(source) == shown
