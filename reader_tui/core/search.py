@@ -41,13 +41,29 @@ from .search_match import (
     TAG_WEIGHT, TITLE, Matching, _combine, _Expansion, _matched,
 )
 from .gc_pause import gc_paused
-from .tokens import tokens
+from .text import search_text
+from .tokens import fold, tokens
 
 #: the field weights and match qualities stay importable from here, where the scheme is told
 __all__ = [
     "ABSTRACT", "EXACT", "FIELD_WEIGHT", "FUZZY1", "FUZZY2", "INFIX", "META", "NOTES_WEIGHT", "PREFIX",
     "STOPWORDS", "TAG_WEIGHT", "TITLE", "Hit", "SearchIndex", "SearchResult", "tokens",
 ]
+
+
+def tag_keys(tags: Iterable[str]) -> tuple[str, ...]:
+    """Tags as search matches them: lower case, accents folded."""
+    return tuple(fold(t).lower() for t in tags)
+
+
+def notes_key(notes: str) -> str:
+    """Notes as search matches them: lower case, accents folded."""
+    return fold(notes).lower()
+
+
+def venue_key(venue: str | None) -> str:
+    """A venue as `venue:` matches it: its display text, lower case, accents folded."""
+    return fold(search_text(venue or "")).lower()
 
 
 class Hit(NamedTuple):
@@ -181,13 +197,13 @@ class SearchIndex(Matching):
         if o is None:
             return
         self._status[o] = record.status
-        tags = tuple(t.lower() for t in record.tags)
+        tags = tag_keys(record.tags)
         if tags:
             self._tags[o] = tags
         else:
             self._tags.pop(o, None)
         if record.notes:
-            self._notes[o] = record.notes.lower()
+            self._notes[o] = notes_key(record.notes)
         else:
             self._notes.pop(o, None)
 
@@ -201,19 +217,22 @@ class SearchIndex(Matching):
                 self._ids.append(record.id)
                 self._ordinal[record.id] = o
                 self._records.append(record)
-                title = f"{record.title} {record.short_name or ''}"
-                self._titles.append(title.lower())
+                # titles, names and venues as the user reads them (LaTeX rendered), so
+                # "Vélez" finds V{\'e}lez; abstracts are tokenised as they are (too long
+                # to render at every build), the tokeniser reading their accents
+                title = f"{search_text(record.title)} {record.short_name or ''}"
+                self._titles.append(fold(title).lower())
                 consume(map(append, map(title_post.__getitem__, set(tokens(title))), repeat(o)))
-                meta = " ".join((*record.keywords, *record.authors))
+                meta = " ".join(map(search_text, (*record.keywords, *record.authors)))
                 if meta:
                     consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
                 self._years[record.year].append(o)
-                self._venues[(record.venue or "").lower()].append(o)
+                self._venues[venue_key(record.venue)].append(o)
                 self._status.append(record.status)
                 if record.tags:
-                    self._tags[o] = tuple(t.lower() for t in record.tags)
+                    self._tags[o] = tag_keys(record.tags)
                 if record.notes:
-                    self._notes[o] = record.notes.lower()
+                    self._notes[o] = notes_key(record.notes)
             if refresh:
                 self._refresh_vocabulary()
 
@@ -320,6 +339,7 @@ class SearchIndex(Matching):
 
     def _filter(self, field: str, value: str, tags: dict, notes: dict, marked: set[str]) -> set[int]:
         if field == "tag":
+            value = fold(value)
             return {o for o, ts in tags.items() if value in ts}
         if field == "status":
             status = Status(value)
@@ -332,5 +352,6 @@ class SearchIndex(Matching):
             lo, hi = year_bounds(value)
             return {o for y, os in self._years.items() if y is not None and lo <= y <= hi for o in os}
         if field == "venue":
+            value = fold(value)
             return {o for v, os in self._venues.items() if value in v for o in os}
         raise ValueError(f"unknown field {field!r}")

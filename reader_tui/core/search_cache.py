@@ -39,13 +39,13 @@ from pathlib import Path
 import rapidfuzz
 
 from .model import PaperView
-from .search import SearchIndex
+from .search import SearchIndex, notes_key, tag_keys
 from .storage import write_file_atomically
 from .gc_pause import gc_paused
 
 #: Bump when the tokeniser, the index's fields or this file's layout change, so that old
 #: caches are rebuilt, not trusted.
-FORMAT = 1
+FORMAT = 2  # 2: titles, names and venues indexed as displayed, accents folded
 _MAGIC = "reader-tui search index"
 _MAX_HEADER = 512  # bytes: a longer first line is not a header of ours
 #: The attributes of a SearchIndex this module knows how to store or rebuild (a test checks
@@ -204,9 +204,9 @@ def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
     tags, notes = index._tags, index._notes
     for o, r in enumerate(records):
         if r.tags:
-            tags[o] = tuple(t.lower() for t in r.tags)
+            tags[o] = tag_keys(r.tags)
         if r.notes:
-            notes[o] = r.notes.lower()
+            notes[o] = notes_key(r.notes)
     return index
 
 

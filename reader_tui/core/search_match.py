@@ -16,7 +16,8 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 from rapidfuzz.utils import default_process
 
-from .tokens import tokens
+from .text import search_text
+from .tokens import fold, tokens
 
 TITLE, META, ABSTRACT = 0, 1, 2
 #: How much a match in each field is worth; tags and notes are matched at query time.
@@ -55,7 +56,7 @@ class Matching:
         head = ranked[:_RERANK]
         if not head or not text.strip():
             return
-        text = text.lower()
+        text = fold(text).lower()
         for o in head:
             similarity = fuzz.WRatio(text, self._titles[o], processor=default_process)
             if similarity > 50:
@@ -196,7 +197,7 @@ class Matching:
                 values[o] = FIELD_WEIGHT[TITLE] * 1.5
             elif needle in " " + " ".join(tokens(notes.get(o, ""))):
                 values[o] = NOTES_WEIGHT * 1.5
-            elif needle in " " + " ".join(tokens(" , ".join((*record.keywords, *record.authors)))):
+            elif needle in " " + " ".join(tokens(" , ".join(map(search_text, (*record.keywords, *record.authors))))):
                 values[o] = FIELD_WEIGHT[META] * 1.5
             elif needle in " " + " ".join(tokens(record.abstract or "")):
                 values[o] = FIELD_WEIGHT[ABSTRACT] * 1.5

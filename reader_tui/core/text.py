@@ -443,6 +443,14 @@ def to_display(text: str) -> str:
     return _render(text)
 
 
+def search_text(text: str) -> str:
+    """A title's, name's or venue's text as search indexes it: the display text
+    (`V{\\'e}lez` -> Vélez, `\\textbf{X}` -> X) when it holds any markup, else the text
+    as it is (tidying spaces is the tokeniser's job). Cheap for plain text, which most
+    of a 20,000-paper list is."""
+    return to_display(text) if _PLAIN_OK.search(text) else text
+
+
 def styled_segments(text: str) -> list[tuple[str, str]]:
     """`to_display(text)` cut into `(chunk, style)` pairs for the detail pane; style is
     "", "bold", "italic", "code" or "math". The chunks join to `to_display(text)`."""

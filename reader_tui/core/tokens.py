@@ -1,21 +1,50 @@
-"""The tokeniser every index and query shares."""
+"""The tokeniser every index and query shares, and the accent folding it applies."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from rapidfuzz.utils import default_process
 
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
+# An accent command (\'e, \"{u}, \c c): only the letter counts once accents are folded.
+_LATEX_ACCENT = re.compile(r"""\\(?:[`'^"~=.]|[uvHckrdb](?![A-Za-z]))\s*(?=\{?[A-Za-z])""")
+# Braces around part of a word ({B}ayesian, V{e}lez once the accent is gone) join it.
+_WORD_BRACES = re.compile(r"\{(\w*)\}")
+# Diacritics: Latin/Greek/Cyrillic accents, Hebrew points, Arabic harakat and the
+# combining supplements. Not Indic or Thai vowel signs, which are part of the letter.
+_COMBINING = re.compile(
+    "[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670"
+    "\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+)
+
+
+def fold(text: str) -> str:
+    """`text` with its diacritics taken off (`Vélez` -> `Velez`, `e` + U+0301 -> `e`,
+    Hebrew points, Arabic harakat); letters of other scripts are unchanged.
+
+    Search folds the papers' text and the query alike, so `Velez` and `Vélez` find each
+    other. Only diacritics go: Hangul, Indic vowel signs and the like are composed
+    again as they were.
+    """
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFD", text)
+    if not _COMBINING.search(decomposed):
+        return text
+    return unicodedata.normalize("NFC", _COMBINING.sub("", decomposed))
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-case words of `text` (letters and digits; LaTeX command names dropped).
+    """Lower-case, accent-folded words of `text` (letters and digits; LaTeX command
+    names dropped, LaTeX accents read as their letter).
 
-    The same tokeniser serves papers and queries, so "Log-Linear" and "log-lin" agree.
+    The same tokeniser serves papers and queries, so "Log-Linear" and "log-lin" agree,
+    and so do "V{\\'e}lez", "Vélez" and "Velez".
     """
     if "\\" in text:
-        text = _LATEX_COMMAND.sub(" ", text)
-    return default_process(text).split()
-
-
+        text = _LATEX_COMMAND.sub(" ", _LATEX_ACCENT.sub("", text))
+    if "{" in text:
+        text = _WORD_BRACES.sub(r"\1", text)
+    return default_process(fold(text)).split()
