@@ -4,7 +4,6 @@ when the TUI starts, so scripted calls stay fast."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -217,11 +216,12 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         _print_json([v.to_dict() for v in views])
         return EXIT_OK
-    from .core.text import one_line
+    from .core.text import one_line, visible_controls
 
     for view in views:
-        tags = f"  [{', '.join(one_line(t) for t in view.tags)}]" if view.tags else ""
-        print(f"{view.id}  {view.status.mark} {view.status.value:<8} {one_line(view.title, 90)}{tags}")
+        # tags as typed: they are the user's words, not LaTeX ("a\{b}" stays a\{b})
+        tags = f"  [{', '.join(map(visible_controls, view.tags))}]" if view.tags else ""
+        print(f"{visible_controls(view.id)}  {view.status.mark} {view.status.value:<8} {one_line(view.title, 90)}{tags}")
     return EXIT_OK
 
 
@@ -258,8 +258,11 @@ def cmd_tag(args: argparse.Namespace) -> int:
         library.retag(ids, add=add, remove=remove)
     except ValueError as error:
         raise UserError(str(error), EXIT_USAGE) from None
+    from .core.text import visible_controls
+
     for pid in ids:
-        print(f"{pid}: {', '.join(library.annotation(pid).tags) or '(no tags)'}")
+        tags = ", ".join(map(visible_controls, library.annotation(pid).tags))
+        print(f"{visible_controls(pid)}: {tags or '(no tags)'}")
     return EXIT_OK
 
 
@@ -272,7 +275,9 @@ def cmd_note(args: argparse.Namespace) -> int:
         old = library.annotation(pid).notes
         addition = _stdin_if_dash(args.append_text)
         library.set_notes(pid, f"{old.rstrip()}\n{addition}" if old.strip() else addition)
-    print(f"{pid}: notes saved ({len(library.annotation(pid).notes)} characters)")
+    from .core.text import visible_controls
+
+    print(f"{visible_controls(pid)}: notes saved ({len(library.annotation(pid).notes)} characters)")
     return EXIT_OK
 
 
@@ -288,7 +293,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
         library.edit(pid, **values)
     except ValueError as error:
         raise UserError(str(error), EXIT_USAGE) from None
-    print(f"{pid}: {', '.join(values)} changed")
+    from .core.text import visible_controls
+
+    print(f"{visible_controls(pid)}: {', '.join(values)} changed")
     if {"title", "authors"} & values.keys():
         from .indexing import start_background_prepare
 
@@ -372,25 +379,31 @@ def cmd_annotations(args: argparse.Namespace) -> int:
 
 
 def format_paper(view: PaperView) -> str:
-    """A paper as plain text for the terminal."""
-    from .core.text import to_display
+    """A paper as plain text for the terminal: title, venue, authors, keywords and
+    abstract rendered from their LaTeX/markdown as on screen; ids, url, tags and notes as
+    typed. Control characters are shown visibly in all of them, never sent raw."""
+    from .core.text import names_line, one_line, sanitize, to_display, visible_controls
 
-    lines = [to_display(view.title), ""]
+    venue = one_line(view.venue)
+    if view.year and str(view.year) not in venue:
+        venue = f"{venue} {view.year}".strip()
+    lines = [one_line(view.title), ""]
     rows = [
-        ("id", view.id),
-        ("citekey", view.citekey),
+        ("id", visible_controls(view.id)),
+        ("citekey", visible_controls(view.citekey)),
         ("status", view.status.value),
-        ("tags", ", ".join(view.tags)),
-        ("venue", " ".join(x for x in (view.venue, str(view.year or "")) if x)),
-        ("authors", ", ".join(view.authors)),
-        ("url", view.url),
-        ("keywords", ", ".join(view.keywords)),
+        ("tags", ", ".join(map(visible_controls, view.tags))),
+        ("venue", venue),
+        ("authors", names_line(view.authors)),
+        ("url", visible_controls(view.url)),
+        ("keywords", names_line(view.keywords)),
     ]
-    lines += [f"{name:<9}{to_display(value)}" for name, value in rows if value]
+    lines += [f"{name:<9}{value}" for name, value in rows if value]
     if view.abstract:
         lines += ["", to_display(view.abstract)]
     if view.notes:
-        lines += ["", "notes:", to_display(view.notes)]
+        # the user's own words: not LaTeX, not markdown; lines and tabs kept
+        lines += ["", "notes:", sanitize(view.notes)]
     return "\n".join(lines)
 
 
@@ -435,8 +448,9 @@ def _stdin_if_dash(text: str) -> str:
 
 
 def _print_json(data: object) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    from .core.text import safe_json
+
+    sys.stdout.write(safe_json(data) + "\n")
 
 
 def _error(message: str) -> None:

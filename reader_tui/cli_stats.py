@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import date
 
 from .core.model import Status
@@ -11,9 +10,11 @@ from .core.store import Library
 
 def print_stats(library: Library, *, as_json: bool = False) -> None:
     """Print the library's counts, as text or (`as_json`) one JSON object."""
+    from .core.text import safe_json, visible_controls
+
     stats = library_stats(library)
     if as_json:
-        print(json.dumps(stats, indent=2, ensure_ascii=False))
+        print(safe_json(stats))
         return
     print(f"{stats['papers']} papers")
     for status, count in stats["status"].items():
@@ -21,7 +22,7 @@ def print_stats(library: Library, *, as_json: bool = False) -> None:
     if stats["tags"]:
         print("tags")
         for tag, count in stats["tags"].items():
-            print(f"  {tag:<20} {count:>6}")
+            print(f"  {visible_controls(tag):<20} {count:>6}")
     print(reads_line(library))
 
 

@@ -278,11 +278,23 @@ class PaperView:
         return self.annotation.last_changed() or self.paper.added
 
     def to_dict(self) -> dict[str, Any]:
-        """The flat JSON shape of `reader-tui list --json` and `show --json`."""
+        """The flat JSON shape of `reader-tui list --json` and `show --json`.
+
+        `title`, `authors` and `venue` are as the user reads them (LaTeX and markdown
+        rendered: `M{\\"u}ller` -> Müller, control characters shown as symbols);
+        `title_source`, `authors_source` and `venue_source` hold them as stored, for
+        scripts that want the LaTeX. Every other text field is as stored.
+        """
+        from .text import one_line  # not at module level: the CLI starts without pylatexenc
+
         data = self.paper.to_dict()
         data.update(
-            title=self.title,
-            authors=list(self.authors),
+            title=one_line(self.title),
+            title_source=self.title,
+            authors=[one_line(a) for a in self.authors],
+            authors_source=list(self.authors),
+            venue=one_line(self.paper.venue),
+            venue_source=self.paper.venue,
             url=self.url,
             citekey=self.citekey,
             status=self.status.value,

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import logging
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
@@ -486,6 +488,28 @@ def one_line(text: str, width: int | None = None) -> str:
     cut at a word boundary to at most `width` characters, ending in "…"."""
     line = _collapse(to_display(text))
     return line if width is None else _cut(line, width)
+
+
+def names_line(names: Iterable[str]) -> str:
+    """Authors or keywords as one line for people: each rendered like a title
+    (`M{\\"u}ller, Hans` -> Müller, Hans), joined by ", ", or by "; " when a name has a
+    comma of its own ("Müller, Hans; Vélez, Ana"). The one display of names, in the
+    detail pane and `show` alike."""
+    shown = [name for name in map(one_line, names) if name]
+    return ("; " if any("," in name for name in shown) else ", ").join(shown)
+
+
+# Characters a JSON string may hold raw but a terminal would act on, or a UTF-8 stream
+# cannot carry (lone surrogates). json.dumps already escapes C0 controls.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def safe_json(data: object, *, indent: int | None = 2) -> str:
+    """`data` as JSON, non-ASCII kept as UTF-8 but every character that could act on a
+    terminal (DEL, C1 controls, bidi controls, line separators) written as a `\\uXXXX`
+    escape: printing it is safe, and parsing it gives back exactly `data`."""
+    text = json.dumps(data, ensure_ascii=False, indent=indent)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 # --------------------------------------------------------------------------- matching, ids

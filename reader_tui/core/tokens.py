@@ -48,3 +48,21 @@ def tokens(text: str) -> list[str]:
     if "{" in text:
         text = _WORD_BRACES.sub(r"\1", text)
     return default_process(fold(text)).split()
+
+
+_FOLDED: dict[str, str] = {}
+
+
+def fold_in_place(text: str) -> str:
+    """`fold(text)` character by character, so every index still points at the same
+    character: for finding folded search words in displayed text (highlighting)."""
+    if text.isascii():
+        return text
+    out = []
+    for char in text:
+        folded = _FOLDED.get(char)
+        if folded is None:
+            folded = fold(char)
+            folded = _FOLDED[char] = folded if len(folded) == 1 else char
+        out.append(folded)
+    return "".join(out)

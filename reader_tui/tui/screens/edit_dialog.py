@@ -19,7 +19,9 @@ from textual.widgets import Button, Input, Static
 
 from ...core.citekeys import validate_citekey
 from ...core.model import PaperView
+from ...core.text import visible_controls
 from ...paths import styles_dir
+from ..widgets.data_input import DataInput
 
 AUTHOR_SEPARATOR = " and "
 
@@ -61,19 +63,28 @@ class EditDialog(ModalScreen[dict | None]):
             "url": view.url,
             "citekey": view.citekey,
         }
+        #: what each field held when the dialog opened: a field left as it was is not a
+        #: change, even when cleaning it (spaces, control characters) would alter it
+        self.initial = {
+            "title": view.title,
+            "authors": AUTHOR_SEPARATOR.join(view.authors),
+            "url": view.url,
+            "citekey": view.citekey,
+        }
 
     def compose(self) -> ComposeResult:
         with Vertical(id="edit-dialog", classes="dialog"):
-            yield Static(f"Edit paper {self.view.id}", classes="dialog-title", markup=False)
-            for name, label, value, placeholder in (
-                ("title", "Title", self.original["title"], ""),
-                ("authors", "Authors", AUTHOR_SEPARATOR.join(self.original["authors"]), "A and B and C"),
-                ("url", "URL", self.original["url"], "https://…"),
-                ("citekey", "Citation key", self.original["citekey"], ""),
+            yield Static(f"Edit paper {visible_controls(self.view.id)}", classes="dialog-title", markup=False)
+            for name, label, placeholder in (
+                ("title", "Title", ""),
+                ("authors", "Authors", "A and B and C"),
+                ("url", "URL", "https://…"),
+                ("citekey", "Citation key", ""),
             ):
                 with Horizontal(classes="field-row"):
                     yield Static(label, classes="field-label", markup=False)
-                    yield Input(value, placeholder=placeholder, compact=True, id=f"edit-{name}")
+                    # the text as stored (LaTeX, control characters and all), drawn safely
+                    yield DataInput(self.initial[name], placeholder=placeholder, compact=True, id=f"edit-{name}")
                 yield Static("", id=f"edit-{name}-error", classes="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Static("enter or ctrl+s save · escape cancel", classes="dialog-hint", markup=False)
@@ -92,12 +103,20 @@ class EditDialog(ModalScreen[dict | None]):
             "citekey": self.query_one("#edit-citekey", Input).value.strip(),
         }
 
+    def edited(self) -> set[str]:
+        """The fields whose text differs from what they held when the dialog opened."""
+        return {
+            name for name, start in self.initial.items() if self.query_one(f"#edit-{name}", Input).value != start
+        }
+
     def errors(self, values: dict[str, Any]) -> dict[str, str]:
-        """Field name -> why its value cannot be saved."""
+        """Field name -> why its value cannot be saved (only edited fields are checked:
+        a file's url with a space in it does not stop the user fixing the title)."""
         problems: dict[str, str] = {}
-        if not values["title"]:
+        edited = self.edited()
+        if not values["title"] and "title" in edited:
             problems["title"] = "a title cannot be empty"
-        if any(ch.isspace() for ch in values["url"]):
+        if any(ch.isspace() for ch in values["url"]) and "url" in edited:
             problems["url"] = "a url cannot contain spaces"
         key = values["citekey"]
         if key != self.original["citekey"]:
@@ -111,7 +130,8 @@ class EditDialog(ModalScreen[dict | None]):
 
     def changes(self) -> dict[str, Any]:
         values = self.values()
-        return {name: value for name, value in values.items() if value != self.original[name]}
+        edited = self.edited()
+        return {name: value for name, value in values.items() if name in edited and value != self.original[name]}
 
     @on(Input.Changed)
     def _clear_error(self, event: Input.Changed) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import NamedTuple
 
+from rich.cells import cell_len, set_cell_size
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,7 +25,7 @@ from textual.widgets import Digits, Footer, ProgressBar, Sparkline, Static
 from reader_tui.core.model import Status
 from reader_tui.core.stats import library_numbers, reads_per_day
 from reader_tui.core.store import Library
-from reader_tui.core.text import one_line
+from reader_tui.core.text import visible_controls
 
 DAYS = 28
 TOP_TAGS = 15
@@ -80,13 +81,22 @@ def bar_lines(counts: dict[str, int], most: int, styles: dict[str, str] | None =
         style = (styles or {}).get(name, "$text-accent")
         lines.append(
             Content.assemble(
-                (one_line(name, label).ljust(label), "bold" if styles else ""),
+                (fit_label(name, label), "bold" if styles else ""),
                 " ",
                 (bar(count, most).ljust(BAR), style),
                 (f" {count:>6,}", "$text-muted"),
             )
         )
     return Content("\n").join(lines) if lines else Content.styled("no tags yet", "$text-muted italic")
+
+
+def fit_label(text: str, width: int) -> str:
+    """A tag or a filter as typed (not LaTeX; control characters shown as symbols) in
+    exactly `width` cells: cut with "…" when longer, padded when shorter."""
+    text = visible_controls(text)
+    if cell_len(text) > width:
+        return set_cell_size(text, width - 1) + "…"
+    return set_cell_size(text, width)
 
 
 def date_axis(per_day: list[tuple[date, int]]) -> Content:
@@ -130,7 +140,7 @@ class StatsScreen(Screen[None]):
 
     def _column(self, key: str, heading: str) -> ComposeResult:
         with Vertical(classes="stats-column", id=f"stats-{key}"):
-            yield Static(Content.styled(one_line(heading, 60), "bold $text-primary"), classes="stats-heading")
+            yield Static(Content.styled(fit_label(heading, 60).rstrip(), "bold $text-primary"), classes="stats-heading")
             with Horizontal(classes="stats-read"):
                 yield Digits("…", id=f"{key}-read")
                 yield Static("", id=f"{key}-read-label", classes="stats-read-label")

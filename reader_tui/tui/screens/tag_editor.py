@@ -23,8 +23,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.text import one_line, sanitize
+from ...core.text import one_line, sanitize, visible_controls
 from ...paths import styles_dir
+from ..widgets.data_input import DataInput
 
 MAX_COMPLETIONS = 8
 MAX_TITLES = 3
@@ -127,7 +128,7 @@ class TagEditor(ModalScreen[TagEdit | None]):
             yield Static(heading, classes="dialog-title", markup=False)
             yield Static(self._titles_content(), id="tag-papers", classes="dialog-subtitle")
             yield Static(id="tag-chips")
-            yield Input(placeholder="tag to add, -tag to remove, then enter", id="tag-input")
+            yield DataInput(placeholder="tag to add, -tag to remove, then enter", id="tag-input")
             yield OptionList(id="tag-completions")
             yield Static("", id="tag-error", classes="dialog-error", markup=False)
             yield Static(
@@ -148,9 +149,9 @@ class TagEditor(ModalScreen[TagEdit | None]):
 
     def _chips_content(self) -> Content:
         kept = [t for t in self.original if t.casefold() not in self.removed]
-        parts: list[Content] = [Content.styled(f" {sanitize(t)} ", "reverse") for t in kept]
-        parts += [Content.styled(f" +{sanitize(t)} ", "reverse bold") for t in self.added.values()]
-        parts += [Content.styled(f" -{sanitize(t)} ", "strike dim") for t in self.removed.values()]
+        parts: list[Content] = [Content.styled(f" {visible_controls(t)} ", "reverse") for t in kept]
+        parts += [Content.styled(f" +{visible_controls(t)} ", "reverse bold") for t in self.added.values()]
+        parts += [Content.styled(f" -{visible_controls(t)} ", "strike dim") for t in self.removed.values()]
         if not parts:
             return Content.styled("no tags", "dim italic")
         return Content(" ").join(parts)
@@ -197,7 +198,7 @@ class TagEditor(ModalScreen[TagEdit | None]):
         count = self.known_tags.get(tag)
         label = Content.assemble(
             ("add " if action == "+" else "remove ", "dim"),
-            sanitize(tag),
+            visible_controls(tag),
             (f"  {count}" if count else "  suggested" if tag in self.suggestions else "", "dim"),
         )
         return Option(label)
@@ -244,7 +245,7 @@ class TagEditor(ModalScreen[TagEdit | None]):
 
     def _show_error(self, text: str) -> None:
         error = self.query_one("#tag-error", Static)
-        error.update(text)
+        error.update(sanitize(text))
         error.set_class(bool(text), "-shown")
 
     # -- actions -----------------------------------------------------------------------

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from reader_tui.core.model import Status
 from reader_tui.core.stats import decisions_since
 from reader_tui.core.store import Library
+from reader_tui.core.text import sanitize, visible_controls
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 
@@ -157,7 +158,8 @@ class TriageScreen(Screen[str | None]):
         self._update_progress()
 
     def _update_progress(self) -> None:
-        where = f"in this filter ({self.filter_label})" if self.filter_label else "in the library"
+        # the filter as the user typed it, its control characters shown as symbols
+        where = f"in this filter ({visible_controls(self.filter_label)})" if self.filter_label else "in the library"
         total = len(self.queue)
         left = self.remaining()
         if total == 0:
@@ -254,7 +256,7 @@ class TriageScreen(Screen[str | None]):
             try:
                 self.library.retag([pid], add=edit.add, remove=edit.remove)
             except ValueError as error:
-                self.notify(str(error), severity="error", markup=False)
+                self.notify(sanitize(str(error)), severity="error", markup=False)
             self._show()
 
         self.app.push_screen(TagEditor([view.title], list(view.tags), self.library.all_tags(), suggestions), apply)

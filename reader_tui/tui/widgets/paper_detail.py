@@ -1,6 +1,6 @@
 """The detail pane: everything about the current paper, abstract rendered for the terminal.
 
-Paper text is data: it is sanitized by `core.text` and put into `Content` objects
+Paper text is data: its control characters are made visible by `core.text` and put into `Content` objects
 piece by piece, never parsed as markup.
 """
 
@@ -17,7 +17,8 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 from reader_tui.core.model import PaperView
-from reader_tui.core.text import one_line, sanitize, styled_segments
+from reader_tui.core.text import names_line, one_line, styled_segments, visible_controls
+from reader_tui.core.tokens import fold_in_place
 
 #: core.text chunk style -> Content style (theme variables only).
 SEGMENT_STYLES = {
@@ -116,24 +117,26 @@ def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:
     """The fields above the abstract, one per line."""
     title = _highlight(Content.styled(one_line(view.title), "bold"), words)
     lines: list[Content] = [title]
-    venue = sanitize(view.venue)
+    # title, venue, authors and keywords rendered from their LaTeX as everywhere else
+    # (`M{\"u}ller` -> Müller); url, tags and citekey are shown as typed
+    venue = one_line(view.venue)
     if view.year and str(view.year) not in venue:
         venue = f"{venue} {view.year}".strip()
     if venue:
         lines.append(_field("venue", Content(venue)))
     if view.authors:
-        lines.append(_field("authors", _highlight(Content(sanitize(", ".join(view.authors))), words)))
+        lines.append(_field("authors", _highlight(Content(names_line(view.authors)), words)))
     if view.url:
-        lines.append(_field("url", Content.styled(sanitize(view.url), "underline")))
+        lines.append(_field("url", Content.styled(visible_controls(view.url), "underline")))
     if view.keywords:
-        lines.append(_field("keywords", _highlight(Content(sanitize(", ".join(view.keywords))), words)))
+        lines.append(_field("keywords", _highlight(Content(names_line(view.keywords)), words)))
     status = Content.assemble((view.status.mark + " ", "$text-accent"), view.status.value)
     lines.append(_field("status", status))
     if view.tags:
-        tags = Content(sanitize("  ".join(view.tags)))
+        tags = Content("  ".join(map(visible_controls, view.tags)))
         lines.append(_field("tags", _highlight(tags.stylize("$text-secondary"), words)))
     if view.citekey:
-        lines.append(_field("cite", Content(sanitize(view.citekey))))
+        lines.append(_field("cite", Content(visible_controls(view.citekey))))
     return Content("\n").join(lines)
 
 
@@ -153,7 +156,8 @@ def _field(label: str, value: Content) -> Content:
 def _highlight(content: Content, words: tuple[str, ...]) -> Content:
     if not words:
         return content
-    pattern = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
-    for found in pattern.finditer(content.plain):
+    # search matches accent-folded words ("velez" for Vélez): find them in the folded text
+    pattern = re.compile("|".join(re.escape(fold_in_place(w)) for w in words), re.IGNORECASE)
+    for found in pattern.finditer(fold_in_place(content.plain)):
         content = content.stylize(MATCH, found.start(), found.end())
     return content

@@ -26,7 +26,8 @@ from textual.strip import Strip
 
 from reader_tui.core.model import Status
 from reader_tui.core.store import Library
-from reader_tui.core.text import one_line, sanitize
+from reader_tui.core.text import one_line, visible_controls
+from reader_tui.core.tokens import fold_in_place
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
 TAG_SHARE = 3  # tags take at most a third of the row, the title gets the rest
@@ -328,7 +329,7 @@ class PaperList(GutterScrollView, can_focus=True):
         status = view.status
         status_style = base + styles.get(f"status-{status.value}", Style()) if status is not Status.UNREAD else base
         title = one_line(view.title)
-        tags = "  ".join(sanitize(" ".join(tag.split())) for tag in view.tags)
+        tags = "  ".join(map(visible_controls, view.tags))
         room = max(0, width - 4)  # mark, status, spaces
         tag_room = min(cell_len(tags), room // TAG_SHARE) if tags else 0
         title_room = max(0, room - (tag_room + 1 if tag_room else 0))
@@ -353,10 +354,11 @@ class PaperList(GutterScrollView, can_focus=True):
             return [Segment(title, base)]
         segments: list[Segment] = []
         position = 0
-        for found in pattern.finditer(title):
+        # search matches accent-folded words ("velez" for Vélez): find them in the folded title
+        for found in pattern.finditer(fold_in_place(title)):
             if found.start() > position:
                 segments.append(Segment(title[position : found.start()], base))
-            segments.append(Segment(found.group(), base + match_style))
+            segments.append(Segment(title[found.start() : found.end()], base + match_style))
             position = found.end()
         if position < len(title):
             segments.append(Segment(title[position:], base))
@@ -366,7 +368,7 @@ class PaperList(GutterScrollView, can_focus=True):
         if pid in self._match_patterns:
             return self._match_patterns[pid]
         words = sorted({w for w in self.matched.get(pid, ()) if w and w.strip()}, key=len, reverse=True)
-        pattern = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE) if words else None
+        pattern = re.compile("|".join(re.escape(fold_in_place(w)) for w in words), re.IGNORECASE) if words else None
         self._match_patterns[pid] = pattern
         return pattern
 
