@@ -1,0 +1,107 @@
+"""What the CLI prints of a user's or a file's text: control characters visible (never a
+raw ESC, BEL, C1 or bidi override on stdout or stderr), notes and tags as typed (not read
+as LaTeX), names and titles rendered from their LaTeX, and `--json` carrying both the
+text as the user reads it and as it is stored (issue 12, items 8-10)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core.model import Paper
+from reader_tui.core.store import Library
+
+REPO = Path(__file__).resolve().parents[2]
+
+TITLE = "Evil ``how'' d{\\'e}j{\\`a} \x1b]0;pwned\x07 \x1b[2J \x9b31m \u202eevil"
+AUTHORS = ("M{\\\"u}ller, Hans", "V{\\'e}lez, Ana", "\x1b[31mRed\x1b[0m Author")
+VENUE = "J. {\\\"O}sterreich \x1b[2J"
+NOTES = "brace \\{ lone } trailing \\\n\x1b]0;note\x07\ttab\n\nשלום 🎉 e\u0301\n"
+TAGS = ("a\\{b}", "\x1b]0;tag\x07", "\u202etag", "🎉")
+#: bytes no output may hold: ESC, BEL, C1 CSI and the RLO override, as UTF-8
+RAW = (b"\x1b", b"\x07", "\x9b".encode(), "\u202e".encode())
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    folder = tmp_path / "library"
+    library = Library.open(folder)
+    library.import_papers([
+        Paper(id="p1", title=TITLE, authors=AUTHORS, venue=VENUE, year=2020, url="https://x.org/\x1b]8;;e\x07",
+              keywords=("kw\x07", "{\\'e}t{\\'e}"), citekey="key2020", abstract="An \x1b[2J abstract."),
+        Paper(id="evil\x1b[2J", title="Second paper"),
+    ])
+    library.set_tags("p1", list(TAGS))
+    library.set_notes("p1", NOTES)
+    library.close()
+    return folder
+
+
+def cli(db: Path, tmp_path: Path, *args: str) -> tuple[bytes, bytes]:
+    env = {k: v for k, v in os.environ.items() if k != "READER_TUI_DB"}
+    env.update(PYTHONPATH=str(REPO), HOME=str(tmp_path / "home"), READER_TUI_CACHE=str(tmp_path / "cache"),
+               READER_TUI_BACKGROUND_INDEX="0")
+    done = subprocess.run([sys.executable, "-m", "reader_tui", "--db", str(db), *args], capture_output=True,
+                          env=env, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    for raw in RAW:
+        assert raw not in done.stdout, (args, raw, done.stdout)
+        assert raw not in done.stderr, (args, raw, done.stderr)
+    return done.stdout, done.stderr
+
+
+COMMANDS = [
+    ("list",), ("list", "--json"), ("list", "--search", "evil"), ("show", "p1"), ("show", "p1", "--json"),
+    ("tag", "p1", "+\x1b]0;new\x07", "-🎉"), ("mark", "read", "p1"), ("note", "p1", "--append", "\x1b[2J more"),
+    ("edit", "p1", "--url", "https://y.org/\x07"), ("stats",), ("stats", "--json"),
+]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a).encode("unicode_escape").decode())
+def test_no_command_prints_a_raw_control_character(db: Path, tmp_path: Path, args: tuple[str, ...]) -> None:
+    cli(db, tmp_path, *args)
+
+
+def test_show_prints_notes_and_tags_as_typed_and_names_rendered(db: Path, tmp_path: Path) -> None:
+    out = cli(db, tmp_path, "show", "p1")[0].decode()
+    assert out.startswith("Evil \u201chow\u201d déjà ␛]0;pwned␇ ␛[2J \ufffd31m \ufffdevil\n")
+    assert "brace \\{ lone } trailing \\\n␛]0;note␇\ttab\n\nשלום 🎉 e\u0301" in out  # not LaTeX
+    assert "tags     a\\{b}, ␛]0;tag␇, \ufffdtag, 🎉\n" in out
+    assert "authors  Müller, Hans; Vélez, Ana; ␛[31mRed␛[0m Author\n" in out
+    assert "venue    J. Österreich ␛[2J 2020\n" in out
+    assert "keywords kw␇, été\n" in out
+    assert "url      https://x.org/␛]8;;e␇\n" in out
+
+
+def test_list_prints_tags_as_typed_and_ids_visibly(db: Path, tmp_path: Path) -> None:
+    lines = cli(db, tmp_path, "list")[0].decode().splitlines()
+    assert lines[0].startswith("p1  · unread   Evil \u201chow\u201d déjà")
+    assert lines[0].endswith("  [a\\{b}, ␛]0;tag␇, \ufffdtag, 🎉]")
+    assert lines[1].startswith("evil␛[2J  · unread   Second paper")
+
+
+def test_tag_and_stats_print_tags_visibly(db: Path, tmp_path: Path) -> None:
+    out = cli(db, tmp_path, "tag", "p1", "+\x1b]0;new\x07")[0].decode()
+    assert out == "p1: a\\{b}, ␛]0;tag␇, \ufffdtag, 🎉, ␛]0;new␇\n"
+    stats = cli(db, tmp_path, "stats")[0].decode()
+    assert "  ␛]0;tag␇ " in stats and "  a\\{b} " in stats
+
+
+def test_json_carries_the_text_as_read_and_as_stored(db: Path, tmp_path: Path) -> None:
+    papers = json.loads(cli(db, tmp_path, "list", "--json")[0])
+    shown = json.loads(cli(db, tmp_path, "show", "p1", "--json")[0])
+    first = papers[0]
+    assert first == shown
+    assert first["title"] == "Evil \u201chow\u201d déjà ␛]0;pwned␇ ␛[2J \ufffd31m \ufffdevil"
+    assert first["title_source"] == TITLE
+    assert first["authors"] == ["Müller, Hans", "Vélez, Ana", "␛[31mRed␛[0m Author"]
+    assert first["authors_source"] == list(AUTHORS)
+    assert first["venue"] == "J. Österreich ␛[2J" and first["venue_source"] == VENUE
+    assert first["notes"] == NOTES and first["tags"] == list(TAGS)  # data, exactly
+    stats = json.loads(cli(db, tmp_path, "stats", "--json")[0])
+    assert set(stats["tags"]) == set(TAGS)
