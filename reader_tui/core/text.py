@@ -2,8 +2,15 @@
 
 Abstracts arrive as authors typed them: LaTeX (`\\textbf{}`, `$O(K)$`, `5\\%`),
 markdown (`**bold**`, `*italic*`, backticks) and now and then control characters.
-Everything shown on screen goes through `to_display` (plain unicode) or
-`styled_segments` (the same text cut into styled chunks); both sanitize.
+Titles, abstracts, names and venues shown on screen or printed go through `to_display`
+(plain unicode), `one_line`/`names_line` or `styled_segments` (styled chunks). LaTeX that
+markdown would misread (accents such as `\\`a`, ``` ``quotes'' ```) is read first, then
+markdown, then the rest of the LaTeX.
+
+A user's own words (notes, tags, search text) and verbatim fields (ids, urls, citation
+keys) are not LaTeX: they are shown as typed, through `sanitize` (multi-line) or
+`visible_controls` (one line). Those two are the one place that decides how control
+characters look: every path to the terminal ends in one of them.
 
 pylatexenc is thorough but slow (about 10 ms for a long abstract), so plain text
 skips it, results are cached, and the code that runs once per imported paper
