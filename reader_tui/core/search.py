@@ -29,7 +29,7 @@ from __future__ import annotations
 import threading
 from array import array
 from collections import OrderedDict, defaultdict, deque
-from functools import partial
+from functools import lru_cache, partial
 from itertools import repeat
 from pathlib import Path
 from typing import Iterable, NamedTuple
@@ -41,7 +41,7 @@ from .search_match import (
     TAG_WEIGHT, TITLE, Matching, _combine, _Expansion, _matched,
 )
 from .gc_pause import gc_paused
-from .text import search_text
+from .text import search_text, search_texts
 from .tokens import fold, tokens
 
 #: the field weights and match qualities stay importable from here, where the scheme is told
@@ -61,6 +61,7 @@ def notes_key(notes: str) -> str:
     return fold(notes).lower()
 
 
+@lru_cache(maxsize=4096)  # a list has few venues, each repeated thousands of times
 def venue_key(venue: str | None) -> str:
     """A venue as `venue:` matches it: its display text, lower case, accents folded."""
     return fold(search_text(venue or "")).lower()
@@ -223,7 +224,7 @@ class SearchIndex(Matching):
                 title = f"{search_text(record.title)} {record.short_name or ''}"
                 self._titles.append(fold(title).lower())
                 consume(map(append, map(title_post.__getitem__, set(tokens(title))), repeat(o)))
-                meta = " ".join(map(search_text, (*record.keywords, *record.authors)))
+                meta = search_texts((*record.keywords, *record.authors))
                 if meta:
                     consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
                 self._years[record.year].append(o)

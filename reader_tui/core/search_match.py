@@ -16,7 +16,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 from rapidfuzz.utils import default_process
 
-from .text import search_text
+from .text import search_texts
 from .tokens import fold, tokens
 
 TITLE, META, ABSTRACT = 0, 1, 2
@@ -197,7 +197,7 @@ class Matching:
                 values[o] = FIELD_WEIGHT[TITLE] * 1.5
             elif needle in " " + " ".join(tokens(notes.get(o, ""))):
                 values[o] = NOTES_WEIGHT * 1.5
-            elif needle in " " + " ".join(tokens(" , ".join(map(search_text, (*record.keywords, *record.authors))))):
+            elif needle in " " + " ".join(tokens(search_texts((*record.keywords, *record.authors)))):
                 values[o] = FIELD_WEIGHT[META] * 1.5
             elif needle in " " + " ".join(tokens(record.abstract or "")):
                 values[o] = FIELD_WEIGHT[ABSTRACT] * 1.5
