@@ -41,7 +41,7 @@ from .search_match import (
     TAG_WEIGHT, TITLE, Matching, _combine, _Expansion, _matched,
 )
 from .gc_pause import gc_paused
-from .text import search_text, search_texts
+from .text import search_text, search_texts, to_display
 from .tokens import fold, tokens
 
 #: the field weights and match qualities stay importable from here, where the scheme is told
@@ -64,7 +64,7 @@ def notes_key(notes: str) -> str:
 @lru_cache(maxsize=4096)  # a list has few venues, each repeated thousands of times
 def venue_key(venue: str | None) -> str:
     """A venue as `venue:` matches it: its display text, lower case, accents folded."""
-    return fold(search_text(venue or "")).lower()
+    return fold(to_display(venue or "")).lower()
 
 
 class Hit(NamedTuple):
@@ -99,7 +99,7 @@ class SearchIndex(Matching):
         # token -> ordinals, one map per field. Arrays, not lists: millions of list items
         # would make every full garbage collection of the app walk them (0.5 s seen)
         self._post = tuple(defaultdict(partial(array, "I")) for _ in range(3))
-        self._titles: list[str] = []  # lower-cased title + short name, for the re-rank
+        self._titles: list[str] = []  # title + short name as their tokens, for the re-rank and phrases
         self._years: dict[int | None, list[int]] = defaultdict(list)
         self._venues: dict[str, list[int]] = defaultdict(list)
         self._status: list[Status] = []
@@ -221,9 +221,9 @@ class SearchIndex(Matching):
                 # titles, names and venues as the user reads them (LaTeX rendered), so
                 # "Vélez" finds V{\'e}lez; abstracts are tokenised as they are (too long
                 # to render at every build), the tokeniser reading their accents
-                title = f"{search_text(record.title)} {record.short_name or ''}"
-                self._titles.append(fold(title).lower())
-                consume(map(append, map(title_post.__getitem__, set(tokens(title))), repeat(o)))
+                words = tokens(f"{search_text(record.title)} {record.short_name or ''}")
+                self._titles.append(" ".join(words))
+                consume(map(append, map(title_post.__getitem__, set(words)), repeat(o)))
                 meta = search_texts((*record.keywords, *record.authors))
                 if meta:
                     consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))

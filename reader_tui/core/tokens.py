@@ -30,7 +30,9 @@ def fold(text: str) -> str:
     """
     if text.isascii():
         return text
-    decomposed = unicodedata.normalize("NFD", text)
+    # Most non-ASCII abstracts hold only punctuation (“ ” – ’): already decomposed, no
+    # marks, nothing to do; a quick check spares decomposing them (search build time).
+    decomposed = text if unicodedata.is_normalized("NFD", text) else unicodedata.normalize("NFD", text)
     if not _COMBINING.search(decomposed):
         return text
     return unicodedata.normalize("NFC", _COMBINING.sub("", decomposed))
