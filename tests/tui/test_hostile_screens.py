@@ -140,3 +140,13 @@ async def test_fields_left_alone_are_not_rewritten_or_refused() -> None:
         app.screen.query_one("#edit-authors", Input).value = "Ada and Grace"
         await pilot.press("ctrl+s")
     assert app.result == {"authors": ["Ada", "Grace"]}
+
+
+def test_folded_search_words_highlight_the_accented_text() -> None:
+    # search matched "velez" (accents folded); the pane marks "Vélez", as shown
+    from reader_tui.tui.widgets.paper_detail import _highlight
+    from textual.content import Content
+
+    marked = _highlight(Content("Müller, Hans; Vélez, Ana"), ("velez", "muller"))
+    spans = sorted((span.start, span.end) for span in marked.spans)
+    assert [marked.plain[a:b] for a, b in spans] == ["Müller", "Vélez"]
