@@ -140,10 +140,17 @@ def distinct_entries(existing: Paper, incoming: Paper, existing_key: str = "") -
     A paper that came from elsewhere (a seed list, OpenReview) has a key the app made up,
     so a `.bib` entry of the same paper may still be recognised by its title.
     """
-    if not (incoming.entry_type and incoming.citekey) or not existing.source.startswith("bibtex:"):
+    if not (incoming.entry_type and incoming.citekey) or not existing.source.startswith(BIBTEX_SOURCES):
         return False
     key = incoming.citekey.casefold()
     return key != existing.citekey.casefold() and key != existing_key.casefold()
+
+
+#: `Paper.source` of a record read from a user's .bib file, and of one read back from a
+#: file reader-tui exported (followed by the file's name).
+BIBTEX_SOURCE = "bibtex:"
+OWN_EXPORT_SOURCE = "reader-tui export:"
+BIBTEX_SOURCES = (BIBTEX_SOURCE, OWN_EXPORT_SOURCE)
 
 
 def match_papers(
@@ -393,6 +400,8 @@ def merge_paper(old: Paper, new: Paper, *, refresh: bool | None = None) -> Paper
     - authors, url, doi, keywords, venue, year, abstract, source: filled where `old` has
       none; otherwise `old` keeps its own (the first source of a paper stays its source).
     - `short_name`: the new one when it has one, else the old one.
+    - A record read back from a file reader-tui exported (`OWN_EXPORT_SOURCE`) changes
+      nothing: `old` as it is.
     - A re-import (`refresh`; by default when the ids are the same): the new non-empty
       title and abstract replace the old ones, so corrections in the source reach the
       library - except that a derived title still never replaces a real one.
@@ -403,6 +412,11 @@ def merge_paper(old: Paper, new: Paper, *, refresh: bool | None = None) -> Paper
       entry the venue is refreshed from it too). A `year` kept as text in
       `extra_fields` goes once the paper has a year.
     """
+    if new.source.startswith(OWN_EXPORT_SOURCE):
+        # Our own export read back: the paper is already here and the file holds only
+        # what the library had, in exported form ("..." for "…", protected capitals,
+        # escaped abstracts). It brings the user's tags and notes, never catalog changes.
+        return old
     refresh = old.id == new.id if refresh is None else refresh
     title, derived = old.title, old.title_derived
     new_title = new.title.strip()

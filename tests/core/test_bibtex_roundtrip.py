@@ -277,6 +277,29 @@ def test_tags_and_notes_move_from_one_library_to_another(tmp_path: Path) -> None
     assert all(not v.keywords for v in b.views())
 
 
+@pytest.mark.parametrize("mode", ["latex", "unicode", "ascii"])
+def test_reimporting_our_export_into_the_same_library_changes_nothing(tmp_path: Path, seed_path: Path, mode: str) -> None:
+    """Every paper is recognised and left as it was (derived titles, "…", abstracts with
+    "%"), and every note and tag, hostile ones included, stays exactly as it was."""
+    library = Library.open(tmp_path / "lib", seed=seed_path)
+    first, second = [v.id for v in library.views()][:2]
+    library.set_tags(first, ["🎉", "論文", "e\u0301", "\u202eevil", "R&D"])
+    library.set_notes(first, "שלום مرحبا 한국어 \\{ }\t\n\n\x1b]0;title\x07 end\n")
+    library.set_notes(second, "plain")
+    catalog_before = (tmp_path / "lib" / "catalog.json").read_bytes()
+    views_before = [(v.id, v.title, v.tags, v.notes) for v in library.views()]
+    exported = tmp_path / "ours.bib"
+    exported.write_text(export_bibtex(library.views(), mode=mode), encoding="utf-8")
+
+    result = read_bibtex(exported)
+    summary = library.import_papers(result.papers, result.annotations)
+    assert (summary.new, summary.updated, summary.merged) == (0, 0, 0)
+    assert summary.unchanged == len(views_before)
+    assert (tmp_path / "lib" / "catalog.json").read_bytes() == catalog_before
+    assert [(v.id, v.title, v.tags, v.notes) for v in library.views()] == views_before
+    library.close()
+
+
 def test_a_foreign_bib_keeps_keywords_as_keywords_and_annote_as_notes(tmp_path: Path) -> None:
     path = tmp_path / "theirs.bib"
     path.write_text(

@@ -57,7 +57,7 @@ from typing import Iterator
 import bibtexparser
 from bibtexparser import model as bib
 
-from ..matching import fold, normalise_doi, openreview_forum_id
+from ..matching import BIBTEX_SOURCE, OWN_EXPORT_SOURCE, fold, normalise_doi, openreview_forum_id
 from ..model import Paper
 from ..exporters.bibtex import HEADER
 from ..exporters.user_text import decode_user_text, split_keywords
@@ -105,7 +105,7 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
     result = ImportResult(path=path)
     ours = _exported_by_us(text)
     macros: dict[str, str] = dict(_MONTH_MACROS)
-    source = f"bibtex:{path.name}"
+    source = f"{OWN_EXPORT_SOURCE if ours else BIBTEX_SOURCE}{path.name}"
     entries_seen = 0
     for block in library.blocks:
         line = block.start_line + 1  # bibtexparser counts lines from 0
