@@ -80,3 +80,8 @@ def test_escaped_text_has_no_bare_specials(text: str) -> None:
     bare = escaped.replace("\\\\", "")
     for ch in "*_[]<>`|#":
         assert bare.count(ch) == bare.count("\\" + ch)
+
+
+def test_punctuation_that_only_acts_at_a_line_start_is_not_escaped() -> None:
+    assert escape_markdown("Cut with... (see C++ {v2}) spec-decoding!") == "Cut with... (see C++ {v2}) spec-decoding!"
+    assert escape_markdown("![img](x) *b*") == "!\\[img\\](x) \\*b\\*"

@@ -27,10 +27,11 @@ _HEADINGS = {
     Status.SKIPPED: "Skipped",
 }
 
-# Every ASCII punctuation character CommonMark lets us backslash-escape and that can
-# start markup somewhere: emphasis, code, links, images, HTML, tables, headings.
-# Not `-`: the text never starts a line (a list marker), and `spec\-decoding` reads badly.
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+.!|~&$])")
+# The ASCII punctuation that can start markup in the middle of a line: emphasis, code,
+# links and images (`[`; `!`, `(` and `)` only act next to one), HTML and entities,
+# tables, strikethrough, math, headings. Not what acts only at a line's start (`-`, `+`,
+# `1.`): the text never starts a line, and `spec\-decoding` or `with\.\.\.` read badly.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~&$])")
 _LINKABLE = re.compile(r"^https?://[^\s<>]+$", re.I)
 
 
