@@ -1,6 +1,7 @@
-"""LaTeX escaping for BibTeX field text: `escape_latex` and its inverse `unescape_latex`
-(`title_case.protect_case` protects titles' capitals). `exporters.bibtex` builds the
-entries from these.
+"""LaTeX escaping for BibTeX field text from the catalog (titles, abstracts, authors,
+venues, ...): `escape_latex` (`title_case.protect_case` protects titles' capitals).
+`exporters.bibtex` builds the entries from these. The user's own notes and tags are not
+escaped here: `user_text.encode_user_text` encodes them exactly.
 
 `escape_latex` turns a field's text into BibTeX field text:
 
@@ -12,12 +13,12 @@ entries from these.
   `~ -> \\textasciitilde{}`, `^ -> \\textasciicircum{}`, `< > |` to their text commands;
   an unpaired `$ -> \\$`.
 * Unknown commands (`\\method`, `C:\\Users`) and stray backslashes are shown literally
-  (`\\textbackslash{}`), so a note can never run a command (`\\input`, `\\write18`) or
+  (`\\textbackslash{}`), so a field can never run a command (`\\input`, `\\write18`) or
   stop a document on an undefined macro.
 * Braces always balance, for bibtex *and* bibtexparser. The two count differently:
   bibtex counts `\\{` as a brace, bibtexparser does not. So group braces and escaped
   braces are matched separately, and an unmatched one becomes `\\textbraceleft{}` /
-  `\\textbraceright{}` (no raw brace at all), never `\\{`. A note cannot end its entry early.
+  `\\textbraceright{}` (no raw brace at all), never `\\{`. A field cannot end its entry early.
 * A line inside a field never starts with `@` (bibtexparser would read a new entry):
   such an `@` is written `{@}`.
 * Non-ASCII becomes LaTeX through pylatexenc (`é -> {\\'e}`, `α -> {\\ensuremath{\\alpha}}`)
@@ -27,10 +28,6 @@ entries from these.
 
 Titles also get their capitals protected from BibTeX styles that lowercase them
 (see `title_case.protect_case`).
-
-`unescape_latex` is the way back for the user's own text (tags, notes): it undoes exactly
-the escapes above and nothing the user wrote; its docstring lists what a round trip
-normalises, and why.
 """
 
 from __future__ import annotations
@@ -45,7 +42,7 @@ from pylatexenc.latexencode import UnicodeToLatexEncoder
 from .commands import MATH_ONLY, MATH_SUBSTITUTES, NEEDS_PACKAGE, TAKES_ARGUMENT, TEXT_SUBSTITUTES
 from .package_free import text_form
 
-__all__ = ["escape_latex", "unescape_latex", "lossy_characters", "to_ascii"]
+__all__ = ["escape_latex", "lossy_characters", "to_ascii"]
 
 # ---------------------------------------------------------------------------------------
 # Which commands count as "LaTeX already there".
@@ -300,13 +297,11 @@ def _backslash(mode: str) -> str:
     return r"\textbackslash{}" if mode == "text" else r"\backslash{}"
 
 
-def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False, user_text: bool = False, keep_utf8: bool = False) -> str:
+def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False, keep_utf8: bool = False) -> str:
     """`text` as the inside of a BibTeX `{...}` field value (see the module docstring).
 
-    With `multiline`, single line breaks are kept (notes, abstracts); otherwise all
+    With `multiline`, single line breaks are kept (abstracts); otherwise all
     whitespace runs become one space. The result has no leading or trailing whitespace.
-    `user_text` (tags, notes) takes a doubled backslash as two: the markdown reading is
-    for catalog text, and the user's `\\\\d` must come back from `unescape_latex` as typed.
     `keep_utf8` writes non-ASCII characters without a package-free LaTeX form as UTF-8
     (fields no style prints: abstracts) rather than as `?` or nothing.
     """
@@ -315,7 +310,7 @@ def escape_latex(text: str, *, unicode: bool = False, multiline: bool = False, u
         return _tidy(text, multiline)
     if not _LATEXISH.search(text) and "~" not in text:  # a tie needs its neighbours: full pass
         return _tidy(_SIMPLE.sub(lambda m: _simple(m.group(), unicode, multiline, keep_utf8), text), multiline)
-    return _escape_full(text, unicode=unicode, multiline=multiline, user_text=user_text, keep_utf8=keep_utf8)
+    return _escape_full(text, unicode=unicode, multiline=multiline, keep_utf8=keep_utf8)
 
 
 def _simple(tok: str, unicode: bool, multiline: bool, keep_utf8: bool = False) -> str:
@@ -329,10 +324,9 @@ def _simple(tok: str, unicode: bool, multiline: bool, keep_utf8: bool = False) -
     return _wide(tok, unicode, "text", keep_utf8)
 
 
-def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, user_text: bool = False, keep_utf8: bool = False) -> str:
+def _escape_full(text: str, *, unicode: bool = False, multiline: bool = False, keep_utf8: bool = False) -> str:
     """The full pass: tokens, math spans, brace matching."""
-    if not user_text:
-        text = _DOUBLED.sub(r"\\", text)
+    text = _DOUBLED.sub(r"\\", text)
     tokens = _tokenize(text)
     modes = _modes(tokens, _math_spans(tokens))
     unmatched = _unmatched_braces(tokens, modes)
@@ -420,8 +414,7 @@ def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode:
     if ch in _ACCENTS and mode == "text" and (nxt.isascii() and nxt.isalpha() or nxt in ("{", "\\")):
         return tok
     if ch in "()[]" and mode != "text":
-        # `{}` rather than a space ends the command: `unescape_latex` then needs
-        # only the one spelling of a shown backslash in math.
+        # `{}` rather than a space ends the command, as `_backslash` writes it.
         return r"\backslash{}" + ch
     # Not a command LaTeX can run here: show the backslash, then the character.
     if mode == "text":
@@ -435,7 +428,7 @@ def _symbol(tok: str, tokens: list[tuple[str, str]], i: int, mode: str, unicode:
 
 _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 # Braces the user put before the `@` count too: `{@}` they wrote at a line start becomes
-# `{{@}}`, so that `unescape_latex` can tell it from the `{@}` written here.
+# `{{@}}`, distinct from the `{@}` written here.
 _AT_LINE_START = re.compile(r"(\n[ \t]*\{*)@")
 _CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -456,134 +449,3 @@ def _tidy(value: str, multiline: bool) -> str:
         # bibtexparser reads `@` at the start of a line as a new entry, even inside a field.
         value = _AT_LINE_START.sub(r"\1{@}", value)
     return value
-
-
-# ---------------------------------------------------------------------------------------
-# The way back: field text as written by `escape_latex` -> the user's text.
-
-# What `escape_latex` writes for a character, outside and inside math. A command that
-# ends in `{}` or a space here is matched with that ending only.
-_TEXT_UNESCAPES = {
-    r"\&": "&", r"\%": "%", r"\#": "#", r"\_": "_", r"\$": "$",
-    r"\textasciitilde{}": "~", r"\textasciicircum{}": "^", r"\textless{}": "<",
-    r"\textgreater{}": ">", r"\textbar{}": "|", r"\textbraceleft{}": "{",
-    r"\textbraceright{}": "}", r"\textbackslash{}": "\\", "\\ {}": "\\ ",
-}
-# Math escapes a `$` that does not end it (`$$` in `$..$`, any in `\(..\)`) as well.
-_MATH_UNESCAPES = {
-    r"\&": "&", r"\%": "%", r"\#": "#", r"\$": "$", r"\backslash{}": "\\", "\\ {}": "\\ ",
-    r"\lbrace ": "{", r"\rbrace ": "}", "\\\\ ": "\\\\",
-}
-_MATH_CLOSERS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
-
-_UNESCAPE_TOKEN = re.compile(
-    r"(?P<group>\{\\(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})"  # maybe a character: {\'e}
-    r"|(?P<word>\\[A-Za-z]+(?:\{\}| )?)"  # a command, with the ending we may have written
-    r"|(?P<sym>\\ \{\}|\\\\ |\\.)"
-    r"|(?P<dollar>\$\$?)"
-    r"|(?P<plain>[^\\{$]+|.)",
-    re.S,
-)
-_PROTECTED_AT = re.compile(r"(\n[ \t]*\{*)\{@\}")
-
-
-@lru_cache(maxsize=1)
-def _classic_chars() -> dict[str, str]:
-    """`{\\'e}` -> `é`: the LaTeX that classic mode writes for a non-ASCII character.
-
-    Only forms that start with a command: `{A}` (a Greek capital Alpha) or `{~}` (a
-    no-break space) could as well be braces the user typed. Where several characters
-    share a form (Å and the Ångström sign), the lowest code point wins; NFC makes it
-    the one that classic mode writes anyway.
-    """
-    from pylatexenc.latexencode import get_builtin_uni2latex_dict
-
-    chars: dict[str, str] = {}
-    for code in sorted(get_builtin_uni2latex_dict()):
-        ch = chr(code)
-        if ch.isascii():
-            continue
-        latex = _latex_char(ch)
-        if latex.startswith("{\\"):
-            chars.setdefault(latex, ch)
-    return chars
-
-
-def unescape_latex(value: str) -> str:
-    """The text that `escape_latex` turned into `value`: the inverse of its escaping.
-
-    Undone: the escapes of specials (`\\&`, `\\textasciitilde{}`, `\\textbraceleft{}`,
-    `\\textbackslash{}`, ...; in math `\\backslash{}`, `\\lbrace `, `\\rbrace ` and the
-    space after `\\\\`), a control space's `{}`, the `{@}` at a line start, and the
-    classic mode's LaTeX for non-ASCII characters (`{\\'e}` -> é). LaTeX the exporter
-    kept (`\\textbf{x}`, `$x^2$`, `\\'e`, `\\,`) comes back as it is, so does anything
-    else (a foreign .bib's notes lose only the escapes listed here).
-
-    Exact: `unescape_latex(escape_latex(s, unicode=True, multiline=m, ...))` is `s` except where
-    `escape_latex` writes two texts the same way, or drops something. Then it gives:
-
-    * Line ends as LF; control characters (C0 but tab and LF, DEL, C1, lone surrogates)
-      and U+FEFF removed; tabs and U+2028/U+2029 as spaces; in math, line breaks as spaces.
-    * Whitespace as a BibTeX field keeps it. Without `multiline`: every run of whitespace
-      one space, none at the ends; in math, no whitespace after `\\\\` or after a brace
-      without a partner (the exporter's own space after `\\lbrace` absorbs it). With
-      `multiline`: no whitespace at the ends, and blank lines dropped together with the
-      spaces and tabs that start the line after them (`\\n[ \\t]*(\\n[ \\t]*)+` -> `\\n`).
-    * Unless `user_text` (as tags and notes are exported), a markdown-doubled backslash
-      before a letter or one of `%&#_$(){}[]` as a single one (`\\\\textbf` ->
-      `\\textbf`), as OpenReview abstracts mean it.
-    * A backslash before whitespace as a control space `\\ `; before a control character,
-      a backslash alone.
-    * The exporter's own spellings, when the user typed them, as what they spell:
-      `\\& \\% \\# \\$` and, outside math, `\\_` as the bare character; `\\{ \\}`
-      without a partner as a bare brace; `\\textbackslash{}` and the other commands above
-      followed by `{}` (in math `\\backslash{}`, and `\\lbrace`, `\\rbrace` followed by a
-      space); and classic forms such as `{\\'e}` or `{\\o}`.
-      A user's `\\$x\\$` so comes back as `$x$`, which the next export reads as math, and
-      an unpaired `{` with an unpaired `\\}` as `{}`, a group.
-
-    In classic mode (`unicode=False`) more is lost: emoji and other symbols pylatexenc
-    cannot name are dropped, letters it cannot name become `?`, text is NFC-normalised,
-    and characters it writes as plain ASCII (`{A}` for Greek Alpha, `{~}` for a no-break
-    space, `{-}` for a hyphen U+2010, ligatures such as `{fi}`) come back as that ASCII.
-    The round trip is exact only with `unicode=True` for such characters.
-    """
-    if "\\" not in value and "{@}" not in value:
-        return value  # nothing was escaped: the common case for notes
-    value = _PROTECTED_AT.sub(r"\1@", value)
-    out: list[str] = []
-    closer = ""  # the delimiter that ends the math we are in; "" in text
-    pos, end = 0, len(value)
-    while pos < end:
-        match = _UNESCAPE_TOKEN.match(value, pos)
-        assert match is not None  # `plain` matches any character
-        kind, tok = match.lastgroup, match.group()
-        pos = match.end()
-        if kind == "group":
-            char = _classic_chars().get(tok)
-            if char is None:  # only braces: read on inside them
-                out.append("{")
-                pos = match.start() + 1
-            else:
-                out.append(char)
-            continue
-        table = _MATH_UNESCAPES if closer else _TEXT_UNESCAPES
-        if tok in table:
-            out.append(table[tok])
-            continue
-        if kind == "word" and tok[-1] in " }" and tok.rstrip(" {}") != tok:
-            # A command with an ending that was the user's own: the ending is plain text.
-            name = tok.rstrip(" {}")
-            out.append(name)
-            pos = match.start() + len(name)
-            continue
-        if kind == "sym" and tok in ("\\ {}", "\\\\ "):  # not ours here: read them as two
-            out.append(tok[:2])
-            pos = match.start() + 2
-            continue
-        if not closer and tok in _MATH_CLOSERS and value.find(_MATH_CLOSERS[tok], pos) >= 0:
-            closer = _MATH_CLOSERS[tok]
-        elif closer and tok == closer:
-            closer = ""
-        out.append(tok)
-    return "".join(out)
