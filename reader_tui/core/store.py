@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .background_writer import BackgroundWriter
+from .background_writer import BackgroundWriter, BlockedWrite
 from .catalog import Catalog
 from .catalog_merge import ImportSummary, merge_papers
 from .model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
@@ -366,7 +366,7 @@ class Library:
 
         if incoming:
             tables = {}
-            self._write(lambda: tables.update(self.files.update_catalog(change)), wait=True)
+            self._write(lambda: tables.update(self.files.update_catalog(change)), wait="the import")
             self.papers = Catalog(tables.get(PAPERS_TABLE, {}), self.files.catalog_path)
             self._notify(None)
         if annotations:
@@ -419,17 +419,26 @@ class Library:
 
     # -- writing ------------------------------------------------------------------------
 
-    def _write(self, write: Callable[[], Any], *, wait: bool = False) -> None:
+    def _write(self, write: Callable[[], Any], *, wait: str = "") -> None:
+        """Write now (no writer thread) or hand `write` to the writer thread. `wait` names
+        a change whose caller reports its outcome at once ("the import"): it is waited
+        for, and when it fails it is not kept to be written later (see BackgroundWriter)."""
         if self.read_only:
             # Refused where writes fail, so it is reported as any failed write is (at once
             # in the CLI, through the writer thread in the TUI).
             write = self._refuse_write
         if self._writer is None:
             write()
+        elif wait:
+            try:
+                self._writer.run(write)
+            except BlockedWrite as blocked:
+                raise StoreError(
+                    f"{wait} was not done, so the library is as it was: an earlier change is not saved yet "
+                    f"(it is kept and tried again): {blocked.cause}"
+                ) from None
         else:
             self._writer.submit(write)
-            if wait:
-                self._writer.flush()
 
     def _refuse_write(self) -> None:
         raise ReadOnlyError(
