@@ -434,8 +434,7 @@ class Library:
                 self._writer.run(write)
             except BlockedWrite as blocked:
                 raise StoreError(
-                    f"{wait} was not done, so the library is as it was: an earlier change is not saved yet "
-                    f"(it is kept and tried again): {blocked.cause}"
+                    f"an earlier change is not saved yet (kept and tried again), so {wait} was not done: {blocked.cause}"
                 ) from None
         else:
             self._writer.submit(write)
