@@ -370,7 +370,14 @@ class Library:
             self.papers = Catalog(tables.get(PAPERS_TABLE, {}), self.files.catalog_path)
             self._notify(None)
         if annotations:
-            self._import_annotations(annotations, summary.id_map)
+            try:
+                self._import_annotations(annotations, summary.id_map)
+            except StoreError as error:  # written at once (no writer thread): the papers are in
+                added = summary.new + summary.updated + summary.merged
+                raise StoreError(
+                    f"{added} paper{'s' if added != 1 else ''} imported (new, updated or merged), "
+                    f"but their tags and notes were not saved: {error}"
+                ) from None
         return summary
 
     def _import_annotations(self, annotations: Mapping[str, Mapping[str, Any]], id_map: dict[str, str]) -> None:
