@@ -106,3 +106,19 @@ async def test_side_list_hidden_on_narrow_terminals(library: Library) -> None:
         side = app.screen.query_one(SavedSearchList)
         assert side.shown and not side.display
         assert app.screen.query_one(PaperList).has_focus
+
+
+HOSTILE_NAME = "\\{x} 50% $a$ \x1b[2J"
+
+
+async def test_side_list_shows_names_as_typed(library: Library) -> None:
+    # A saved search's name is the user's own text: not LaTeX (`\{` stays, `$a$` is no
+    # math, `%` starts no comment), and its ESC is drawn as a symbol, never sent.
+    save_search(library, HOSTILE_NAME, "graph")
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("b")
+        await settle(app, pilot)
+        side = app.screen.query_one(SavedSearchList)
+        assert side.text == "\\{x} 50% $a$ \u241b[2J  1"
