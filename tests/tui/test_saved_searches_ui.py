@@ -144,3 +144,4 @@ async def test_palette_shows_names_and_queries_as_typed(library: Library) -> Non
             assert want in prompts, [p for p in prompts if "graph" in p]
             await pilot.press("escape")
             await settle(app, pilot)
+
