@@ -45,7 +45,9 @@ from .gc_pause import gc_paused
 
 #: Bump when the tokeniser, the index's fields or this file's layout change, so that old
 #: caches are rebuilt, not trusted.
-FORMAT = 2  # 2: titles, names and venues indexed as displayed, accents folded
+#: 2: titles, names and venues indexed as displayed, accents folded;
+#: 3: nested-brace accents ({\c{c}}), letter commands (\ss, \"\i) and ø ł ß æ folded
+FORMAT = 3
 _MAGIC = "reader-tui search index"
 _MAX_HEADER = 512  # bytes: a longer first line is not a header of ours
 #: The attributes of a SearchIndex this module knows how to store or rebuild (a test checks

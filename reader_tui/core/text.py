@@ -172,8 +172,9 @@ _PIECES = re.compile(
 )
 # LaTeX accents (\'e, {\`a}, \"{u}, \c c, {\'\i}) and `` quotes are read before anything
 # else: their backticks are not markdown code, and an accent cut out on its own cannot be
-# split from its letter by the markdown and math rules that follow.
-_ACCENT_MACRO = r"""(?:[`'^"~=.]|[uvHckrdb](?![A-Za-z]))\s*(?:\{(?:[A-Za-z]|\\[ij])\}|[A-Za-z]|\\[ij](?![A-Za-z]))"""
+# split from its letter by the markdown and math rules that follow. A bare \i ends in a
+# control word, which eats the spaces after it: `Ana\"\i s` is Anaïs.
+_ACCENT_MACRO = r"""(?:[`'^"~=.]|[uvHckrdb](?![A-Za-z]))\s*(?:\{(?:[A-Za-z]|\\[ij])\}|[A-Za-z]|\\[ij](?![A-Za-z])\s*)"""
 _ACCENT = re.compile(rf"(?<!\\)\{{\\{_ACCENT_MACRO}\}}|(?<!\\)\\{_ACCENT_MACRO}")
 _MARKDOWN = re.compile(
     r"\*\*(?=\S)(?P<b>.+?)(?<=\S)\*\*"
@@ -232,6 +233,12 @@ def _symbol_table() -> dict[str, str]:
 
 
 _SYMBOLS = _symbol_table()
+# LaTeX's letter commands (\o, \ss, \aa, \L, \i: one Latin letter each, from
+# pylatexenc's table): inside a word the space after them is LaTeX's, not the author's.
+_LETTER_COMMANDS = frozenset(
+    name for name, out in _SYMBOLS.items()
+    if len(name) <= 2 and len(out) == 1 and not out.isascii() and "LATIN" in unicodedata.name(out, "")
+)
 _COMMAND_BEFORE_SPACE = re.compile(r"\\([A-Za-z]+)(?=\s)")
 
 
@@ -239,8 +246,12 @@ def _keep_space_after_symbols(text: str) -> str:
     """`\\alpha values` -> `\\alpha{} values`. LaTeX's rule that a command eats the space
     after it made "we use \\alpha values" show as "αvalues", which no abstract's author
     meant; `{}` ends the command's name and leaves the space to the text. Only commands
-    that take no argument: `\\textbf {x}` keeps its argument."""
-    return _COMMAND_BEFORE_SPACE.sub(lambda m: m.group(0) + "{}" if m.group(1) in _SYMBOLS else m.group(0), text)
+    that take no argument: `\\textbf {x}` keeps its argument. Not letter commands:
+    `Stra\\ss e` is Straße, as in LaTeX."""
+    return _COMMAND_BEFORE_SPACE.sub(
+        lambda m: m.group(0) + "{}" if m.group(1) in _SYMBOLS and m.group(1) not in _LETTER_COMMANDS else m.group(0),
+        text,
+    )
 
 
 _WRAPPERS = {

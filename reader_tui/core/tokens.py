@@ -9,11 +9,30 @@ from rapidfuzz.utils import default_process
 
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 # An accent command (\'e, \"{u}, \c c): only the letter counts once accents are folded.
-_LATEX_ACCENT = re.compile(r"""\\(?:[`'^"~=.]|[uvHckrdb](?![A-Za-z]))\s*(?=\{?[A-Za-z])""")
-# Braces around part of a word ({B}ayesian, V{e}lez once the accent is gone) join it.
-_WORD_BRACES = re.compile(r"\{(\w*)\}")
+# The letter may be a letter command (\"\i, \'{\i}), read next.
+_LATEX_ACCENT = re.compile(r"""\\(?:[`'^"~=.]|[uvHckrdb](?![A-Za-z]))\s*(?=\{?\\?[A-Za-z])""")
+# LaTeX's letter commands, as pylatexenc renders them (a test holds the two together);
+# `fold` then reads the letter. A control word eats the spaces after it: Stra\ss e.
+_LETTER_COMMANDS = {
+    "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "i": "ı", "j": "ȷ", "ss": "ß", "aa": "å", "AA": "Å",
+    "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "dh": "ð", "DH": "Ð", "th": "þ", "TH": "Þ",
+    "dj": "đ", "DJ": "Đ", "ng": "ŋ", "NG": "Ŋ", "ij": "ĳ", "IJ": "Ĳ",
+}
+_LATEX_LETTER = re.compile(r"\\(%s)(?![A-Za-z])\s*" % "|".join(sorted(_LETTER_COMMANDS, key=len, reverse=True)))
+# Braces around part of a word ({B}ayesian, V{e}lez once the accent is gone) join it,
+# nested ones too: DBLP writes Gon{\c{c}}alves, which is Gon{{c}}alves by then.
+_WORD_BRACES = re.compile(r"\{+(\w*)\}+")
 # Diacritics: Latin/Greek/Cyrillic accents, Hebrew points, Arabic harakat and the
 # combining supplements. Not Indic or Thai vowel signs, which are part of the letter.
+# Latin letters that carry their mark in the letter itself, so NFD does not take it
+# off (ø, ł, đ) or that are ligatures (ß, æ, œ): folded to the letters a user types.
+_LATIN_LETTERS = {
+    "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "ı": "i",
+    "ȷ": "j", "ħ": "h", "Ħ": "H", "ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe",
+    "Œ": "OE", "þ": "th", "Þ": "TH", "ŋ": "ng", "Ŋ": "NG", "ĳ": "ij", "Ĳ": "IJ",
+}
+_LATIN_LETTER = re.compile("[%s]" % "".join(_LATIN_LETTERS))
+_LATIN_TABLE = str.maketrans(_LATIN_LETTERS)
 _COMBINING = re.compile(
     "[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670"
     "\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
@@ -22,7 +41,8 @@ _COMBINING = re.compile(
 
 def fold(text: str) -> str:
     """`text` with its diacritics taken off (`Vélez` -> `Velez`, `e` + U+0301 -> `e`,
-    Hebrew points, Arabic harakat); letters of other scripts are unchanged.
+    Hebrew points, Arabic harakat) and Latin letters written plain (`Bjørn` -> `Bjorn`,
+    `Łukasz` -> `Lukasz`, `Straße` -> `Strasse`); letters of other scripts are unchanged.
 
     Search folds the papers' text and the query alike, so `Velez` and `Vélez` find each
     other. Only diacritics go: Hangul, Indic vowel signs and the like are composed
@@ -30,6 +50,8 @@ def fold(text: str) -> str:
     """
     if text.isascii():
         return text
+    if _LATIN_LETTER.search(text):  # rare: a search spares most texts the translation
+        text = text.translate(_LATIN_TABLE)
     # Most non-ASCII abstracts hold only punctuation (“ ” – ’): already decomposed, no
     # marks, nothing to do; a quick check spares decomposing them (search build time).
     decomposed = text if unicodedata.is_normalized("NFD", text) else unicodedata.normalize("NFD", text)
@@ -46,7 +68,9 @@ def tokens(text: str) -> list[str]:
     and so do "V{\\'e}lez", "Vélez" and "Velez".
     """
     if "\\" in text:
-        text = _LATEX_COMMAND.sub(" ", _LATEX_ACCENT.sub("", text))
+        text = _LATEX_ACCENT.sub("", text)
+        text = _LATEX_LETTER.sub(lambda m: _LETTER_COMMANDS[m.group(1)], text)
+        text = _LATEX_COMMAND.sub(" ", text)
     if "{" in text:
         text = _WORD_BRACES.sub(r"\1", text)
     return default_process(fold(text)).split()

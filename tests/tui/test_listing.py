@@ -31,3 +31,24 @@ def test_fallback_finds_what_the_index_finds(tmp_path: Path, search: str) -> Non
         assert before.ids == after.ids == ["p-velez"]
     finally:
         library.close()
+
+
+# The forms DBLP writes (nested braces, letter commands, \\i): the fallback reads them
+# as the index does, so Goncalves finds Gon{\c{c}}alves before the index is built too.
+@pytest.mark.parametrize(("source", "search"), [
+    ("Gon{\\c{c}}alves", "Goncalves"), ("Ka{\\v{c}}er", "Kacer"), ('G{\\"{o}}del', "Godel"),
+    ("{\\'{e}}cole", "ecole"), ('Ana\\"\\i s', "Anais"), ("Bj{\\o}rn", "Bjorn"), ("Stra{\\ss}e", "Strasse"),
+    ("H\\aa kon", "Hakon"), ("{\\L}ukasz", "Lukasz"), ("Y{\\i}lmaz", "Yilmaz"), ("Erd\\H{o}s", "Erdos"),
+    ("Gon{\\c{c}}alves", "Gonçalves"), ("Bj{\\o}rn", "Bjørn"),
+])
+def test_fallback_reads_every_accent_form(tmp_path: Path, source: str, search: str) -> None:
+    papers = [Paper(id="p-form", title=f"A study by {source} of graphs", venue="ICLR", year=2026,
+                    citekey="form2026", added="2025-11-01T00:00:00+00:00"), PAPERS[1]]
+    library = make_library(tmp_path / "lib", papers)
+    try:
+        before = compute_listing(library, search=search, index=None)
+        index = SearchIndex.build(library.view(pid) for pid in library.papers)
+        after = compute_listing(library, search=search, index=index)
+        assert before.ids == after.ids == ["p-form"]
+    finally:
+        library.close()
