@@ -37,6 +37,8 @@ _COMBINING = re.compile(
     "[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670"
     "\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
 )
+# One scan finds whether there is anything to fold at all.
+_FOLDABLE = re.compile(_COMBINING.pattern[:-1] + "".join(_LATIN_LETTERS) + "]")
 
 
 def fold(text: str) -> str:
@@ -50,13 +52,14 @@ def fold(text: str) -> str:
     """
     if text.isascii():
         return text
-    if _LATIN_LETTER.search(text):  # rare: a search spares most texts the translation
-        text = text.translate(_LATIN_TABLE)
     # Most non-ASCII abstracts hold only punctuation (“ ” – ’): already decomposed, no
-    # marks, nothing to do; a quick check spares decomposing them (search build time).
+    # marks or letters to fold, nothing to do; a quick check spares decomposing them
+    # (search build time), and one scan looks for marks and letters alike.
     decomposed = text if unicodedata.is_normalized("NFD", text) else unicodedata.normalize("NFD", text)
-    if not _COMBINING.search(decomposed):
+    if not _FOLDABLE.search(decomposed):
         return text
+    if _LATIN_LETTER.search(decomposed):  # rare: most texts are spared the translation
+        decomposed = decomposed.translate(_LATIN_TABLE)
     return unicodedata.normalize("NFC", _COMBINING.sub("", decomposed))
 
 
