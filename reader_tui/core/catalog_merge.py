@@ -133,7 +133,7 @@ def merge_papers(
     different keys (`matching.distinct_entries`).
     """
     from .citekeys import CitekeyAllocator
-    from .matching import distinct_entries, match_papers, merge_paper
+    from .matching import BIBTEX_SOURCE, distinct_entries, match_papers, merge_paper
 
     on_disk = Catalog(records, catalog_path)
     papers = {pid: on_disk[pid] for pid in on_disk}
@@ -179,6 +179,16 @@ def merge_papers(
         # is not the paper's, so a `\cite` of it would not find the paper after an export.
         if not same_entry and (merged != old or (new.entry_type and new.citekey)):
             why = _WHY.get(match.reason) or _same_id_why(old, new)
+            if new.entry_type and new.citekey:
+                # The user cites the entry's key: a paper whose key the app made up takes it
+                # (when no other paper holds it); a key the user chose or that came from a
+                # .bib stays, and the line says the entry's key is not the paper's.
+                if _generated_key(old, effective_citekey) and new.source.startswith(BIBTEX_SOURCE) and keys.claim(new.citekey):
+                    keys.taken_lower.discard(old.citekey.lower())  # the paper gives it up
+                    merged = merged.evolve(citekey=new.citekey)
+                    why += f"; key '{new.citekey}' replaces the generated key '{old.citekey}'"
+                else:
+                    why += f"; the entry's key '{new.citekey}' is not the paper's ('{effective_citekey(old)}')"
             summary.merges.append(MergeNote(index, None, effective_citekey(old), old.title, why))
             summary.merged += 1
         elif merged == old:
@@ -196,6 +206,16 @@ def merge_papers(
         str(n): (p.to_dict() if pid in changed else by_id[pid])
         for n, (pid, p) in enumerate(papers.items(), start=1)
     }
+
+
+def _generated_key(paper: Paper, effective_citekey: Callable[[Paper], str]) -> bool:
+    """True when `paper`'s citation key is one the app made up: the paper came from no
+    .bib (nor took an entry of one in), and the user set no key of their own."""
+    from .matching import BIBTEX_SOURCES
+
+    if paper.source.startswith(BIBTEX_SOURCES) or paper.entry_type:
+        return False
+    return not effective_citekey(paper.evolve(citekey=""))  # only an override is left
 
 
 def _same_id_why(first: Paper, later: Paper) -> str:

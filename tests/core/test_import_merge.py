@@ -94,8 +94,10 @@ def test_two_entries_of_one_file_never_merge_into_one_paper(tmp_path: Path) -> N
     assert (summary.new, summary.merged) == (1, 1)
     assert details == [
         f"merged: {tmp_path / 'book.bib'}:1 entry 'ch1' into the library's paper 'handbook2010' "
-        "(Handbook of Things): a near-identical title and the same year"
+        "(Handbook of Things): a near-identical title and the same year; "
+        "key 'ch1' replaces the generated key 'handbook2010'"
     ]
+    assert library.papers["seed1"].citekey == "ch1"  # the key the user cites
     assert len(library) == 2
     seed = library.papers["seed1"]
     assert seed.entry_type == "inbook" and dict(seed.extra_fields)["chapter"] == "1"  # the .bib's entry
@@ -137,7 +139,7 @@ def test_a_bib_entry_under_another_key_is_reported_even_when_it_adds_nothing(tmp
     summary, details = imported(library, write(tmp_path, "b.bib", text.replace("k1", "k2")))
     assert summary.merged == 1 and summary.unchanged == 0
     assert details == [f"merged: {tmp_path / 'b.bib'}:1 entry 'k2' into the library's paper 'k1' (Shared Title): "
-                       "the same DOI"]
+                       "the same DOI; the entry's key 'k2' is not the paper's ('k1')"]
 
 
 def test_reimporting_an_export_never_doubles_a_note(tmp_path: Path) -> None:
