@@ -61,6 +61,16 @@ class ImportSummary:
     merges: list[MergeNote] = field(default_factory=list)
     problems: list[Any] = field(default_factory=list)
     """The importers' `ImportProblem`s, added by `add_problems`."""
+    notes_added: list[str] = field(default_factory=list)
+    """Ids of the papers whose notes got the file's notes added (below the user's own)."""
+    tags_added: list[str] = field(default_factory=list)
+    """Ids of the papers that got tags from the file."""
+    added_to_own: dict[str, list[str]] = field(default_factory=dict)
+    """"notes"/"tags" -> ids of the papers among those whose own notes/tags were not
+    empty: the file's were added to the user's."""
+    reattached: int = 0
+    """Annotations left without their paper (a lost catalog) that moved onto the paper
+    their record merged into."""
 
     def add_problems(self, problems: Sequence[Any]) -> None:
         """Count the importers' problems: skipped entries and warnings, each as its kind says."""
@@ -83,10 +93,20 @@ class ImportSummary:
         )
         if self.warnings:
             text += f"; {self.warnings} warning{'s' if self.warnings != 1 else ''}"
-        return text
+        # The counts above are the catalog's; what the import did to the user's own
+        # annotations is said too, or a re-import of an old export would read as no change.
+        done = []
+        if self.notes_added:
+            done.append(f"notes added to {_papers(len(self.notes_added))}")
+        if self.tags_added:
+            done.append(f"tags added to {_papers(len(self.tags_added))}")
+        if self.reattached:
+            done.append(f"annotations of {_papers(self.reattached)} reattached")
+        return f"{text}; {', '.join(done)}" if done else text
 
     def details(self, labels: Sequence[str]) -> list[str]:
-        """One line per merged record, then per skipped entry and warning (in file order).
+        """One line per merged record, per kind of annotation the file added to the user's
+        (notes, tags), then per skipped entry and warning (in file order).
 
         `labels[i]` names incoming record i ("refs.bib:12 entry 'smith2020'", see
         `ImportResult.label`).
@@ -102,6 +122,13 @@ class ImportSummary:
                 title = note.into_title if len(note.into_title) <= 60 else note.into_title[:59] + "…"
                 into = f"the library's paper '{note.into_key}' ({title})" if note.into_key else f"the library's paper ({title})"
             lines.append(f"merged: {label(note.index)} into {into}: {note.why}")
+        for what, ids in self.added_to_own.items():
+            if ids:
+                shown = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
+                lines.append(
+                    f"{what}: the file's {what} were added to your own on {_papers(len(ids))} ({shown}); "
+                    "nothing of yours was removed or replaced (a .bib carries no change times)"
+                )
         for problem in self.problems:
             kind = getattr(problem, "kind", "skipped")
             text = str(problem)
@@ -206,6 +233,10 @@ def merge_papers(
         str(n): (p.to_dict() if pid in changed else by_id[pid])
         for n, (pid, p) in enumerate(papers.items(), start=1)
     }
+
+
+def _papers(count: int) -> str:
+    return f"{count} paper{'s' if count != 1 else ''}"
 
 
 def _generated_key(paper: Paper, effective_citekey: Callable[[Paper], str]) -> bool:

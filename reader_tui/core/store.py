@@ -369,9 +369,18 @@ class Library:
             self._write(lambda: tables.update(self.files.update_catalog(change)), wait="the import")
             self.papers = Catalog(tables.get(PAPERS_TABLE, {}), self.files.catalog_path)
             self._notify(None)
+        # Annotations left under an incoming id with no paper of their own (a lost catalog
+        # rebuilt from another list) follow that record onto the paper it merged into.
+        orphans = {
+            old: new for old, new in summary.id_map.items()
+            if old in self.annotations and old not in self.papers and new in self.papers
+        }
+        if orphans:
+            self._reattach(orphans)
+            summary.reattached = len(orphans)
         if annotations:
             try:
-                self._import_annotations(annotations, summary.id_map)
+                self._import_annotations(annotations, summary.id_map, summary)
             except StoreError as error:  # written at once (no writer thread): the papers are in
                 added = summary.new + summary.updated + summary.merged
                 raise StoreError(
@@ -380,14 +389,45 @@ class Library:
                 ) from None
         return summary
 
-    def _import_annotations(self, annotations: Mapping[str, Mapping[str, Any]], id_map: dict[str, str]) -> None:
+    def _reattach(self, orphans: dict[str, str]) -> None:
+        """Move each orphan annotation (by the id it was stored under) onto the paper
+        `orphans` names, merged with that paper's own (`_merge_annotations`), in one
+        locked write against what is on disk."""
+        moved: dict[str, Annotation] = {}
+
+        def write() -> None:
+            def change(tables: Tables) -> None:
+                table = tables[ANNOTATIONS_TABLE]
+                moved.clear()
+                for old_id, new_id in orphans.items():
+                    record = table.get(annotation_doc_id(old_id))
+                    if record is None:
+                        continue  # another process moved it already
+                    ours = moved.get(new_id) or _annotation_or_default(table.get(annotation_doc_id(new_id)))
+                    merged = _merge_annotations(ours, _annotation_or_default(record))
+                    table[annotation_doc_id(new_id)] = {"paper_id": new_id, **merged.to_dict()}
+                    del table[annotation_doc_id(old_id)]
+                    moved[new_id] = merged
+
+            self.files.update_annotations(change)
+
+        self._write(write, wait="reattaching annotations to their papers")
+        for old_id, new_id in orphans.items():
+            self.annotations.pop(old_id, None)
+        self.annotations.update(moved)
+        self._notify(frozenset(moved))
+
+    def _import_annotations(
+        self, annotations: Mapping[str, Mapping[str, Any]], id_map: dict[str, str], summary: ImportSummary | None = None
+    ) -> None:
         tags: dict[str, tuple[str, ...]] = {}
         notes: dict[str, str] = {}
+        before: dict[str, Annotation] = {}
         for incoming_id, values in annotations.items():
             pid = id_map.get(incoming_id, incoming_id)
             if pid not in self.papers:
                 continue
-            current = self.annotation(pid)
+            current = before[pid] = self.annotation(pid)
             new_tags = clean_tags(current.tags + tuple(values.get("tags", ())))
             if new_tags != current.tags:
                 tags[pid] = new_tags
@@ -398,6 +438,14 @@ class Library:
             self._change("tags", tags)
         if notes:
             self._change("notes", notes)
+        if summary is not None:
+            # The report's counts are catalog counts: these say what the user's own
+            # annotations got (added to, never replaced: a .bib carries no change times).
+            summary.tags_added, summary.notes_added = sorted(tags), sorted(notes)
+            summary.added_to_own = {
+                "tags": sorted(pid for pid in tags if before[pid].tags),
+                "notes": sorted(pid for pid in notes if before[pid].notes.strip()),
+            }
 
     def _effective_citekey(self, paper: Paper) -> str:
         return self.annotation(paper.id).overrides.get("citekey") or paper.citekey
@@ -519,6 +567,28 @@ def _set_field(ann: Annotation, field_name: str, value: Any, when: str) -> None:
         value = dict(value)
     setattr(ann, field_name, value)
     ann.changed[field_name] = when
+
+
+def _merge_annotations(ours: Annotation, theirs: Annotation) -> Annotation:
+    """Two annotations of one paper as one: per field the later change wins (status,
+    overrides key by key), tags are joined, notes kept both (ours first) when they differ,
+    status histories united."""
+    merged = ours.copy()
+
+    def later(name: str) -> bool:
+        return theirs.changed.get(name, "") > ours.changed.get(name, "")
+
+    if later("status"):
+        merged.status = theirs.status
+    merged.history = [list(h) for h in sorted({tuple(h) for h in ours.history + theirs.history})]
+    merged.tags = clean_tags(ours.tags + theirs.tags)
+    if theirs.notes.strip() and _note_text(theirs.notes) != _note_text(ours.notes):
+        merged.notes = f"{ours.notes.rstrip()}\n\n{theirs.notes}" if ours.notes.strip() else theirs.notes
+    first, second = (ours, theirs) if later("overrides") else (theirs, ours)
+    merged.overrides = {**first.overrides, **second.overrides}  # the later one's keys win
+    for name, when in theirs.changed.items():
+        merged.changed[name] = max(when, merged.changed.get(name, ""))
+    return merged
 
 
 def _note_text(text: str) -> str:

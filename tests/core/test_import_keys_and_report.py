@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from reader_tui.cli import main
 from reader_tui.core.catalog_merge import ImportSummary
 from reader_tui.core.exporters.bibtex import export_bibtex
 from reader_tui.core.importers.bibtex import read_bibtex
@@ -76,3 +79,39 @@ def test_a_bib_key_held_by_another_paper_is_not_taken(tmp_path: Path) -> None:
     assert details[0].endswith(f"; the entry's key 'myKey2026' is not the paper's ('{generated}')")
     keys = [v.citekey.lower() for v in library.views()]
     assert len(keys) == len(set(keys))
+
+
+# --- the report says what the import did to the user's notes and tags (item 14) ----------
+
+
+def test_reimporting_an_older_export_says_it_added_the_old_note_and_tag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "db"
+    library = Library.open(folder)
+    library.import_papers([openreview_paper()])
+    library.set_notes("AbC123", "old note")
+    library.add_tags(["AbC123"], ["🎉"])
+    old_export = bib(tmp_path, "old.bib", export_bibtex(library.views()))
+    library.set_notes("AbC123", "new note")
+    library.remove_tags(["AbC123"], ["🎉"])
+
+    assert main(["--db", str(folder), "import", str(old_export)]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == (
+        "1 entries read: 0 new, 0 updated, 0 merged, 1 unchanged, 0 skipped; "
+        "notes added to 1 paper, tags added to 1 paper"
+    )
+    assert "notes: the file's notes were added to your own on 1 paper (AbC123); nothing of yours was removed" in err
+    # The additive semantics stay: nothing of the user's was removed or replaced.
+    view = Library.open(folder).view("AbC123")
+    assert view.notes == "new note\n\nold note" and view.tags == ("🎉",)
+
+
+def test_a_reimport_that_adds_nothing_says_nothing_of_annotations(tmp_path: Path) -> None:
+    library = Library.open(tmp_path / "db")
+    library.import_papers([openreview_paper()])
+    library.set_notes("AbC123", "a note")
+    summary, details = imported(library, bib(tmp_path, "now.bib", export_bibtex(library.views())))
+    assert str(summary) == "0 new, 0 updated, 0 merged, 1 unchanged, 0 skipped" and details == []

@@ -168,7 +168,7 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
         if outcome.problems:
             # After an import: the merges, skipped entries and warnings, each saying which.
             done = outcome.summary is not None
-            lines.append("Merged, skipped and warnings:" if done else f"{len(outcome.problems)} entries skipped:")
+            lines.append("Merges, notes and tags added, skipped entries, warnings:" if done else f"{len(outcome.problems)} entries skipped:")
             lines += [f"  {p}" for p in outcome.problems[:PROBLEMS_SHOWN]]
             if len(outcome.problems) > PROBLEMS_SHOWN:
                 lines.append(f"  … and {len(outcome.problems) - PROBLEMS_SHOWN} more")
