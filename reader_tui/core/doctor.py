@@ -259,6 +259,9 @@ class RestorePlan:
     """Paper ids the damaged file names whose annotation neither it nor the backup holds."""
     only_in_backup: int
     """Paper ids the damaged file names but cannot give back: they return as the backup had them."""
+    cut_at: int | None = None
+    """The byte after which the damaged file cannot be read (cut short), else None: then
+    how many annotations it held is unknown, and `named`/`lost` count only ids seen."""
 
     @property
     def possible(self) -> bool:
@@ -274,7 +277,13 @@ class RestorePlan:
     def lines(self) -> list[str]:
         """What the restore keeps and loses, one line each, naming files."""
         out = []
-        if self.damaged:
+        if self.damaged and self.cut_at is not None:
+            # Cut short: the ids past the cut are gone with it, so no count of them is exact.
+            out.append(
+                f"{self.path}: {self.salvaged} annotations can still be read from it; the part after "
+                f"byte {self.cut_at} cannot be read, so how many annotations it held is unknown"
+            )
+        elif self.damaged:
             out.append(
                 f"{self.path}: {self.salvaged} of the {self.named} annotations it names can still be read from it"
             )
@@ -296,8 +305,17 @@ class RestorePlan:
         if self.damaged and self.backup is not None and len(self.merged) > self.backup_records:
             out.append(f"(putting back the backup alone would keep {self.backup_records})")
         if self.only_in_backup:
-            out.append(f"{self.only_in_backup} unreadable ones come back as the backup had them (later changes to them are lost)")
-        if self.lost:
+            out.append(f"{'at least ' if self.cut_at is not None else ''}{self.only_in_backup} unreadable ones come back as the backup had them (later changes to them are lost)")
+        if self.cut_at is not None:
+            known = ""
+            if self.lost:
+                shown = ", ".join(self.lost[:5]) + (", ..." if len(self.lost) > 5 else "")
+                known = f" (among them papers {shown})"
+            out.append(
+                f"the annotations after byte {self.cut_at} of the damaged file cannot be recovered from it{known}; "
+                "how many there were is unknown" + (", and the backup gives back only what it holds" if self.backup else "")
+            )
+        elif self.lost:
             shown = ", ".join(self.lost[:5]) + (", ..." if len(self.lost) > 5 else "")
             out.append(f"{len(self.lost)} annotations named in the damaged file cannot be recovered (papers {shown})")
         if self.damaged:
@@ -347,6 +365,7 @@ def plan_annotations_restore(folder: Path, report: DoctorReport | None = None) -
         settings=settings or None,
         lost=sorted(unreadable - merged.keys()),
         only_in_backup=len(unreadable & merged.keys()),
+        cut_at=salvage.cut_at if salvage else None,
     )
 
 

@@ -32,6 +32,10 @@ class Salvage:
     settings: dict[str, Any] | None = None
     named: set[str] = field(default_factory=set)
     """Every paper id the file mentions, in a readable document or not."""
+    cut_at: int | None = None
+    """When the file is cut short (or unreadable past a point): the byte after which
+    nothing can be read, so how many annotations it held there is unknown (`named` then
+    counts only those whose id survived the cut). None when the damage is elsewhere."""
 
 
 def salvage_annotations(raw: bytes) -> Salvage:
@@ -62,7 +66,30 @@ def salvage_annotations(raw: bytes) -> Salvage:
     settings = _SETTINGS.search(text)
     if settings is not None:
         result.settings = _object_at(decoder, text, settings.end() - 1)
+    result.cut_at = _unreadable_from(decoder, text)
     return result
+
+
+def _unreadable_from(decoder: json.JSONDecoder, text: str) -> int | None:
+    """The byte offset after which `text` holds nothing readable, when the whole fails to
+    parse at a point past which no document can be read (a file cut short); else None."""
+    try:
+        json.loads(text)
+        return None  # it parses: the damage is in what it holds, not cut off
+    except ValueError as error:
+        broken = getattr(error, "pos", len(text))
+    last_end = 0
+    for match in _DOCUMENT.finditer(text):
+        try:
+            value, end = decoder.raw_decode(text, match.end() - 1)
+        except ValueError:
+            continue
+        if not isinstance(value, dict):
+            continue
+        if match.start() > broken:
+            return None  # readable again after the damage: not cut short
+        last_end = max(last_end, end)
+    return len(text[: last_end or broken].encode("utf-8", "surrogateescape"))
 
 
 def _object_at(decoder: json.JSONDecoder, text: str, start: int) -> dict[str, Any] | None:
