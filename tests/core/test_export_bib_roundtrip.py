@@ -52,10 +52,14 @@ def imported_papers(keep_venue_fields: bool) -> list[Paper]:
 
 def exported_entries(papers: list[Paper]) -> dict[str, tuple[str, dict[str, str]]]:
     bib = export_bibtex([PaperView(p, Annotation()) for p in papers])
-    library = bibtexparser.parse_string(bib)
+    library = bibtexparser.parse_string(bib, parse_stack=[])
     assert not library.failed_blocks
+    # Values read as the importer reads them: a month macro the export keeps bare (`month
+    # = jan`) means what the original's did.
+    months = dict(bibtex_importer._MONTH_MACROS)
     return {
-        e.key: (e.entry_type, {f.key: " ".join(f.value.split()) for f in e.fields}) for e in library.entries
+        e.key: (e.entry_type, {f.key: " ".join(bibtex_importer._evaluate(f.value, months).split()) for f in e.fields})
+        for e in library.entries
     }
 
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 from reader_tui.core.citekeys import CitekeyAllocator, citekey_base, validate_citekey
 from reader_tui.core.exporters.latex import escape_latex, lossy_characters, to_ascii
 from reader_tui.core.exporters.title_case import protect_case
-from reader_tui.core.exporters.user_text import encode_user_text
+from reader_tui.core.exporters.user_text import decode_user_text, encode_user_text
 from reader_tui.core.model import PaperView
 
 __all__ = ["export_bibtex", "entry_for", "entry_fields", "booktitle_for", "export_losses", "HEADER"]
@@ -250,16 +250,31 @@ def _bibtex_entry_fields(paper: PaperView, catalog, abstract: bool, mode: str) -
     if venue and "journal" not in extra and "booktitle" not in extra:
         fields["journal" if catalog.entry_type.lower() in _JOURNAL_TYPES else "booktitle"] = _verbatim(venue, mode)
     fields["year"] = str(catalog.year) if catalog.year is not None else ""
+    bare = {value for name, value in catalog.extra_fields if name == "@bare"}
     for name, value in catalog.extra_fields:
         name = name.lower()
+        if name.startswith("@"):
+            continue  # reserved keys, not fields (see importers.bibtex)
         if name not in _MODELLED and name not in fields:
-            fields[name] = _verbatim(value, mode)
+            fields[name] = _Bare(value) if name in bare and _MONTH_MACRO.match(value) else _verbatim(value, mode)
     fields["url"] = _url(paper.url or "")
     fields["doi"] = _url(catalog.doi or "")
     if abstract:
         fields["abstract"] = _verbatim(catalog.abstract or "", mode)
     fields.update(_user_fields(paper, mode, catalog.keywords))
+    annote = extra.get("@annote")
+    if annote is not None and paper.notes and paper.notes == decode_user_text(annote):
+        # The notes are still the entry's own annote: write it as the file had it (its
+        # `\cite`, its math), not the user-text encoding of what it reads as.
+        fields["annote"] = _verbatim(annote, mode)
     return catalog.entry_type.lower(), _kept(fields.items())
+
+
+_MONTH_MACRO = re.compile(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)$", re.I)
+
+
+class _Bare(str):
+    """A field value written without braces: a month macro kept as the file had it."""
 
 
 _LINE_START_AT = re.compile(r"\n\s*@")
@@ -295,7 +310,7 @@ def _balanced(value: str) -> bool:
 
 
 def _format(entry_type: str, key: str, fields: list[tuple[str, str]]) -> str:
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    body = ",\n".join(f"  {name} = {value}" if isinstance(value, _Bare) else f"  {name} = {{{value}}}" for name, value in fields)
     return f"@{entry_type}{{{key},\n{body}\n}}\n"
 
 
@@ -328,6 +343,12 @@ def export_bibtex(papers: Iterable[PaperView], *, abstract: bool = True, unicode
     mode = mode or ("unicode" if unicode else "latex")
     keys = CitekeyAllocator()
     parts = [HEADER]
+    papers = list(papers)
+    # The preambles of the .bib files the papers came from (`\noopsort`...), each once.
+    preambles = dict.fromkeys(
+        value for paper in papers for name, value in getattr(paper, "paper", paper).extra_fields if name == "@preamble"
+    )
+    parts += [f"@preamble{{{value}}}\n" for value in preambles]
     for paper in papers:
         key = paper.citekey
         if not key or validate_citekey(key) is not None or not keys.claim(key):

@@ -44,6 +44,16 @@ What an entry keeps, so that it can be written back as it came (`Paper.entry_typ
   To write the entry back: write `extra_fields` in order, `journal`/`booktitle` as they
   are; when neither is there and the paper has a venue, write it as `journal` for an
   `article` and as `booktitle` otherwise.
+- A `month` given as a bare month macro (`month = jan`) keeps the macro's name as its
+  value ("jan", not "January"), and the reserved key `@bare` (value "month") says to
+  write it back bare; every style defines the month macros.
+- Reserved keys, which start with `@` (no BibTeX field name can) and are never written
+  as fields: `@bare` (above); `@annote`, the entry's `annote` text as written (macros
+  expanded, ends trimmed), which is written back verbatim while the paper's notes are
+  still what was read from it; and `@preamble`, one per `@preamble{...}` of the file,
+  its raw value (quotes or braces included), on every paper of that file (a preamble
+  is the file's, not an entry's), in file order: the export writes each distinct
+  preamble once at its top, before the entries.
 """
 
 from __future__ import annotations
@@ -107,6 +117,7 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
     macros: dict[str, str] = dict(_MONTH_MACROS)
     source = f"{OWN_EXPORT_SOURCE if ours else BIBTEX_SOURCE}{path.name}"
     entries_seen = 0
+    preambles: list[str] = []
     for block in library.blocks:
         line = block.start_line + 1  # bibtexparser counts lines from 0
         if isinstance(block, bib.String):
@@ -135,8 +146,16 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
         elif isinstance(block, bib.ParsingFailedBlock):
             entries_seen += 1
             result.problems.append(ImportProblem(path, line, _failure_message(block)))
-        # Comments and @preamble carry no papers.
+        elif isinstance(block, bib.Preamble):
+            # `\noopsort` and friends: the entries need them to compile (module docstring).
+            value = block.value.strip()
+            if value and value not in preambles:
+                preambles.append(value)
+        # Comments carry no papers.
 
+    if preambles:
+        kept = tuple(("@preamble", value) for value in preambles)
+        result.papers = [paper.evolve(extra_fields=paper.extra_fields + kept) for paper in result.papers]
     if not result.papers:
         skipped = [p for p in result.problems if p.kind == "skipped"]
         if skipped:
@@ -201,10 +220,25 @@ def _paper(
     ours: bool = False,
 ) -> Paper | None:
     values: dict[str, str] = {}  # the first of a repeated field wins; dicts keep file order
+    bare_month = False
+    annote: str | None = None
     for fld in entry.fields:
-        values.setdefault(fld.key.lower(), _WS.sub(" ", _evaluate(fld.value, macros)).strip())
+        name = fld.key.lower()
+        if name in values:
+            continue
+        if name == "month" and fld.value.strip().lower() in _MONTH_MACROS:
+            values[name] = fld.value.strip()  # `month = jan` stays the macro (docstring)
+            bare_month = True
+            continue
+        if name == "annote":
+            annote = _evaluate(fld.value, macros).strip()  # as `_annotation` reads it
+        values[name] = _WS.sub(" ", _evaluate(fld.value, macros)).strip()
     modelled = _MODELLED | {"tags"} if ours else _MODELLED  # our `tags`: see `_annotation`
     extra = {name: value for name, value in values.items() if name not in modelled}
+    if bare_month:
+        extra["@bare"] = "month"
+    if annote:
+        extra["@annote"] = annote
     title = values.get("title", "")
     if not _strip_braces(title).strip():
         problems.append(ImportProblem(path, line, f"skipped entry '{entry.key}': it has no title"))
