@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from .core.model import Paper, Status
-from .core.store import Library
-from .indexing import BACKGROUND_ENV
-from .paths import CACHE_ENV
+from .core.library.library import Library
+from .core.library.indexing import BACKGROUND_ENV
+from .core.paths import CACHE_ENV
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -77,7 +77,7 @@ def load_papers(data: Path | None, count: int | None) -> list[Paper]:
 
     if data is None:
         return generate(count or 2000)
-    from .core.importers.detect import read_any
+    from .core.formats.detect import read_any
 
     papers = read_any(data).papers
     if count is not None:
@@ -88,7 +88,7 @@ def load_papers(data: Path | None, count: int | None) -> list[Paper]:
 def load_views(path: Path) -> list:
     """Unannotated views of every paper in a list file (any importable format): what the
     per-part benchmarks (`python -m reader_tui.bench_search FILE`, ...) measure with."""
-    from .core.importers.detect import read_any
+    from .core.formats.detect import read_any
     from .core.model import Annotation, PaperView
 
     return [PaperView(paper, Annotation()) for paper in read_any(Path(path)).papers]
@@ -114,7 +114,7 @@ def step_import_file(context: dict) -> dict:
     code = "from reader_tui.cli import main; main()"
     os.environ[BACKGROUND_ENV] = "0"  # the background index build is measured by step_tui
     try:
-        read = _timed(lambda: _run_python("import sys; from reader_tui.core.importers.detect import read_any; "
+        read = _timed(lambda: _run_python("import sys; from reader_tui.core.formats.detect import read_any; "
                                           "read_any(sys.argv[1])", str(data)))
         total = _timed(lambda: _run_python(code, "--db", str(folder), "--no-seed", "import", str(data)))
     finally:
@@ -148,8 +148,8 @@ def step_writes(context: dict) -> dict:
 def step_search(context: dict) -> dict:
     from .bench_search import run_benchmark
 
-    from .core import search_cache
-    from .core.search import SearchIndex
+    from .core.search import cache as search_cache
+    from .core.search.index import SearchIndex
 
     library = Library.open(context["folder"])
     views = library.views()
@@ -182,7 +182,7 @@ def step_related(context: dict) -> dict:
 
 
 def step_export(context: dict) -> dict:
-    from .core.exporters.bibtex import export_bibtex
+    from .core.formats.bibtex.writer import export_bibtex
 
     library = Library.open(context["folder"])
     views = library.views()

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .bench import load_views
-from .core.exporters import bibtex, latex
-from .core.exporters.markdown import export_markdown
+from .core.formats.bibtex import latex
+from .core.formats.bibtex import writer as bibtex
+from .core.formats.markdown import export_markdown
 from .core.model import PaperView
 
 

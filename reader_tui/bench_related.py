@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .bench import load_views
 from .core.model import PaperView
-from .core.related import RelatedIndex
+from .core.related.similar import RelatedIndex
 
 
 def run_benchmark(

@@ -20,7 +20,7 @@ from typing import Sequence
 
 from .bench import load_views
 from .core.model import Annotation, Paper, PaperView, Status
-from .core.search import SearchIndex
+from .core.search.index import SearchIndex
 
 #: Realistic queries: single words, typos, partial words, several words, phrases, fields.
 QUERIES = (

@@ -90,7 +90,7 @@ def list_marks(titles: Sequence[str], count: int = 2) -> list[str]:
 
 def store_titles(folder: Path) -> list[str]:
     """The titles of the store's papers in catalog order."""
-    from .core.store import Library
+    from .core.library.library import Library
 
     library = Library.open(folder)
     try:

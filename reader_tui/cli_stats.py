@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import date
 
 from .core.model import Status
-from .core.store import Library
+from .core.library.library import Library
 
 
 def print_stats(library: Library, *, as_json: bool = False) -> None:
     """Print the library's counts, as text or (`as_json`) one JSON object."""
-    from .core.text import safe_json, visible_controls
+    from .core.text.display import safe_json, visible_controls
 
     stats = library_stats(library)
     if as_json:

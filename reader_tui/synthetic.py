@@ -58,7 +58,7 @@ def grow(papers: Sequence[Paper], count: int, *, seed: int = 42) -> list[Paper]:
 
 def generate(count: int, *, seed: int = 42) -> list[Paper]:
     """`count` papers grown from the bundled seed list (no data file needed)."""
-    from .core.importers.seed import read_seed
-    from .paths import default_seed_path
+    from .core.formats.seed import read_seed
+    from .core.paths import default_seed_path
 
     return grow(read_seed(default_seed_path()).papers, count, seed=seed)

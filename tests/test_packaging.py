@@ -48,7 +48,7 @@ def test_installed_wheel_runs_from_outside_the_source_tree(wheel: Path, tmp_path
     )
     env = {**os.environ, "PYTHONPATH": str(target), "HOME": str(tmp_path)}
     env.pop("READER_TUI_DB", None)
-    code = "import reader_tui.paths as p, sys; print(p.default_seed_path()); print(p.styles_dir())"
+    code = "import reader_tui.core.paths as p, sys; print(p.default_seed_path()); print(p.styles_dir())"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, check=True)
     seed, styles = shown.stdout.splitlines()
     assert seed.startswith(str(target)) and styles.startswith(str(target))

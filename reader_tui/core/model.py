@@ -285,7 +285,7 @@ class PaperView:
         `title_source`, `authors_source` and `venue_source` hold them as stored, for
         scripts that want the LaTeX. Every other text field is as stored.
         """
-        from .text import one_line  # not at module level: the CLI starts without pylatexenc
+        from .text.display import one_line  # not at module level: the CLI starts without pylatexenc
 
         data = self.paper.to_dict()
         data.update(

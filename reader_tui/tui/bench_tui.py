@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 SIZE = (140, 45)
 settled_rss_mb = 0.0

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.background_writer import BackgroundWriter
+from reader_tui.core.library.writer import BackgroundWriter
 from reader_tui.core.model import Status
-from reader_tui.core.storage import StoreError
-from reader_tui.core.store import Library
+from reader_tui.core.atomic_storage import StoreError
+from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper
 
 PAPER = Paper(id="p1", title="A paper", abstract="", year=2026)

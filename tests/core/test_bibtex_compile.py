@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.exporters.bibtex import export_bibtex
+from reader_tui.core.formats.bibtex.writer import export_bibtex
 from reader_tui.core.model import Annotation, Paper, PaperView
 
 LATEX = shutil.which("pdflatex") or shutil.which("latex")
@@ -146,8 +146,8 @@ def test_the_measured_tables_still_hold(tmp_path: Path) -> None:
         pytest.skip("LaTeX not installed")
     from pylatexenc.latexencode import get_builtin_uni2latex_dict
 
-    from reader_tui.core.exporters.commands import MATH_ONLY, MATH_SUBSTITUTES, TAKES_ARGUMENT
-    from reader_tui.core.exporters.package_free import text_form
+    from reader_tui.core.formats.bibtex.commands import MATH_ONLY, MATH_SUBSTITUTES, TAKES_ARGUMENT
+    from reader_tui.core.formats.bibtex.package_free import text_form
 
     lines = []
     for code in sorted(get_builtin_uni2latex_dict()):

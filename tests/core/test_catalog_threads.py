@@ -7,7 +7,7 @@ import sys
 import threading
 from pathlib import Path
 
-from reader_tui.core.catalog import Catalog
+from reader_tui.core.library.catalog import Catalog
 from reader_tui.core.model import Paper
 
 

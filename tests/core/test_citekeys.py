@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reader_tui.core.citekeys import (
+from reader_tui.core.text.citekeys import (
     CitekeyAllocator,
     citekey_base,
     first_free_key,

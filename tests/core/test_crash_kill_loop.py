@@ -39,9 +39,9 @@ from typing import Any
 
 import pytest
 
-from reader_tui.core.doctor import check_store
+from reader_tui.core.library.doctor import check_store
 from reader_tui.core.model import Paper, Status
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 REPO = Path(__file__).resolve().parents[2]
 STATUSES = list(Status)
@@ -57,7 +57,7 @@ ZYGOTE = r"""
 import os, sys
 from pathlib import Path
 from reader_tui.core.model import Status
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 def say(text):
     # One write call per line: PYTHONUNBUFFERED makes print() write the text and its

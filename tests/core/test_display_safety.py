@@ -10,7 +10,7 @@ import json
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from reader_tui.core.text import names_line, one_line, safe_json, sanitize, to_display, visible_controls
+from reader_tui.core.text.display import names_line, one_line, safe_json, sanitize, to_display, visible_controls
 
 PIECES = [
     "🎉", "𝔘", "שלום", "مرحبا", "e\u0301", "論文", "한국어", "\u200b", "\u200d", "\u202e", "\u2066", "\u2069",

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from reader_tui.cli_doctor import run_doctor
-from reader_tui.core.doctor import check_store, restore_from_backup
+from reader_tui.core.library.doctor import check_store, restore_from_backup
 from reader_tui.core.model import Paper, Status
-from reader_tui.core.persist import ANNOTATIONS_FILE, CATALOG_FILE, list_backups
-from reader_tui.core.storage import StoreError
-from reader_tui.core.store import Library
+from reader_tui.core.library.files import ANNOTATIONS_FILE, CATALOG_FILE, list_backups
+from reader_tui.core.atomic_storage import StoreError
+from reader_tui.core.library.library import Library
 
 
 @pytest.fixture
@@ -238,7 +238,7 @@ def test_salvage_reads_whole_documents_only_and_never_raises() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from reader_tui.core.salvage import salvage_annotations
+    from reader_tui.core.library.salvage import salvage_annotations
 
     raw = (
         b'{"_meta":{"1":{"format":1,"kind":"annotations"}},"annotations":{'

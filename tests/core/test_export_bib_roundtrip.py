@@ -12,9 +12,9 @@ from pathlib import Path
 import bibtexparser
 import pytest
 
-from reader_tui.core.exporters.bibtex import export_bibtex
-from reader_tui.core.importers import bibtex as bibtex_importer
-from reader_tui.core.importers.bibtex import read_bibtex
+from reader_tui.core.formats.bibtex.writer import export_bibtex
+from reader_tui.core.formats.bibtex import reader as bibtex_importer
+from reader_tui.core.formats.bibtex.reader import read_bibtex
 from reader_tui.core.model import Annotation, Paper, PaperView
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "export_bibtex" / "multitype.bib"

@@ -12,16 +12,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-from reader_tui.core.exporters.bibtex import (
+from reader_tui.core.formats.bibtex.writer import (
     booktitle_for,
     entry_fields,
     entry_for,
     export_bibtex,
 )
-from reader_tui.core.exporters.latex import _escape_full, escape_latex
-from reader_tui.core.exporters.title_case import protect_case
+from reader_tui.core.formats.bibtex.latex import _escape_full, escape_latex
+from reader_tui.core.formats.bibtex.title_case import protect_case
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
-from reader_tui.core.titles import derive_title
+from reader_tui.core.text.titles import derive_title
 
 # ---------------------------------------------------------------------------- helpers
 
@@ -409,7 +409,7 @@ def seed_papers(seed_path: Path) -> list[PaperView]:
     """The bundled ICLR 2026 list as papers: the seed importer when it exists, else the
     format read here (a header line, then one abstract per blank-line-separated paragraph)."""
     try:
-        from reader_tui.core.importers.seed import read_seed  # type: ignore[import-not-found]
+        from reader_tui.core.formats.seed import read_seed  # type: ignore[import-not-found]
     except ImportError:
         read_seed = None
     if read_seed is not None:

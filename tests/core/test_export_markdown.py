@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reader_tui.core.exporters.markdown import escape_markdown, export_markdown
+from reader_tui.core.formats.markdown import escape_markdown, export_markdown
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 
 

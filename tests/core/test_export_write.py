@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.exporters.write import ExportError, write_export
+from reader_tui.core.formats.write import ExportError, write_export
 
 
 def test_writes_utf8_text(tmp_path: Path) -> None:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.importers.base import ImportFailure
-from reader_tui.core.importers.bibtex import read_bibtex, split_authors
-from reader_tui.core.text import stable_id
+from reader_tui.core.formats.base import ImportFailure
+from reader_tui.core.formats.bibtex.reader import read_bibtex, split_authors
+from reader_tui.core.text.display import stable_id
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "import_bibtex"
 
@@ -94,7 +94,7 @@ def test_junk_year_is_a_warning_and_kept_as_text(messy):
 
 
 def test_anonymous_is_no_author_only_in_our_own_files(tmp_path):
-    from reader_tui.core.exporters.bibtex import HEADER
+    from reader_tui.core.formats.bibtex.writer import HEADER
 
     entry = "@misc{k, title={T}, author={Anonymous}}\n"
     ours, theirs = tmp_path / "ours.bib", tmp_path / "theirs.bib"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.importers.base import ImportFailure
-from reader_tui.core.importers.csv_table import read_csv, split_authors
-from reader_tui.core.text import stable_id
+from reader_tui.core.formats.base import ImportFailure
+from reader_tui.core.formats.csv_table import read_csv, split_authors
+from reader_tui.core.text.display import stable_id
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "import_csv"
 

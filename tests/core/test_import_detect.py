@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.importers.base import ImportFailure
-from reader_tui.core.importers.detect import detect_format, read_any
+from reader_tui.core.formats.base import ImportFailure
+from reader_tui.core.formats.detect import detect_format, read_any
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -81,7 +81,7 @@ def test_read_any_with_explicit_format(tmp_path):
 
 
 def test_read_any_seed_goes_to_the_seed_importer():
-    pytest.importorskip("reader_tui.core.importers.seed")
+    pytest.importorskip("reader_tui.core.formats.seed")
     seed = Path(__file__).parents[2] / "seeds" / "iclr2026.txt"
     if not seed.exists():
         pytest.skip("no bundled seed list")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.importers.base import ImportFailure
-from reader_tui.core.importers.openreview import read_openreview
+from reader_tui.core.formats.base import ImportFailure
+from reader_tui.core.formats.openreview import read_openreview
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "import_openreview"
 IDS = ["FlatOne01", "Withdrawn2", "Dot3", "Forum4", "Forum5"]

@@ -1,6 +1,6 @@
 """A realistic multi-type bibliography (tests/fixtures/import_bibtex/realistic.bib): every
 entry is accounted for in the import report, and every field of every entry is in the
-stored papers, under the rules of `importers/bibtex.py`'s docstring."""
+stored papers, under the rules of `formats/bibtex/reader.py`'s docstring."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import bibtexparser
 import pytest
 from bibtexparser import model as bib
 
-from reader_tui.core.catalog_merge import ImportSummary
-from reader_tui.core.importers.bibtex import read_bibtex
-from reader_tui.core.store import Library
+from reader_tui.core.library.catalog_merge import ImportSummary
+from reader_tui.core.formats.bibtex.reader import read_bibtex
+from reader_tui.core.library.library import Library
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "import_bibtex" / "realistic.bib"
 TEXT = FIXTURE.read_text(encoding="utf-8")
 
-# The fields that go to the paper's attributes (see importers/bibtex.py); all others,
+# The fields that go to the paper's attributes (see formats/bibtex/reader.py); all others,
 # journal and booktitle included, are in extra_fields.
 MODELLED = {"title", "author", "year", "url", "doi", "abstract", "keywords", "annote"}
 # The three entries the file cannot give: a repeated key, a broken entry, no title.

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reader_tui.cli_import import run_import
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 BIB = """\
 @article{a2001, title={First}, journal={J}, doi={10.1/x}, year=2001}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from reader_tui.core.matching import (
+from reader_tui.core.library.same_paper import (
     Match,
     fold,
     match_papers,

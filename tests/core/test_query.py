@@ -2,7 +2,7 @@
 
 import pytest
 
-from reader_tui.core.query import Filter, Query, QueryError, parse_query, year_bounds
+from reader_tui.core.search.query import Filter, Query, QueryError, parse_query, year_bounds
 
 
 def test_empty_query_selects_everything():

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.model import Annotation, Paper, PaperView
-from reader_tui.core.related import RelatedIndex, tokenize
+from reader_tui.core.related.similar import RelatedIndex, tokenize
 
 CLUSTERS = {
     "diff": [

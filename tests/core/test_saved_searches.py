@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.model import Paper
-from reader_tui.core.saved_searches import (
+from reader_tui.core.library.saved_searches import (
     SETTING,
     SavedSearch,
     delete_search,
@@ -16,7 +16,7 @@ from reader_tui.core.saved_searches import (
     rename_search,
     save_search,
 )
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.importers.base import ImportFailure
-from reader_tui.core.importers.seed import parse_header, read_seed
-from reader_tui.core.text import stable_id
+from reader_tui.core.formats.base import ImportFailure
+from reader_tui.core.formats.seed import parse_header, read_seed
+from reader_tui.core.text.display import stable_id
 
 SEED = Path(__file__).parents[2] / "seeds" / "iclr2026.txt"
 

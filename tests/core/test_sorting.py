@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
-from reader_tui.core.sorting import SORT_FIELDS, SortKey, sort_views
+from reader_tui.core.search.sorting import SORT_FIELDS, SortKey, sort_views
 
 
 def view(pid: str, title: str, *, status: Status = Status.UNREAD, added: str = "", changed: str = "",

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.model import Paper, Status
-from reader_tui.core.persist import ANNOTATIONS_FILE, CATALOG_FILE, FORMAT_VERSION, list_backups
-from reader_tui.core.storage import StoreError
-from reader_tui.core.store import IdError, Library, clean_tags
+from reader_tui.core.library.files import ANNOTATIONS_FILE, CATALOG_FILE, FORMAT_VERSION, list_backups
+from reader_tui.core.atomic_storage import StoreError
+from reader_tui.core.library.library import IdError, Library, clean_tags
 
 
 def make_papers(n: int, *, prefix: str = "p") -> list[Paper]:
@@ -295,7 +295,7 @@ def test_a_lost_catalog_with_annotations_is_refused_never_seeded(tmp_path: Path,
     # An import may rebuild it (without the seed): the annotations reattach by paper id.
     again = Library.open(folder, seed=seed_path, rebuilding_catalog=True)
     assert len(again) == 0
-    from reader_tui.core.importers.seed import read_seed
+    from reader_tui.core.formats.seed import read_seed
 
     again.import_papers(read_seed(seed_path).papers)
     assert again.view(first).notes == "my reading notes" and again.view(first).status is Status.READ

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reader_tui.core.model import Annotation, Paper, PaperView
-from reader_tui.core.tag_suggest import keyword_list, normalise_tag, suggest_tags
+from reader_tui.core.related.tag_suggest import keyword_list, normalise_tag, suggest_tags
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from reader_tui.core import text as text_module
-from reader_tui.core.text import (
+from reader_tui.core.text import display as text_module
+from reader_tui.core.text.display import (
     normalise,
     one_line,
     sanitize,
@@ -19,7 +19,7 @@ from reader_tui.core.text import (
     styled_segments,
     to_display,
 )
-from reader_tui.core.titles import DerivedTitle, derive_title, unique_titles
+from reader_tui.core.text.titles import DerivedTitle, derive_title, unique_titles
 
 SEED = Path(__file__).parents[2] / "seeds" / "iclr2026.txt"
 
@@ -133,7 +133,7 @@ def test_sanitize_shows_every_control_and_escape_sequence() -> None:
 
 
 def test_visible_controls_keeps_every_index() -> None:
-    from reader_tui.core.text import visible_controls
+    from reader_tui.core.text.display import visible_controls
 
     text = "a\x1b]0;t\x07\tb\nc\x9b\u202e\u200bd\u2028é🎉"
     shown = visible_controls(text)
@@ -295,7 +295,7 @@ def test_never_raises(source: str) -> None:
 
 
 def test_spelled_out_characters_and_approximately_show() -> None:
-    from reader_tui.core.text import to_display
+    from reader_tui.core.text.display import to_display
 
     assert to_display(r"a \textless{} b \textbar{} c \textgreater{} d") == "a < b | c > d"
     assert to_display(r"x \textasciicircum{} y \textbackslash{} z") == "x ^ y \\ z"

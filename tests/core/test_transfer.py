@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from reader_tui.cli_doctor import run_annotations_export, run_annotations_import
 from reader_tui.core.model import Paper, Status
-from reader_tui.core.store import Library
-from reader_tui.core.transfer import (
+from reader_tui.core.library.library import Library
+from reader_tui.core.library.transfer import (
     FORMAT_KEY,
     TransferError,
     export_annotations,

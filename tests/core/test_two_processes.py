@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.model import Paper, Status
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 REPO = Path(__file__).resolve().parents[2]
 STATUSES = list(Status)
@@ -100,7 +100,7 @@ HAMMER = r"""
 import sys, time
 from pathlib import Path
 from reader_tui.core.model import Status
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 folder, role, seconds = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3])
 statuses = list(Status)

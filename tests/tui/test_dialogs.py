@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
-from reader_tui.core.sorting import SortKey
+from reader_tui.core.search.sorting import SortKey
 from reader_tui.tui.screens.confirm_dialog import ConfirmDialog
 from reader_tui.tui.screens.edit_dialog import EditDialog
 from reader_tui.tui.screens.export_dialog import ExportDialog, ExportRequest

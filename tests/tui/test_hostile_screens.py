@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from reader_tui.core.model import Annotation, Paper, PaperView
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.edit_dialog import EditDialog
 from reader_tui.tui.screens.stats_screen import StatsScreen

@@ -1,7 +1,7 @@
 """The export dialog: which papers, which format, and where to.
 
 It collects an `ExportRequest`; the app makes the text (core exporters) and writes it
-(`core.exporters.write.write_export`) or copies it (`tui.clipboard.copy_text`). Writing
+(`core.formats.write.write_export`) or copies it (`tui.clipboard.copy_text`). Writing
 over an existing file is confirmed here, so the request says whether to overwrite.
 """
 
@@ -20,9 +20,9 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, RadioButton, RadioSet, Static
 
-from ...core.exporters.write import ExportError, check_destination
-from ...core.text import sanitize
-from ...paths import styles_dir
+from ...core.formats.write import ExportError, check_destination
+from ...core.text.display import sanitize
+from ...core.paths import styles_dir
 from .confirm_dialog import ConfirmDialog
 
 Scope = Literal["marked", "filter", "all"]

@@ -16,10 +16,10 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, ProgressBar, Select, Static
 
-from ...core.importers.base import ImportFailure
-from ...core.store import ImportSummary, Library
-from ...core.text import sanitize
-from ...paths import styles_dir
+from ...core.formats.base import ImportFailure
+from ...core.library.library import ImportSummary, Library
+from ...core.text.display import sanitize
+from ...core.paths import styles_dir
 
 FORMATS = (("detect from the file", ""), ("seed text", "seed"), ("BibTeX", "bibtex"), ("OpenReview JSON", "openreview"), ("CSV", "csv"))
 PROBLEMS_SHOWN = 8
@@ -111,7 +111,7 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
 
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
     def _import(self, path: Path, fmt: str | None) -> None:
-        from ...core.importers.detect import read_any
+        from ...core.formats.detect import read_any
 
         self.post_message(self.Stage(f"Reading {path.name}…"))
         try:

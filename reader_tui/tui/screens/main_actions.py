@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from textual import work
 
-from reader_tui.core.sorting import SortKey
-from reader_tui.core.text import one_line
+from reader_tui.core.search.sorting import SortKey
+from reader_tui.core.text.display import one_line
 
 if TYPE_CHECKING:
     from reader_tui.tui.screens.main_screen import MainScreen
@@ -106,9 +106,9 @@ class MainActions(_Base):
     def _export(self: MainScreen, request, ids: list[str]) -> None:
         # Rendering thousands of entries takes seconds: off the UI thread; the result is
         # reported through the app (call_from_thread), never by touching widgets here.
-        from reader_tui.core.exporters.bibtex import export_bibtex
-        from reader_tui.core.exporters.markdown import export_markdown
-        from reader_tui.core.exporters.write import write_export
+        from reader_tui.core.formats.bibtex.writer import export_bibtex
+        from reader_tui.core.formats.markdown import export_markdown
+        from reader_tui.core.formats.write import write_export
         from reader_tui.tui.clipboard import copy_text
 
         views = self.library.views(ids)
@@ -130,7 +130,7 @@ class MainActions(_Base):
         notify(self.notify, f"Exported {what} to {request.path}", markup=False)
 
     def action_copy_bibtex(self: MainScreen) -> None:
-        from reader_tui.core.exporters.bibtex import entry_for
+        from reader_tui.core.formats.bibtex.writer import entry_for
         from reader_tui.tui.clipboard import copy_text
 
         ids = self.targets()

@@ -16,8 +16,8 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 
-from reader_tui.core.saved_searches import SavedSearch, delete_search, get_search, list_searches, save_search
-from reader_tui.core.text import one_line
+from reader_tui.core.library.saved_searches import SavedSearch, delete_search, get_search, list_searches, save_search
+from reader_tui.core.text.display import one_line
 from reader_tui.tui.widgets.related_list import RelatedList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
 
@@ -177,7 +177,7 @@ class MainExtras:
     def suggest_tags_for(self: MainScreen, paper_id: str) -> list[str]:
         """Tags for the tag editor: those on the most similar papers and the paper's own
         keywords (core.tag_suggest), then the most used tags."""
-        from reader_tui.core.tag_suggest import suggest_tags
+        from reader_tui.core.related.tag_suggest import suggest_tags
 
         view = self.library.view(paper_id)
         known = self.library.all_tags()

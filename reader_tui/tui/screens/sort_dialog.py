@@ -1,7 +1,7 @@
 """The sort dialog: order the list by title, status, date added or last change.
 
 A letter picks a field and applies at once (t, s, a, c); r flips the direction. The
-app sorts, with `reader_tui.core.sorting.sort_views`.
+app sorts, with `reader_tui.core.search.sorting.sort_views`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.sorting import SORT_FIELDS, SortKey
-from ...paths import styles_dir
+from ...core.search.sorting import SORT_FIELDS, SortKey
+from ...core.paths import styles_dir
 
 #: The key that picks each field.
 FIELD_KEYS = {"title": "t", "status": "s", "added": "a", "changed": "c"}

@@ -22,8 +22,8 @@ from textual.widgets import Footer, Static
 
 from reader_tui.core.model import Status
 from reader_tui.core.stats import decisions_since
-from reader_tui.core.store import Library
-from reader_tui.core.text import sanitize, visible_controls
+from reader_tui.core.library.library import Library
+from reader_tui.core.text.display import sanitize, visible_controls
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 

@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import TextArea
 
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 AUTOSAVE_DELAY = 0.8
 AUTOSAVE_MAX_WAIT = 2.0

@@ -15,8 +15,8 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from reader_tui.core.saved_searches import SavedSearch
-from reader_tui.core.text import one_line
+from reader_tui.core.library.saved_searches import SavedSearch
+from reader_tui.core.text.display import one_line
 
 
 class SavedSearchList(OptionList):
