@@ -18,7 +18,7 @@ import io
 import re
 from pathlib import Path
 
-from ..library.same_paper import normalise_doi, openreview_forum_id
+from .identifiers import normalise_doi, openreview_forum_id
 from ..model import Paper
 from ..text.display import stable_id
 from ..text.titles import derive_title

@@ -7,7 +7,7 @@
     Krotov and Hopfield (2021) proposed ...
 
 The header names the list ("ICLR 2026 ..." -> venue ICLR, year 2026). Papers have no
-title, authors or id: the id is a hash of the abstract (`text.stable_id`), so the same
+title, authors or id: the id is a hash of the abstract (`text.display.stable_id`), so the same
 abstract gets the same id on every import, and the title is derived from it.
 """
 

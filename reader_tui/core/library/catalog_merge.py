@@ -130,7 +130,7 @@ def merge_papers(
     Two records of this import are one paper only when they have the same id (the same
     DOI, OpenReview url, or citation key and title; see the importers): the later one
     fills in what the first lacks. Fuzzy matching never joins two BibTeX entries with
-    different keys (`matching.distinct_entries`).
+    different keys (`same_paper.distinct_entries`).
     """
     from ..text.citekeys import CitekeyAllocator
     from .same_paper import distinct_entries, match_papers, merge_paper
@@ -200,7 +200,7 @@ def merge_papers(
 
 def _same_id_why(first: Paper, later: Paper) -> str:
     """Why two records of one import got the same id (see the importers' id rules)."""
-    from .same_paper import normalise_doi, openreview_forum_id
+    from ..formats.identifiers import normalise_doi, openreview_forum_id
 
     if first.doi and normalise_doi(first.doi) == normalise_doi(later.doi):
         return "the same DOI"

@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..text.citekeys import validate_citekey
-from .same_paper import fold, normalise_doi, normalise_url
+from ..formats.identifiers import fold, normalise_doi, normalise_url
 from ..model import EDITABLE_FIELDS, Annotation, Status, now_iso
 from .files import ANNOTATIONS_TABLE, Tables, annotation_doc_id
 from .library import Library, clean_tags

@@ -1,4 +1,4 @@
-"""A disk cache of `search.SearchIndex` for warm starts: `load_or_build(records, cache)`.
+"""A disk cache of `index.SearchIndex` for warm starts: `load_or_build(records, cache)`.
 
 Building the index tokenises every abstract (2-3 s of CPU at 20,000 papers on a slow
 2-core machine); loading it from this cache takes a small fraction of that. The file

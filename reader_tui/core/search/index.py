@@ -139,7 +139,7 @@ class SearchIndex(Matching):
         these papers (same ids in the same order, same texts) by this version, else built
         and written there (atomically) for the next start. Status, tags and notes always
         come from `records`. A missing, stale or damaged cache is rebuilt, an unwritable one
-        skipped; neither raises. See `search_cache`."""
+        skipped; neither raises. See `cache`."""
         from .cache import load_or_build
 
         return load_or_build(records, cache, cls)

@@ -1,6 +1,6 @@
-"""The query side of `search.SearchIndex`: expanding a query word against the vocabulary
+"""The query side of `index.SearchIndex`: expanding a query word against the vocabulary
 (prefixes, infixes, near words), matching tags and notes, phrases, combining the words'
-values (AND, else OR) and the whole-query title re-rank. See `search` for the scheme."""
+values (AND, else OR) and the whole-query title re-rank. See `index` for the scheme."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """LaTeX escaping for BibTeX field text from the catalog (titles, abstracts, authors,
 venues, ...): `escape_latex` (`title_case.protect_case` protects titles' capitals).
-`exporters.bibtex` builds the entries from these. The user's own notes and tags are not
+`bibtex.writer` builds the entries from these. The user's own notes and tags are not
 escaped here: `user_text.encode_user_text` encodes them exactly.
 
 `escape_latex` turns a field's text into BibTeX field text:

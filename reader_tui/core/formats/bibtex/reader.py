@@ -6,14 +6,14 @@ We evaluate values ourselves (`_evaluate`): `{...}` and `"..."` pieces, numbers,
 (defined earlier in the file, plus the month names) and `#` concatenation.
 
 Titles and abstracts keep their LaTeX (the exporter writes it back; the screen uses
-`text.to_display`), with runs of whitespace collapsed since BibTeX values wrap freely.
+`text.display.to_display`), with runs of whitespace collapsed since BibTeX values wrap freely.
 
 The user's own reading comes back as `ImportResult.annotations`: `annote` (BibTeX's field
 for a reader's notes) is the paper's notes in any file, line breaks kept; in a file
 reader-tui exported (its `HEADER` first), `keywords` are the user's tags, since that is
 what the exporter writes there, not catalog keywords (unless the entry has a `tags`
 field: then that holds the tags, and `keywords` are the paper's own). Both
-are user text, written in one exact encoding (`exporters.user_text`) and decoded here.
+are user text, written in one exact encoding (`bibtex.user_text`) and decoded here.
 
 Paper ids, stable across re-imports of the same file:
 1. the OpenReview forum id when the url points at OpenReview (the same id the OpenReview
@@ -22,7 +22,7 @@ Paper ids, stable across re-imports of the same file:
 3. else `stable_id` of the citation key and the title. The key tells apart entries that
    share a title and year (two chapters of one book); the title tells apart two files that
    happen to use one key for different papers. Entries with different keys are different
-   papers unless a DOI or url says otherwise (see `matching.match_papers`).
+   papers unless a DOI or url says otherwise (see `library.same_paper.match_papers`).
 The citation key is kept as `Paper.citekey`.
 
 What an entry keeps, so that it can be written back as it came (`Paper.entry_type`,
@@ -40,7 +40,7 @@ What an entry keeps, so that it can be written back as it came (`Paper.entry_typ
 - That includes `journal` and `booktitle`, as written: `Paper.venue` is a copy of the
   `booktitle` if the entry has one, else of its `journal` (else the `--venue` default),
   for display and search. A paper that was already in the library keeps its venue when
-  a `.bib` entry is merged into it (see `matching.merge_paper`), so the two may differ.
+  a `.bib` entry is merged into it (see `library.same_paper.merge_paper`), so the two may differ.
   To write the entry back: write `extra_fields` in order, `journal`/`booktitle` as they
   are; when neither is there and the paper has a venue, write it as `journal` for an
   `article` and as `booktitle` otherwise.
@@ -57,7 +57,7 @@ from typing import Iterator
 import bibtexparser
 from bibtexparser import model as bib
 
-from ...library.same_paper import BIBTEX_SOURCE, OWN_EXPORT_SOURCE, fold, normalise_doi, openreview_forum_id
+from ..identifiers import BIBTEX_SOURCE, OWN_EXPORT_SOURCE, fold, normalise_doi, openreview_forum_id
 from ...model import Paper
 from .writer import HEADER
 from .user_text import decode_user_text, split_keywords

@@ -6,7 +6,7 @@ This module builds the entries: their types, fields, booktitles, authors and key
   entry type, its own LaTeX in every field, and every field the model does not know
   (`Paper.extra_fields`) written verbatim. Only what the user changed here is re-escaped.
 * Other papers (OpenReview, seed, CSV): catalog text goes through `escape_latex` (see
-  `exporters.latex`), titles also get their capitals protected (`protect_case`).
+  `bibtex.latex`), titles also get their capitals protected (`protect_case`).
 * The user's own notes and tags go through `user_text.encode_user_text`, which
   `decode_user_text` undoes exactly.
 
