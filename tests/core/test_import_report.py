@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.cli_import import run_import
+from reader_tui.cli.import_cmd import run_import
 from reader_tui.core.library.library import Library
 
 BIB = """\

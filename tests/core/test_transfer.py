@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reader_tui.cli_doctor import run_annotations_export, run_annotations_import
+from reader_tui.cli.doctor import run_annotations_export, run_annotations_import
 from reader_tui.core.model import Paper, Status
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.transfer import (

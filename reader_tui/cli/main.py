@@ -9,11 +9,11 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import __version__
-from .core.formats.base import ImportFailure
-from .core.model import EDITABLE_FIELDS, PaperView, Status
-from .core.atomic_storage import StoreError
-from .core.library.library import IdError, Library
+from .. import __version__
+from ..core.formats.base import ImportFailure
+from ..core.model import EDITABLE_FIELDS, PaperView, Status
+from ..core.atomic_storage import StoreError
+from ..core.library.library import IdError, Library
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -189,13 +189,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_tui(args: argparse.Namespace) -> int:
     library = _open(args, background_writes=True)
-    from .tui.app import run_app
+    from ..tui.app import run_app
 
     return run_app(library)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from .cli_import import run_import
+    from .import_cmd import run_import
 
     # An import is how a lost catalog comes back: it may open a store whose catalog is missing.
     library = _open(args, rebuilding_catalog=True)
@@ -203,7 +203,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    from .cli_import import run_index
+    from .import_cmd import run_index
 
     return run_index(_open(args), quiet=args.quiet)
 
@@ -216,7 +216,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         _print_json([v.to_dict() for v in views])
         return EXIT_OK
-    from .core.text.display import one_line, visible_controls
+    from ..core.text.display import one_line, visible_controls
 
     for view in views:
         # tags as typed: they are the user's words, not LaTeX ("a\{b}" stays a\{b})
@@ -258,7 +258,7 @@ def cmd_tag(args: argparse.Namespace) -> int:
         library.retag(ids, add=add, remove=remove)
     except ValueError as error:
         raise UserError(str(error), EXIT_USAGE) from None
-    from .core.text.display import visible_controls
+    from ..core.text.display import visible_controls
 
     for pid in ids:
         tags = ", ".join(map(visible_controls, library.annotation(pid).tags))
@@ -275,7 +275,7 @@ def cmd_note(args: argparse.Namespace) -> int:
         old = library.annotation(pid).notes
         addition = _stdin_if_dash(args.append_text)
         library.set_notes(pid, f"{old.rstrip()}\n{addition}" if old.strip() else addition)
-    from .core.text.display import visible_controls
+    from ..core.text.display import visible_controls
 
     print(f"{visible_controls(pid)}: notes saved ({len(library.annotation(pid).notes)} characters)")
     return EXIT_OK
@@ -293,28 +293,28 @@ def cmd_edit(args: argparse.Namespace) -> int:
         library.edit(pid, **values)
     except ValueError as error:
         raise UserError(str(error), EXIT_USAGE) from None
-    from .core.text.display import visible_controls
+    from ..core.text.display import visible_controls
 
     print(f"{visible_controls(pid)}: {', '.join(values)} changed")
     if {"title", "authors"} & values.keys():
-        from .core.library.indexing import start_background_prepare
+        from ..core.library.indexing import start_background_prepare
 
         start_background_prepare(library.files.folder)  # the index caches hold the old text
     return EXIT_OK
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from .cli_stats import print_stats
+    from .stats import print_stats
 
     print_stats(_open(args), as_json=args.json)
     return EXIT_OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .core.clipboard import ClipboardUnavailable, copy_to_system_clipboard
-    from .core.formats.bibtex.writer import export_bibtex, export_losses
-    from .core.formats.markdown import export_markdown
-    from .core.formats.write import ExportError, write_export
+    from ..core.clipboard import ClipboardUnavailable, copy_to_system_clipboard
+    from ..core.formats.bibtex.writer import export_bibtex, export_losses
+    from ..core.formats.markdown import export_markdown
+    from ..core.formats.write import ExportError, write_export
 
     if args.output and args.clipboard:
         raise UserError("choose one of -o FILE and --clipboard", EXIT_USAGE)
@@ -354,15 +354,15 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from .cli_doctor import run_doctor
-    from .core.paths import resolve_db_path
+    from .doctor import run_doctor
+    from ..core.paths import resolve_db_path
 
     return run_doctor(resolve_db_path(getattr(args, "db", None)), args.restore, yes=args.yes)
 
 
 def cmd_annotations(args: argparse.Namespace) -> int:
-    from .cli_doctor import run_annotations_export, run_annotations_import
-    from .core.paths import default_seed_path, resolve_db_path
+    from .doctor import run_annotations_export, run_annotations_import
+    from ..core.paths import default_seed_path, resolve_db_path
 
     folder = resolve_db_path(getattr(args, "db", None))
     if args.action == "export":
@@ -382,7 +382,7 @@ def format_paper(view: PaperView) -> str:
     """A paper as plain text for the terminal: title, venue, authors, keywords and
     abstract rendered from their LaTeX/markdown as on screen; ids, url, tags and notes as
     typed. Control characters are shown visibly in all of them, never sent raw."""
-    from .core.text.display import names_line, one_line, sanitize, to_display, visible_controls
+    from ..core.text.display import names_line, one_line, sanitize, to_display, visible_controls
 
     venue = one_line(view.venue)
     if view.year and str(view.year) not in venue:
@@ -409,8 +409,8 @@ def format_paper(view: PaperView) -> str:
 
 def _select(library: Library, *, status: Status | None, tags: Sequence[str], search: str | None) -> list[PaperView]:
     if search:
-        from .core.search.query import QueryError
-        from .core.library.indexing import search_index
+        from ..core.search.query import QueryError
+        from ..core.library.indexing import search_index
 
         try:
             # The TUI's cached index, when the catalog has not changed since it was made.
@@ -429,7 +429,7 @@ def _select(library: Library, *, status: Status | None, tags: Sequence[str], sea
 
 
 def _open(args: argparse.Namespace, *, background_writes: bool = False, rebuilding_catalog: bool = False) -> Library:
-    from .core.paths import default_seed_path, resolve_db_path
+    from ..core.paths import default_seed_path, resolve_db_path
 
     folder = resolve_db_path(getattr(args, "db", None))
     seed = None if getattr(args, "no_seed", False) else default_seed_path()
@@ -448,13 +448,13 @@ def _stdin_if_dash(text: str) -> str:
 
 
 def _print_json(data: object) -> None:
-    from .core.text.display import safe_json
+    from ..core.text.display import safe_json
 
     sys.stdout.write(safe_json(data) + "\n")
 
 
 def _error(message: str) -> None:
-    from .core.text.display import sanitize
+    from ..core.text.display import sanitize
 
     print(f"reader-tui: {sanitize(message)}", file=sys.stderr)
 

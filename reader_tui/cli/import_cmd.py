@@ -7,9 +7,9 @@ import os
 import sys
 from pathlib import Path
 
-from .core.library.catalog_merge import ImportSummary
-from .core.formats.base import ImportFailure
-from .core.library.library import Library
+from ..core.library.catalog_merge import ImportSummary
+from ..core.formats.base import ImportFailure
+from ..core.library.library import Library
 
 EXIT_OK, EXIT_ERROR = 0, 1
 
@@ -19,7 +19,7 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
     of counts), then on stderr one line per merged record (into which paper, why), per
     skipped entry (why) and per warning, each naming its file and line, and each
     unreadable file. Exit 1 if a file failed."""
-    from .core.formats.detect import read_any
+    from ..core.formats.detect import read_any
     from .progress import Progress
 
     papers, problems, failures, annotations, labels = [], [], [], {}, []
@@ -61,7 +61,7 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
     for failure in failures:
         _error(str(failure))
     if summary.new or summary.updated or summary.merged:
-        from .core.library.indexing import start_background_prepare
+        from ..core.library.indexing import start_background_prepare
 
         # so that the next TUI start finds its indexes ready (see indexing.py)
         start_background_prepare(library.files.folder)
@@ -71,7 +71,7 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
 def run_index(library: Library, *, quiet: bool = False) -> int:
     """Bring the library's search and related-papers caches up to date, printing a line
     per index as it is done (an app that started this reads them as they come)."""
-    from .core.library.indexing import prepare
+    from ..core.library.indexing import prepare
 
     for name, seconds, cached in prepare(library):
         if quiet:
@@ -85,6 +85,6 @@ def run_index(library: Library, *, quiet: bool = False) -> int:
 
 
 def _error(message: str) -> None:
-    from .core.text.display import sanitize
+    from ..core.text.display import sanitize
 
     print(f"reader-tui: {sanitize(message)}", file=sys.stderr)

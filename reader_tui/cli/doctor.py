@@ -11,9 +11,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .core.library.doctor import check_store, plan_annotations_restore, restore_from_backup
-from .core.atomic_storage import StoreError, read_json_file
-from .core.library.library import Library
+from ..core.library.doctor import check_store, plan_annotations_restore, restore_from_backup
+from ..core.atomic_storage import StoreError, read_json_file
+from ..core.library.library import Library
 
 EXIT_OK, EXIT_ERROR = 0, 1
 
@@ -69,8 +69,8 @@ def run_annotations_export(folder: Path, out_path: Path | None, *, force: bool =
     """Write the annotations of the store in `folder` as a JSON document to `out_path`
     (standard output when None; an existing file only with `force`). Exit 0 on success,
     1 with a one-line error otherwise."""
-    from .core.formats.write import ExportError, write_export
-    from .core.library.transfer import dumps_document, export_annotations
+    from ..core.formats.write import ExportError, write_export
+    from ..core.library.transfer import dumps_document, export_annotations
 
     folder = Path(folder)
     if not (folder / "catalog.json").exists() and not (folder / "annotations.json").exists():
@@ -98,7 +98,7 @@ def run_annotations_import(folder: Path, path: Path, *, seed: Path | None = None
     """Merge an annotations export (`path`, or "-" for standard input) into the store in
     `folder` (created from `seed` when new), later changes winning field by field.
     Exit 0 when it was merged (papers not in the library are reported), 1 otherwise."""
-    from .core.library.transfer import TransferError, check_document, import_annotations, parse_document
+    from ..core.library.transfer import TransferError, check_document, import_annotations, parse_document
 
     try:
         if str(path) == "-":
@@ -128,12 +128,12 @@ def run_annotations_import(folder: Path, path: Path, *, seed: Path | None = None
 
 
 def _out(line: str) -> None:
-    from .core.text.display import sanitize
+    from ..core.text.display import sanitize
 
     print(sanitize(line))
 
 
 def _err(line: str) -> None:
-    from .core.text.display import sanitize
+    from ..core.text.display import sanitize
 
     print(f"reader-tui: {sanitize(line)}", file=sys.stderr)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import date
 
-from .core.model import Status
-from .core.library.library import Library
+from ..core.model import Status
+from ..core.library.library import Library
 
 
 def print_stats(library: Library, *, as_json: bool = False) -> None:
     """Print the library's counts, as text or (`as_json`) one JSON object."""
-    from .core.text.display import safe_json, visible_controls
+    from ..core.text.display import safe_json, visible_controls
 
     stats = library_stats(library)
     if as_json:
@@ -37,7 +37,7 @@ def library_stats(library: Library) -> dict:
 
 def reads_line(library: Library, today: date | None = None) -> str:
     """Papers read per day over the last 28 days as one line of block characters."""
-    from .core.stats import reads_per_day
+    from ..core.stats import reads_per_day
 
     days = reads_per_day(library.annotations, 28, today)
     most = max((count for _day, count in days), default=0)

@@ -57,7 +57,7 @@ class Progress:
             self._stop.wait(0.1)
 
     def _draw(self) -> None:
-        from .core.text.display import one_line
+        from ..core.text.display import one_line
 
         done, label = self.done, self.label  # one reading: the main thread moves on meanwhile
         filled = round(BAR_WIDTH * done / self.total)
