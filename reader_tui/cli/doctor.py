@@ -1,5 +1,5 @@
 """`reader-tui doctor [--restore]` and `reader-tui annotations export|import`: the command
-functions, without argument parsing (cli.py parses and calls these). Each prints
+functions, without argument parsing (`main` parses; the `cmd_` functions unpack the arguments). Each prints
 human-readable lines and returns the process exit code.
 
 Messages carry file names and paper titles, which may hold terminal escapes: every line
@@ -8,12 +8,14 @@ goes through `text.sanitize` before it reaches the terminal.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
 from ..core.library.doctor import check_store, plan_annotations_restore, restore_from_backup
 from ..core.atomic_storage import StoreError, read_json_file
 from ..core.library.library import Library
+from .output import EXIT_USAGE, UserError
 
 EXIT_OK, EXIT_ERROR = 0, 1
 
@@ -137,3 +139,23 @@ def _err(line: str) -> None:
     from ..core.text.display import sanitize
 
     print(f"reader-tui: {sanitize(line)}", file=sys.stderr)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from ..core.paths import resolve_db_path
+
+    return run_doctor(resolve_db_path(getattr(args, "db", None)), args.restore, yes=args.yes)
+
+
+def cmd_annotations(args: argparse.Namespace) -> int:
+    from ..core.paths import default_seed_path, resolve_db_path
+
+    folder = resolve_db_path(getattr(args, "db", None))
+    if args.action == "export":
+        if args.file:
+            raise UserError("annotations export writes with -o FILE, it takes no file argument", EXIT_USAGE)
+        return run_annotations_export(folder, Path(args.output) if args.output else None, force=args.force)
+    if not args.file:
+        raise UserError("annotations import needs the JSON file to read", EXIT_USAGE)
+    seed = None if getattr(args, "no_seed", False) else default_seed_path()
+    return run_annotations_import(folder, Path(args.file), seed=seed)

@@ -1,8 +1,9 @@
 """`reader-tui import FILE...` and `reader-tui index`: the command functions, without
-argument parsing (cli.py parses and calls these). Each returns the process exit code."""
+argument parsing (`main` parses; the `cmd_` functions unpack the arguments). Each returns the process exit code."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 from ..core.library.catalog_merge import ImportSummary
 from ..core.formats.base import ImportFailure
 from ..core.library.library import Library
+from .options import open_library
 
 EXIT_OK, EXIT_ERROR = 0, 1
 
@@ -88,3 +90,13 @@ def _error(message: str) -> None:
     from ..core.text.display import sanitize
 
     print(f"reader-tui: {sanitize(message)}", file=sys.stderr)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    # An import is how a lost catalog comes back: it may open a store whose catalog is missing.
+    library = open_library(args, rebuilding_catalog=True)
+    return run_import(library, [Path(name) for name in args.files], args.format, args.venue, args.year)
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    return run_index(open_library(args), quiet=args.quiet)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 from datetime import date
 
 from ..core.model import Status
 from ..core.library.library import Library
+from .options import open_library
+from .output import EXIT_OK
 
 
 def print_stats(library: Library, *, as_json: bool = False) -> None:
@@ -44,3 +47,8 @@ def reads_line(library: Library, today: date | None = None) -> str:
     bars = "".join("·" if not count else "▁▂▃▄▅▆▇█"[min(7, (count * 8 - 1) // most)] for _day, count in days)
     total = sum(count for _day, count in days)
     return f"read per day {days[0][0]:%b %d} {bars} {days[-1][0]:%b %d}: {total} in 28 days"
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    print_stats(open_library(args), as_json=args.json)
+    return EXIT_OK
