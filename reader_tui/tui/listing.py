@@ -12,7 +12,7 @@ from typing import Any
 
 from reader_tui.core.search.sorting import SortKey, sort_views
 from reader_tui.core.library.library import Library
-from reader_tui.tui.screens.filter_dialog import FilterChoice
+from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 
 
 @dataclass(slots=True)

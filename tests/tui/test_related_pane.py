@@ -10,7 +10,7 @@ import pytest
 from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.core.library.indexing import related_cache_path
-from reader_tui.tui.screens.tag_editor import TagEditor
+from reader_tui.tui.dialogs.tag_editor import TagEditor
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.related_list import COMPUTING, RelatedList
 

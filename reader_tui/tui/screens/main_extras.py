@@ -149,7 +149,7 @@ class MainExtras:
         if paper_id in papers.ids:
             papers.move_to(papers.ids.index(paper_id))
             return
-        from reader_tui.tui.screens.filter_dialog import FilterChoice
+        from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 
         self.list_filter = FilterChoice()
         self.refilter(keep=paper_id)
@@ -211,7 +211,7 @@ class MainExtras:
             self.app.call_from_thread(self.notify, message, markup=False)
 
     def action_save_search(self: MainScreen) -> None:
-        from reader_tui.tui.screens.name_prompt import NamePrompt
+        from reader_tui.tui.dialogs.name_prompt import NamePrompt
 
         query = filter_query(self)
         if not query:

@@ -242,7 +242,7 @@ class TriageScreen(Screen[str | None]):
         self._show()
 
     def action_tags(self) -> None:
-        from reader_tui.tui.screens.tag_editor import TagEditor
+        from reader_tui.tui.dialogs.tag_editor import TagEditor
 
         pid = self.current_id
         if pid is None:
