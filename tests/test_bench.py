@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def test_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "reader_tui.bench", "--papers", "120", "--runs", "1", "--json"],
+        [sys.executable, "-m", "benchmarks.bench", "--papers", "120", "--runs", "1", "--json"],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(REPO), "HOME": str(tmp_path)},
@@ -39,7 +39,7 @@ def test_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
 
 
 def test_synthetic_lists_grow_to_the_size_asked(tmp_path: Path) -> None:
-    from reader_tui.synthetic import generate
+    from benchmarks.synthetic import generate
 
     papers = generate(500)
     assert len(papers) == 500

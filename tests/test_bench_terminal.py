@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui import bench_terminal
+from benchmarks import bench_terminal
 
 DELAY_S = 0.4  # before Python starts: the shell sleeps first
 BLOCK_MB = 64

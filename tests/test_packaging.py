@@ -36,6 +36,8 @@ def test_wheel_carries_seeds_and_styles(wheel: Path) -> None:
     assert any(n.startswith("reader_tui/_bundled/styles/") and n.endswith(".tcss") for n in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "reader-tui = reader_tui.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    # the benchmarks stay in the checkout and the sdist: a user's install does not carry them
+    assert not any(n.startswith("benchmarks/") or "/bench" in n for n in names)
 
 
 def test_installed_wheel_runs_from_outside_the_source_tree(wheel: Path, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
-from reader_tui.bench import load_views
+from benchmarks.synthetic import load_views
 from reader_tui.core.search.index import SearchIndex
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "papers_sample.jsonl"

@@ -1,8 +1,8 @@
 """Search benchmark: index build time and per-query latency over a fixed query set.
 
-    python -m reader_tui.bench_search /work/shared/data/iclr2026-openreview.jsonl.gz [--papers 100000]
+    python -m benchmarks.bench_search /work/shared/data/iclr2026-openreview.jsonl.gz [--papers 100000]
 
-`run_benchmark(records)` is what `reader_tui.bench` calls; `synthetic_records` makes a
+`run_benchmark(records)` is what `benchmarks.bench` calls; `synthetic_records` makes a
 bigger list by recombining the sentences and title words of a real one.
 """
 
@@ -18,9 +18,9 @@ import sys
 import time
 from typing import Sequence
 
-from .bench import load_views
-from .core.model import Annotation, Paper, PaperView, Status
-from .core.search.index import SearchIndex
+from .synthetic import load_views
+from reader_tui.core.model import Annotation, Paper, PaperView, Status
+from reader_tui.core.search.index import SearchIndex
 
 #: Realistic queries: single words, typos, partial words, several words, phrases, fields.
 QUERIES = (

@@ -3,7 +3,8 @@
 With real papers to start from (an OpenReview dump), `grow` recombines their sentences,
 titles and keywords into as many new papers as asked, so a 100,000-paper list has the
 vocabulary and lengths of a real conference. Without any, `generate` starts from the
-bundled seed list's abstracts.
+bundled seed list's abstracts. `load_papers` and `load_views` give the benchmarks (and the
+search tests) their papers: synthetic, or read from a list file.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
-from .core.model import Paper
+from reader_tui.core.model import Paper
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\*])")
 _NAME_PARTS = (
@@ -58,7 +60,28 @@ def grow(papers: Sequence[Paper], count: int, *, seed: int = 42) -> list[Paper]:
 
 def generate(count: int, *, seed: int = 42) -> list[Paper]:
     """`count` papers grown from the bundled seed list (no data file needed)."""
-    from .core.formats.seed import read_seed
-    from .core.paths import default_seed_path
+    from reader_tui.core.formats.seed import read_seed
+    from reader_tui.core.paths import default_seed_path
 
     return grow(read_seed(default_seed_path()).papers, count, seed=seed)
+
+
+def load_papers(data: Path | None, count: int | None) -> list[Paper]:
+    """The papers to measure with: read from `data`, grown or cut to `count`."""
+    if data is None:
+        return generate(count or 2000)
+    from reader_tui.core.formats.detect import read_any
+
+    papers = read_any(data).papers
+    if count is not None:
+        papers = grow(papers, count) if count > len(papers) else papers[:count]
+    return papers
+
+
+def load_views(path: Path) -> list:
+    """Unannotated views of every paper in a list file (any importable format): what the
+    per-part benchmarks (`python -m benchmarks.bench_search FILE`, ...) measure with."""
+    from reader_tui.core.formats.detect import read_any
+    from reader_tui.core.model import Annotation, PaperView
+
+    return [PaperView(paper, Annotation()) for paper in read_any(Path(path)).papers]

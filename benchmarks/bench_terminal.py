@@ -1,6 +1,6 @@
 """What a user sees: the TUI started as a console command in a real terminal.
 
-`python -m reader_tui.bench_terminal --db STORE [--runs 5] [--json]` starts
+`python -m benchmarks.bench_terminal --db STORE [--runs 5] [--json]` starts
 `python -m reader_tui --db STORE` in a 140x45 terminal (tmux when it is installed, else a
 bare pseudo-terminal), as if the user had typed the command in a shell and pressed Enter,
 and times, from that Enter (before Python starts):
@@ -14,7 +14,7 @@ Memory is the TUI process's own: `VmHWM` (peak) and `VmRSS` (when idle) from
 /proc/PID/status, read just before `q`. Not the rusage of a child: Linux hands the peak of
 the process that starts a program on to it, so a benchmark holding a catalog would report
 its own. Each figure is the median of several runs with their range; the in-process
-figures of `reader_tui.bench` (store already open, headless) are not what a user sees.
+figures of `benchmarks.bench` (store already open, headless) are not what a user sees.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def list_marks(titles: Sequence[str], count: int = 2) -> list[str]:
 
 def store_titles(folder: Path) -> list[str]:
     """The titles of the store's papers in catalog order."""
-    from .core.library.library import Library
+    from reader_tui.core.library.library import Library
 
     library = Library.open(folder)
     try:
@@ -448,7 +448,7 @@ ROWS = [
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reader_tui.bench_terminal", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_terminal", description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, required=True, help="the store to open (not changed, apart from the "
                         "backup every TUI session takes)")
     parser.add_argument("--runs", type=int, default=5, help="launches to take the median of (default 5)")

@@ -4,9 +4,9 @@ cursor move, memory.
 In-process and headless: the clock starts when the app is created, with the store
 already open and Python and Textual already imported, so these figures isolate the
 app's own share. What a user sees, from the Enter key to the list in a real terminal, is
-measured by `reader_tui.bench_terminal`.
+measured by `benchmarks.bench_terminal`.
 
-`python -m reader_tui.tui.bench_tui STORE_FOLDER` prints them for an existing store
+`python -m benchmarks.bench_tui STORE_FOLDER` prints them for an existing store
 (import ../shared/data/iclr2026-openreview.jsonl.gz into it first for the 19,630-paper
 figures). The project's main benchmark calls `measure_first_paint(library)` and
 `measure_held_keys(library)`.
@@ -177,7 +177,7 @@ def _proc_status_mb(field: str) -> float:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args:
-        print("usage: python -m reader_tui.tui.bench_tui STORE_FOLDER", file=sys.stderr)
+        print("usage: python -m benchmarks.bench_tui STORE_FOLDER", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     library = Library.open(Path(args[0]), background_writes=True)

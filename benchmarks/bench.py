@@ -1,4 +1,4 @@
-"""The project's benchmark: `python -m reader_tui.bench [--data FILE] [--papers N] [--runs R] [--json]`.
+"""The project's benchmark: `python -m benchmarks.bench [--data FILE] [--papers N] [--runs R] [--json]`.
 
 Speed targets are checked here, not in timed tests (the machines are shared and noisy).
 With `--data` it reads a real list (any format `reader-tui import` takes; for the README
@@ -37,14 +37,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .core.model import Paper, Status
-from .core.library.library import Library
-from .core.library.indexing import BACKGROUND_ENV
-from .core.paths import CACHE_ENV
+from reader_tui.core.model import Paper, Status
+from reader_tui.core.library.library import Library
+from reader_tui.core.library.indexing import BACKGROUND_ENV
+from reader_tui.core.paths import CACHE_ENV
+
+from .synthetic import load_papers
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reader_tui.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, help="a paper list to measure with (default: synthetic papers)")
     parser.add_argument("--papers", type=int, help="use this many papers (grown from --data or the seed list)")
     parser.add_argument("--runs", type=int, default=5, help="launches of the TUI in a terminal (default 5)")
@@ -69,29 +71,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(format_table(figures))
     return 0
-
-
-def load_papers(data: Path | None, count: int | None) -> list[Paper]:
-    """The papers to measure with: read from `data`, grown or cut to `count`."""
-    from .synthetic import generate, grow
-
-    if data is None:
-        return generate(count or 2000)
-    from .core.formats.detect import read_any
-
-    papers = read_any(data).papers
-    if count is not None:
-        papers = grow(papers, count) if count > len(papers) else papers[:count]
-    return papers
-
-
-def load_views(path: Path) -> list:
-    """Unannotated views of every paper in a list file (any importable format): what the
-    per-part benchmarks (`python -m reader_tui.bench_search FILE`, ...) measure with."""
-    from .core.formats.detect import read_any
-    from .core.model import Annotation, PaperView
-
-    return [PaperView(paper, Annotation()) for paper in read_any(Path(path)).papers]
 
 
 # -- steps ------------------------------------------------------------------------------
@@ -148,8 +127,8 @@ def step_writes(context: dict) -> dict:
 def step_search(context: dict) -> dict:
     from .bench_search import run_benchmark
 
-    from .core.search import cache as search_cache
-    from .core.search.index import SearchIndex
+    from reader_tui.core.search import cache as search_cache
+    from reader_tui.core.search.index import SearchIndex
 
     library = Library.open(context["folder"])
     views = library.views()
@@ -182,7 +161,7 @@ def step_related(context: dict) -> dict:
 
 
 def step_export(context: dict) -> dict:
-    from .core.formats.bibtex.writer import export_bibtex
+    from reader_tui.core.formats.bibtex.writer import export_bibtex
 
     library = Library.open(context["folder"])
     views = library.views()
@@ -225,7 +204,7 @@ def step_terminal(context: dict) -> dict:
     return bench_terminal.measure(folder, runs=context["runs"])
 
 
-_TUI_CODE = "import sys; from reader_tui.bench import tui_figures; tui_figures(sys.argv[1], '--held' in sys.argv)"
+_TUI_CODE = "import sys; from benchmarks.bench import tui_figures; tui_figures(sys.argv[1], '--held' in sys.argv)"
 
 
 def tui_figures(folder: str, held: bool = False) -> None:
@@ -233,8 +212,8 @@ def tui_figures(folder: str, held: bool = False) -> None:
     seconds until its search index was complete, resident memory once its workers ended,
     and this process's peak resident memory; with `held`, also the CPU cost of a held `j`
     (bench_tui.measure_held_keys). Run by `step_tui` in a fresh process."""
-    from .tui import bench_tui
-    from .tui.screens.main_screen import MainScreen
+    from . import bench_tui
+    from reader_tui.tui.screens.main_screen import MainScreen
 
     search_ready: list[float] = []
     original = MainScreen.on_index_ready

@@ -1,6 +1,6 @@
 """Benchmark of the exporters: BibTeX (classic and UTF-8) and Markdown over a whole list.
 
-`run_benchmark(views)` is what the main benchmark calls; `python -m reader_tui.bench_export
+`run_benchmark(views)` is what the main benchmark calls; `python -m benchmarks.bench_export
 PATH` runs it on an OpenReview JSONL(.gz) dump (id, title, abstract, keywords, venue,
 year, url per line) and prints the figures. The target: 20k papers in under 2 s.
 """
@@ -12,11 +12,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .bench import load_views
-from .core.formats.bibtex import latex
-from .core.formats.bibtex import writer as bibtex
-from .core.formats.markdown import export_markdown
-from .core.model import PaperView
+from .synthetic import load_views
+from reader_tui.core.formats.bibtex import latex
+from reader_tui.core.formats.bibtex import writer as bibtex
+from reader_tui.core.formats.markdown import export_markdown
+from reader_tui.core.model import PaperView
 
 
 def _timed(fn, *args, **kwargs) -> tuple[float, str]:
@@ -47,7 +47,7 @@ def run_benchmark(views: Sequence[PaperView]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m reader_tui.bench_export PAPERS.jsonl[.gz]", file=sys.stderr)
+        print("usage: python -m benchmarks.bench_export PAPERS.jsonl[.gz]", file=sys.stderr)
         return 2
     for key, value in run_benchmark(load_views(Path(args[0]))).items():
         print(f"{key}: {value}")

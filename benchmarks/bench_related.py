@@ -1,6 +1,6 @@
 """Benchmark of the related-papers index: build time and time per query.
 
-`run_benchmark(views)` is what the main benchmark calls; `python -m reader_tui.bench_related
+`run_benchmark(views)` is what the main benchmark calls; `python -m benchmarks.bench_related
 PATH` runs it on an OpenReview JSONL(.gz) dump (id, title, abstract, keywords, venue,
 year, url per line) and prints the figures.
 """
@@ -15,9 +15,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .bench import load_views
-from .core.model import PaperView
-from .core.related.similar import RelatedIndex
+from .synthetic import load_views
+from reader_tui.core.model import PaperView
+from reader_tui.core.related.similar import RelatedIndex
 
 
 def run_benchmark(
@@ -74,7 +74,7 @@ def _percentile(values: list[float], pct: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m reader_tui.bench_related PAPERS.jsonl[.gz]", file=sys.stderr)
+        print("usage: python -m benchmarks.bench_related PAPERS.jsonl[.gz]", file=sys.stderr)
         return 2
     views = load_views(Path(args[0]))
     for key, value in run_benchmark(views).items():
