@@ -10,7 +10,7 @@ import pytest
 from reader_tui.core.formats.base import ImportFailure
 from reader_tui.core.formats.detect import detect_format, read_any
 
-FIXTURES = Path(__file__).parent.parent / "fixtures"
+FIXTURES = Path(__file__).parents[2] / "fixtures"
 
 
 @pytest.mark.parametrize(
@@ -82,7 +82,7 @@ def test_read_any_with_explicit_format(tmp_path):
 
 def test_read_any_seed_goes_to_the_seed_importer():
     pytest.importorskip("reader_tui.core.formats.seed")
-    seed = Path(__file__).parents[2] / "seeds" / "iclr2026.txt"
+    seed = Path(__file__).parents[3] / "seeds" / "iclr2026.txt"
     if not seed.exists():
         pytest.skip("no bundled seed list")
     assert read_any(seed).papers

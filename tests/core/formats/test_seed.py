@@ -10,7 +10,7 @@ from reader_tui.core.formats.base import ImportFailure
 from reader_tui.core.formats.seed import parse_header, read_seed
 from reader_tui.core.text.display import stable_id
 
-SEED = Path(__file__).parents[2] / "seeds" / "iclr2026.txt"
+SEED = Path(__file__).parents[3] / "seeds" / "iclr2026.txt"
 
 ABSTRACT_A = "We propose FooNet, a model for cats. It works well on 5% of dogs."
 ABSTRACT_B = "Cats are known to sleep a lot. We study why."

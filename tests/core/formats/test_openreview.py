@@ -9,7 +9,7 @@ import pytest
 from reader_tui.core.formats.base import ImportFailure
 from reader_tui.core.formats.openreview import read_openreview
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "import_openreview"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "import_openreview"
 IDS = ["FlatOne01", "Withdrawn2", "Dot3", "Forum4", "Forum5"]
 
 

@@ -10,7 +10,7 @@ from reader_tui.core.formats.base import ImportFailure
 from reader_tui.core.formats.bibtex.reader import read_bibtex, split_authors
 from reader_tui.core.text.display import stable_id
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "import_bibtex"
+FIXTURES = Path(__file__).parents[3] / "fixtures" / "import_bibtex"
 
 
 @pytest.fixture(scope="module")

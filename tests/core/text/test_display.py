@@ -21,7 +21,7 @@ from reader_tui.core.text.display import (
 )
 from reader_tui.core.text.titles import DerivedTitle, derive_title, unique_titles
 
-SEED = Path(__file__).parents[2] / "seeds" / "iclr2026.txt"
+SEED = Path(__file__).parents[3] / "seeds" / "iclr2026.txt"
 
 
 def seed_abstracts() -> list[str]:

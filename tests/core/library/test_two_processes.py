@@ -13,7 +13,7 @@ import pytest
 from reader_tui.core.model import Paper, Status
 from reader_tui.core.library.library import Library
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 STATUSES = list(Status)
 
 

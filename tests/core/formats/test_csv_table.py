@@ -10,7 +10,7 @@ from reader_tui.core.formats.base import ImportFailure
 from reader_tui.core.formats.csv_table import read_csv, split_authors
 from reader_tui.core.text.display import stable_id
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "import_csv"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "import_csv"
 
 
 @pytest.fixture(scope="module")

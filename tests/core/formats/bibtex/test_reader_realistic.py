@@ -15,7 +15,7 @@ from reader_tui.core.library.catalog_merge import ImportSummary
 from reader_tui.core.formats.bibtex.reader import read_bibtex
 from reader_tui.core.library.library import Library
 
-FIXTURE = Path(__file__).parent.parent / "fixtures" / "import_bibtex" / "realistic.bib"
+FIXTURE = Path(__file__).parents[3] / "fixtures" / "import_bibtex" / "realistic.bib"
 TEXT = FIXTURE.read_text(encoding="utf-8")
 
 # The fields that go to the paper's attributes (see formats/bibtex/reader.py); all others,

@@ -15,7 +15,7 @@ from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from benchmarks.synthetic import load_views
 from reader_tui.core.search.index import SearchIndex
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "papers_sample.jsonl"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "papers_sample.jsonl"
 
 QUERIES = [
     "conformal singleton", "geopurfy", "log-lin atten", "NorMuon", "muon gluon", "attenton sparse",

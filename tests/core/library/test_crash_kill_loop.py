@@ -43,7 +43,7 @@ from reader_tui.core.library.doctor import check_store
 from reader_tui.core.model import Paper, Status
 from reader_tui.core.library.library import Library
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 STATUSES = list(Status)
 TIME_BUDGET = 12.0  # seconds of killing; the whole test stays well under 30 s
 TARGET_KILLS = 80

@@ -17,7 +17,7 @@ from reader_tui.core.formats.bibtex import reader as bibtex_importer
 from reader_tui.core.formats.bibtex.reader import read_bibtex
 from reader_tui.core.model import Annotation, Paper, PaperView
 
-FIXTURE = Path(__file__).parent.parent / "fixtures" / "export_bibtex" / "multitype.bib"
+FIXTURE = Path(__file__).parents[3] / "fixtures" / "export_bibtex" / "multitype.bib"
 MODELLED = {"title", "author", "year", "url", "doi", "abstract", "keywords", "annote", "journal", "booktitle"}
 
 
