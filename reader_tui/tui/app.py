@@ -16,6 +16,7 @@ from textual.theme import Theme
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.paths import styles_dir
+from reader_tui.core.text.display import sanitize
 from reader_tui.tui.commands import ReaderCommands
 from reader_tui.tui.screens.main_screen import MainScreen
 
@@ -39,6 +40,11 @@ class ReaderApp(App[int]):
         self.indexes_stale = False
         """True once the user edited what the index caches are made of (a title, authors):
         `run_app` then has them rebuilt in the background as the app exits."""
+
+    def notify(self, message: str, *, title: str = "", **kwargs) -> None:
+        """Every notification (widgets' and screens' too) passes here: the messages name
+        files and carry the library's notices, so control characters are drawn, not sent."""
+        super().notify(sanitize(message), title=sanitize(title), **kwargs)
 
     def on_load(self) -> None:
         # Textual runs thread workers in the event loop's default executor, whose threads

@@ -7,8 +7,11 @@ from collections.abc import Iterator
 from functools import partial
 
 from textual.binding import Binding
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
+from textual.content import Content
 from textual.screen import Screen
+
+from reader_tui.core.text.display import visible_controls
 
 
 def _main_screen(provider: Provider) -> Screen | None:
@@ -18,6 +21,22 @@ def _main_screen(provider: Provider) -> Screen | None:
         if isinstance(screen, MainScreen):
             return screen
     return None
+
+
+def _shown(text: str) -> Content:
+    """A command's text or help as typed: saved-search names and queries are the user's
+    own words, and the palette would read a plain string as markup."""
+    return Content(visible_controls(text))
+
+
+def _highlighted(matcher: Matcher, text: str) -> Content:
+    """`matcher.highlight(text)` without reading `text` as markup. visible_controls keeps
+    every index, so the match offsets still point at the right characters."""
+    content = _shown(text)
+    for offset in matcher.fuzzy_search.match(matcher.query, text)[1]:
+        if not text[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
 
 
 def _key_display(provider: Provider, binding: Binding) -> str:
@@ -55,13 +74,14 @@ class ReaderCommands(Provider):
         for name in sorted(self.app.available_themes):
             yield f"Theme: {name}", "switch to this colour theme (remembered)", partial(setattr, self.app, "theme", name)
 
+    # help is given as Content, not str: the palette passes Content through as it is.
     async def discover(self) -> Hits:
         for text, help_text, command in self._commands():
-            yield DiscoveryHit(text, command, help=help_text)
+            yield DiscoveryHit(_shown(text), command, text=text, help=_shown(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for text, help_text, command in self._commands():
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), command, text=text, help=help_text)
+                yield Hit(score, _highlighted(matcher, text), command, text=text, help=_shown(help_text))

@@ -12,6 +12,8 @@ from typing import Any
 
 from reader_tui.core.search.sorting import SortKey, sort_views
 from reader_tui.core.library.library import Library
+from reader_tui.core.text.display import search_text
+from reader_tui.core.text.tokens import tokens
 from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 
 
@@ -34,7 +36,8 @@ def compute_listing(
     marked: Iterable[str] = (),
 ) -> Listing:
     """The ids to show. With `search`, the ranked hits (through `index` when it is built,
-    else a plain substring match over titles); otherwise the catalog order, or `sort`'s."""
+    else a substring match over the titles' words as the index reads them); otherwise
+    the catalog order, or `sort`'s."""
     ids = list(library.papers)  # one atomic copy: the UI thread may add papers meanwhile
     annotations = dict(library.annotations)
     default = library.annotation("")
@@ -58,9 +61,13 @@ def compute_listing(
 
 def _search(library: Library, ids: list[str], text: str, index: Any, marked: set[str]) -> Listing:
     if index is None:
-        needle = text.casefold()
+        # Titles read as the index reads them (LaTeX rendered, accents folded, words
+        # split), so "Velez" finds V{\'e}lez here too, as it will once the index is built.
+        needle = _words(text)
+        if not needle:
+            return Listing([], _same_words(text))
         papers = library.papers
-        order = [pid for pid in ids if pid in papers and needle in papers[pid].title.casefold()]
+        order = [pid for pid in ids if pid in papers and needle in _words(search_text(papers[pid].title))]
         return Listing(order, _same_words(text))
     try:
         from reader_tui.core.search.query import QueryError
@@ -74,6 +81,10 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
     order = [hit.id for hit in hits if allowed is None or hit.id in allowed]
     matched = {hit.id: frozenset(hit.matched or ()) for hit in hits}
     return Listing(order, matched)
+
+
+def _words(text: str) -> str:
+    return " ".join(tokens(text))
 
 
 class _same_words(dict):

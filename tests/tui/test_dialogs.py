@@ -360,10 +360,10 @@ async def test_export_typed_path_keeps_its_name_and_swaps_the_extension(tmp_path
 async def test_export_bad_destination_shows_an_error_inline(tmp_path: Path) -> None:
     app = Harness(ExportDialog(1, 1, 1, today=TODAY))
     async with app.run_test() as pilot:
-        app.screen.query_one("#export-path", Input).value = str(tmp_path / "[bold]missing" / "x.bib")
+        app.screen.query_one("#export-path", Input).value = str(tmp_path / "[bold]missing\x1b[2J" / "x.bib")
         await pilot.press("ctrl+s")
         error = shown(app.screen, "#export-error")
-        assert "does not exist" in error and "[bold]missing" in error
+        assert "does not exist" in error and "[bold]missing\u241b[2J" in error  # ESC drawn, never sent
         app.screen.query_one("#export-path", Input).value = str(tmp_path)
         await pilot.press("ctrl+s")
         assert "is a folder" in shown(app.screen, "#export-error")

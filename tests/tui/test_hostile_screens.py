@@ -150,3 +150,15 @@ def test_folded_search_words_highlight_the_accented_text() -> None:
     marked = _highlight(Content("Müller, Hans; Vélez, Ana"), ("velez", "muller"))
     spans = sorted((span.start, span.end) for span in marked.spans)
     assert [marked.plain[a:b] for a, b in spans] == ["Müller", "Vélez"]
+
+
+async def test_notifications_draw_control_characters(library: Library) -> None:
+    # Notifications name files the user typed ("Exported 3 papers to <path>") and the
+    # library's notices: every one goes through App.notify, which must not send an ESC.
+    app = create_app(library)
+    async with app.run_test() as pilot:
+        await settle(app, pilot)
+        app.screen.notify("Exported 1 paper to /tmp/x\x1b[2J.bib", title="t\x07", markup=False)
+        await pilot.pause()
+        shown = [(n.title, n.message) for n in app._notifications]
+        assert ("t\u2407", "Exported 1 paper to /tmp/x\u241b[2J.bib") in shown, shown

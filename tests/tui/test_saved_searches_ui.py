@@ -106,3 +106,42 @@ async def test_side_list_hidden_on_narrow_terminals(library: Library) -> None:
         side = app.screen.query_one(SavedSearchList)
         assert side.shown and not side.display
         assert app.screen.query_one(PaperList).has_focus
+
+
+HOSTILE_NAME = "\\{x} 50% $a$ \x1b[2J"
+
+
+async def test_side_list_shows_names_as_typed(library: Library) -> None:
+    # A saved search's name is the user's own text: not LaTeX (`\{` stays, `$a$` is no
+    # math, `%` starts no comment), and its ESC is drawn as a symbol, never sent.
+    save_search(library, HOSTILE_NAME, "graph")
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("b")
+        await settle(app, pilot)
+        side = app.screen.query_one(SavedSearchList)
+        assert side.text == "\\{x} 50% $a$ \u241b[2J  1"
+
+
+async def test_palette_shows_names_and_queries_as_typed(library: Library) -> None:
+    # The palette reads plain strings as Textual markup (and silently drops controls):
+    # a name like "[b]x[/b]" would lose its brackets, a "[link=...]" would become a link.
+    from textual.command import CommandList
+
+    name = "[b]bold[/b] " + HOSTILE_NAME
+    save_search(library, name, "graph [i]x[/i]")
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for typed in ("", "Search"):  # the list before typing (discovery), then matches
+            await pilot.press("ctrl+p", *typed)
+            await settle(app, pilot)
+            await pilot.pause(0.3)  # the palette gathers hits on a timer of its own
+            await settle(app, pilot)
+            prompts = [option.prompt.plain for option in app.screen.query_one(CommandList).options]
+            want = "Search: [b]bold[/b] \\{x} 50% $a$ \u241b[2J\ngraph [i]x[/i]"
+            assert want in prompts, [p for p in prompts if "graph" in p]
+            await pilot.press("escape")
+            await settle(app, pilot)
+

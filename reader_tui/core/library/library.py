@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .writer import BackgroundWriter
+from .writer import BackgroundWriter, BlockedWrite
 from .catalog import Catalog
 from .catalog_merge import ImportSummary, merge_papers
 from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
@@ -366,11 +366,18 @@ class Library:
 
         if incoming:
             tables = {}
-            self._write(lambda: tables.update(self.files.update_catalog(change)), wait=True)
+            self._write(lambda: tables.update(self.files.update_catalog(change)), wait="the import")
             self.papers = Catalog(tables.get(PAPERS_TABLE, {}), self.files.catalog_path)
             self._notify(None)
         if annotations:
-            self._import_annotations(annotations, summary.id_map)
+            try:
+                self._import_annotations(annotations, summary.id_map)
+            except StoreError as error:  # written at once (no writer thread): the papers are in
+                added = summary.new + summary.updated + summary.merged
+                raise StoreError(
+                    f"{added} paper{'s' if added != 1 else ''} imported (new, updated or merged), "
+                    f"but their tags and notes were not saved: {error}"
+                ) from None
         return summary
 
     def _import_annotations(self, annotations: Mapping[str, Mapping[str, Any]], id_map: dict[str, str]) -> None:
@@ -419,17 +426,25 @@ class Library:
 
     # -- writing ------------------------------------------------------------------------
 
-    def _write(self, write: Callable[[], Any], *, wait: bool = False) -> None:
+    def _write(self, write: Callable[[], Any], *, wait: str = "") -> None:
+        """Write now (no writer thread) or hand `write` to the writer thread. `wait` names
+        a change whose caller reports its outcome at once ("the import"): it is waited
+        for, and when it fails it is not kept to be written later (see BackgroundWriter)."""
         if self.read_only:
             # Refused where writes fail, so it is reported as any failed write is (at once
             # in the CLI, through the writer thread in the TUI).
             write = self._refuse_write
         if self._writer is None:
             write()
+        elif wait:
+            try:
+                self._writer.run(write)
+            except BlockedWrite as blocked:
+                raise StoreError(
+                    f"an earlier change is not saved yet (kept and tried again), so {wait} was not done: {blocked.cause}"
+                ) from None
         else:
             self._writer.submit(write)
-            if wait:
-                self._writer.flush()
 
     def _refuse_write(self) -> None:
         raise ReadOnlyError(

@@ -5,6 +5,11 @@ the order they were made, and is tried again before the next write and every
 `retry_delay` seconds, so a repaired file or a freed disk gets every change. Writes
 never overtake a failed one: each re-reads the file and sets its own fields, so an
 older value written after a newer one would undo the newer change.
+
+A write whose caller waits for it (`run`) is the exception: its caller is told at once
+whether it happened, so it is never kept to happen later. It runs only after every
+earlier write is on disk; when one of those fails, or it fails itself, it is dropped
+and its caller gets the error. The writes after it keep their order and their retries.
 """
 
 from __future__ import annotations
@@ -15,6 +20,27 @@ from collections.abc import Callable
 from typing import Any
 
 Write = Callable[[], Any]
+
+
+class BlockedWrite(Exception):
+    """A waited-for write was not run: an earlier write failed and is still waiting.
+    `cause` is that write's error."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+class _Waited:
+    """A write whose caller waits for it: set `done` once it ran or was dropped."""
+
+    def __init__(self, write: Write) -> None:
+        self.write = write
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+
+    def __call__(self) -> Any:
+        return self.write()
 
 
 class BackgroundWriter:
@@ -51,6 +77,16 @@ class BackgroundWriter:
             self._queued += 1
         self._queue.put(write)
 
+    def run(self, write: Write) -> None:
+        """Run `write` after the writes before it and wait for it. Raises its error, or
+        `BlockedWrite` when an earlier write failed; either way it is not kept: nothing
+        runs it later."""
+        waited = _Waited(write)
+        self.submit(waited)
+        waited.done.wait()
+        if waited.error is not None:
+            raise waited.error
+
     def _run(self) -> None:
         while True:
             try:
@@ -79,16 +115,32 @@ class BackgroundWriter:
                     write = self._unwritten[0]
                 try:
                     write()
-                except BaseException as error:  # kept, reported by `error` and `flush`
+                except BaseException as error:
                     with self._idle:
+                        if isinstance(write, _Waited):  # its caller gets the error; not kept
+                            self._unwritten.pop(0)
+                            self._drop(write, error)
+                            continue
+                        # Kept, reported by `error` and `flush`. The waited-for writes
+                        # behind it cannot overtake it and were promised an answer now.
                         self._error = error
+                        for waited in [w for w in self._unwritten if isinstance(w, _Waited)]:
+                            self._unwritten.remove(waited)
+                            self._drop(waited, BlockedWrite(error))
                     return
                 with self._idle:
                     self._unwritten.pop(0)
+                    if isinstance(write, _Waited):
+                        write.done.set()
         finally:
             with self._idle:
                 self._trying = False
                 self._idle.notify_all()
+
+    @staticmethod
+    def _drop(waited: _Waited, error: BaseException) -> None:
+        waited.error = error
+        waited.done.set()
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every submitted write has been tried. Raises the error of a failed

@@ -67,6 +67,8 @@ def _visible_table() -> dict[int, str]:
 
 
 _VISIBLE = _visible_table()
+# For a multi-line editor that draws one line at a time and expands tabs itself.
+_VISIBLE_KEEP_TABS = {code: sym for code, sym in _VISIBLE.items() if code != 0x09}
 
 
 def _sanitize_table() -> dict[int, str | None]:
@@ -109,15 +111,16 @@ def sanitize(text: str) -> str:
     return text.replace("\r\n", "\n").translate(_SANITIZE)
 
 
-def visible_controls(text: str) -> str:
+def visible_controls(text: str, *, keep_tabs: bool = False) -> str:
     """`text` with every character that would act on a terminal replaced by one visible
     character (the same symbols as `sanitize`; newline -> ␊, tab -> ␉, U+2028/9 -> ␤), and nothing else
     changed: the same length, index for index. For one-line input fields, whose cursor
-    and selection are offsets into the text."""
+    and selection are offsets into the text, and for one line of the notes editor, which
+    passes `keep_tabs` because it lays out tab stops itself."""
     text = str(text)
     if text.isascii() and text.isprintable():
         return text
-    return text.translate(_VISIBLE)
+    return text.translate(_VISIBLE_KEEP_TABS if keep_tabs else _VISIBLE)
 
 
 # --------------------------------------------------------------------------- display

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -32,8 +33,9 @@ def split_authors(text: str) -> list[str]:
 
 
 def show_error(widget: Static, text: str) -> None:
-    """Show `text` in an error line, which takes no room while empty."""
-    widget.update(text)
+    """Show `text` in an error line, which takes no room while empty. The text may name
+    another paper's id (from a user's file): plain text, control characters drawn."""
+    widget.update(Text(visible_controls(text)))
     widget.set_class(bool(text), "-shown")
 
 

@@ -172,7 +172,7 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
 
     def _show_error(self, text: str) -> None:
         error = self.query_one("#export-error", Static)
-        error.update(text)
+        error.update(sanitize(text))  # it names the typed path: controls drawn, not sent
         error.set_class(bool(text), "-shown")
 
     # -- finishing -----------------------------------------------------------------------

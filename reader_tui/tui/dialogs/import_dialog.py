@@ -23,11 +23,13 @@ from ...core.paths import styles_dir
 
 FORMATS = (("detect from the file", ""), ("seed text", "seed"), ("BibTeX", "bibtex"), ("OpenReview JSON", "openreview"), ("CSV", "csv"))
 PROBLEMS_SHOWN = 8
+ANNOTATIONS_WAIT_S = 30  # how long the report waits for the import's tags and notes to reach the disk
 
 
 @dataclass(frozen=True, slots=True)
 class ImportOutcome:
-    """What an import did: the summary, or the one-line reason it failed."""
+    """What an import did: the summary, or the one-line reason it failed (`failure`, also
+    set beside a summary when the papers are on disk but their tags and notes are not)."""
 
     summary: ImportSummary | None
     problems: tuple[str, ...] = ()
@@ -126,12 +128,25 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
         self.post_message(self.Stage(f"Merging {len(result.papers):,} papers into the library…"))
         try:
             summary = self.library.import_papers(result.papers, result.annotations)
-        except Exception as error:  # the store is left as it was: say so, never crash the app
-            self.post_message(self.Finished(ImportOutcome(None, problems, f"import failed, nothing changed: {error}")))
+        except Exception as error:  # never crash the app; see below for why this is true
+            # The papers go to disk in one write that is waited for and, when it fails,
+            # never kept to be written later: so the library is as it was, now and later.
+            failure = f"Nothing imported; the library is as it was: {error}"
+            self.post_message(self.Finished(ImportOutcome(None, problems, failure)))
             return
         summary.add_problems(result.problems)
         details = summary.details([result.label(i) for i in range(len(result.papers))])
-        self.post_message(self.Finished(ImportOutcome(summary, tuple(details))))
+        self.post_message(self.Finished(ImportOutcome(summary, tuple(details), self._unsaved_annotations())))
+
+    def _unsaved_annotations(self) -> str:
+        """The papers are on disk; their tags and notes are ordinary writes (kept and
+        retried when they fail): say when they are not on disk yet, rather than "Done"."""
+        try:
+            if self.library.flush(timeout=ANNOTATIONS_WAIT_S):
+                return ""
+            return "The papers are imported; their tags and notes are still being written."
+        except Exception as error:
+            return f"The papers are imported, but their tags and notes are not saved yet (kept and tried again): {error}"
 
     # -- reporting ----------------------------------------------------------------------------
 

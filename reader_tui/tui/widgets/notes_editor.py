@@ -24,31 +24,10 @@ from textual.timer import Timer
 from textual.widgets import TextArea
 
 from reader_tui.core.library.library import Library
+from reader_tui.core.text.display import visible_controls
 
 AUTOSAVE_DELAY = 0.8
 AUTOSAVE_MAX_WAIT = 2.0
-
-
-def _visible_table() -> dict[int, str]:
-    # One character for one character, so columns, selections and the cursor stay where
-    # the document has them. The symbols are those of core.text.sanitize.
-    table = {code: chr(0x2400 + code) for code in range(0x20) if chr(code) not in "\n\t"}
-    table[0x7F] = "\u2421"  # ␡
-    for code in range(0x80, 0xA0):
-        table[code] = "\ufffd"  # C1 (CSI 0x9b...) has no control pictures
-    table[0x2028] = "\u2424"  # ␤ line separator
-    table[0x2029] = "\u00b6"  # ¶ paragraph separator
-    for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C):
-        table[code] = "\ufffd"  # bidi controls would reorder what the terminal draws
-    return table
-
-
-VISIBLE = _visible_table()
-
-
-def visible(line: str) -> str:
-    """`line` with every control character replaced by a visible symbol of the same length."""
-    return line.translate(VISIBLE)
 
 
 class NotesDocument(Document):
@@ -152,7 +131,9 @@ class NotesEditor(TextArea):
     def get_line(self, line_index: int) -> Text:
         # From the document, not TextArea.get_line: rich's Text drops BEL, BS, VT, FF and
         # CR, which would shift every column after them and hide them from the user.
-        return Text(visible(self.document.get_line(line_index)), end="", no_wrap=True)
+        # One symbol per character keeps columns; tabs stay for TextArea's tab stops.
+        line = visible_controls(self.document.get_line(line_index), keep_tabs=True)
+        return Text(line, end="", no_wrap=True)
 
     async def _on_paste(self, event: events.Paste) -> None:
         # Pasted Windows text: its \r\n are line breaks, not characters to keep. (Textual

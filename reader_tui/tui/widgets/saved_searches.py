@@ -16,7 +16,9 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from reader_tui.core.library.saved_searches import SavedSearch
-from reader_tui.core.text.display import one_line
+from reader_tui.core.text.display import visible_controls
+
+NAME_WIDTH = 40
 
 
 class SavedSearchList(OptionList):
@@ -64,7 +66,11 @@ class SavedSearchList(OptionList):
         for search in self.searches:
             count = self.counts.get(search.name)
             shown = "…" if count is None else f"{count:,}"
-            prompt = Content.assemble(one_line(search.name, 40), "  ", (shown, "$text-muted"))
+            # The name is the user's own text: shown as typed, not as LaTeX or markup.
+            name = visible_controls(search.name)
+            if len(name) > NAME_WIDTH:
+                name = name[: NAME_WIDTH - 1] + "…"
+            prompt = Content.assemble(Content(name), "  ", (shown, "$text-muted"))
             options.append(Option(prompt))
         self.set_options(options)
         if highlighted is not None or self.has_focus:
