@@ -25,7 +25,7 @@ from reader_tui.core.sorting import SORT_FIELDS, SortKey
 from reader_tui.core.store import Library
 from reader_tui.tui.listing import Listing, compute_listing
 from reader_tui.tui.screens.filter_dialog import FilterChoice
-from reader_tui.tui.messages import IndexReady, LibraryChanged, ListingReady
+from reader_tui.tui.messages import DiskRead, IndexReady, LibraryChanged, ListingReady
 from reader_tui.tui.screens.main_actions import MainActions
 from reader_tui.tui.screens.main_extras import EXTRA_BINDINGS, MainExtras, RelatedReady
 from reader_tui.tui.widgets.notes_editor import NotesEditor
@@ -282,7 +282,14 @@ class MainScreen(MainActions, MainExtras, Screen):
 
     @work(thread=True, exclusive=True, group="reload", exit_on_error=False)
     def _poll_disk(self) -> None:
-        self.library.reload_if_changed()  # the listener reports what changed
+        # Reads and parses only: the Library is changed on the UI thread, by the handler
+        # below, so a change the user makes meanwhile is not replaced by the older file.
+        found = self.library.read_disk()
+        if found is not None:
+            self.post_message(DiskRead(found))
+
+    def on_disk_read(self, message: DiskRead) -> None:
+        self.library.apply_disk(message.found)  # the listener reports what changed
 
     def _library_changed(self, ids: frozenset[str] | None) -> None:
         # Called on whichever thread made or noticed the change: hand it to the UI thread.
