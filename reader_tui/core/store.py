@@ -128,8 +128,13 @@ class Library:
 
     def _load_catalog(self) -> None:
         data, signature = self.files.read_catalog()
-        self.papers = Catalog((data or {}).get(PAPERS_TABLE, {}), self.files.catalog_path)
+        self.papers = self._catalog((data or {}).get(PAPERS_TABLE, {}))
         self.files.catalog_signature = signature
+
+    def _catalog(self, records: Mapping[str, Any]) -> Catalog:
+        # An interactive session (writes in the background: the TUI) draws a damaged record
+        # as a placeholder and lists it in `papers.problems`; a command fails with its line.
+        return Catalog(records, self.files.catalog_path, placeholders=self._writer is not None)
 
     def _load_annotations(self) -> None:
         data, signature = self.files.read_annotations()
@@ -383,7 +388,7 @@ class Library:
         if incoming:
             tables = {}
             self._write(lambda: tables.update(self.files.update_catalog(change)), wait="the import")
-            self.papers = Catalog(tables.get(PAPERS_TABLE, {}), self.files.catalog_path)
+            self.papers = self._catalog(tables.get(PAPERS_TABLE, {}))
             self._changes_made += 1
             self._catalog_changed_at = self._changes_made
             self._notify(None)
@@ -445,7 +450,7 @@ class Library:
         catalog = None
         if catalog_changed:
             data, signature = self.files.read_catalog()
-            catalog = (Catalog((data or {}).get(PAPERS_TABLE, {}), self.files.catalog_path), signature)
+            catalog = (self._catalog((data or {}).get(PAPERS_TABLE, {})), signature)
         annotations = None
         if not self.pending_writes:
             data, signature = self.files.read_annotations()
