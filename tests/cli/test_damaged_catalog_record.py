@@ -10,8 +10,8 @@ import pytest
 
 from reader_tui import cli
 from reader_tui.core.model import Paper
-from reader_tui.core.persist import CATALOG_FILE
-from reader_tui.core.store import Library
+from reader_tui.core.library.files import CATALOG_FILE
+from reader_tui.core.library.library import Library
 
 
 @pytest.fixture(autouse=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reader_tui.core.persist import CATALOG_FILE
-from reader_tui.core.store import Library
+from reader_tui.core.library.files import CATALOG_FILE
+from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_list import PaperList
 
@@ -26,9 +26,10 @@ async def test_a_damaged_record_is_a_placeholder_row_and_one_notice(tmp_path: Pa
     library = Library.open(folder, background_writes=True)
     app = create_app(library)
     notices: list[str] = []
+    # Hooked before the app runs: the index build may meet the record at once.
+    original = app.notify
+    app.notify = lambda message, *a, **k: (notices.append(str(message)), original(message, *a, **k))[1]
     async with app.run_test(size=(120, 40)) as pilot:
-        original = app.notify
-        app.notify = lambda message, *a, **k: (notices.append(str(message)), original(message, *a, **k))[1]
         await settle(app, pilot)
         papers = app.screen.query_one(PaperList)
         rows = [papers.render_line(y).text for y in range(len(papers.ids))]

@@ -8,7 +8,7 @@ import json
 import threading
 
 from reader_tui.core.model import Status
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_list import PaperList
 
