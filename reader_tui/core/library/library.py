@@ -12,6 +12,7 @@ as usual, and every write fails with one `ReadOnlyError` line naming the folder.
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -72,6 +73,14 @@ class Library:
         self._undo: list[Change] = []
         self._redo: list[Change] = []
         self._writer = BackgroundWriter() if background_writes else None
+        # For `apply_disk`: changes made here are counted, and each paper field, setting
+        # and the catalog remembers the count of its last change, so a disk read taken
+        # at count N knows which of the Library's values are newer than what it read.
+        self._changes_made = 0
+        self._field_changed_at: dict[tuple[str, str], int] = {}
+        self._setting_changed_at: dict[str, int] = {}
+        self._catalog_changed_at = 0
+        self._last_disk_read = 0
         self._load_catalog()
         self._load_annotations()
 
@@ -119,8 +128,13 @@ class Library:
 
     def _load_catalog(self) -> None:
         data, signature = self.files.read_catalog()
-        self.papers = Catalog((data or {}).get(PAPERS_TABLE, {}), self.files.catalog_path)
+        self.papers = self._catalog((data or {}).get(PAPERS_TABLE, {}))
         self.files.catalog_signature = signature
+
+    def _catalog(self, records: Mapping[str, Any]) -> Catalog:
+        # An interactive session (writes in the background: the TUI) draws a damaged record
+        # as a placeholder and lists it in `papers.problems`; a command fails with its line.
+        return Catalog(records, self.files.catalog_path, placeholders=self._writer is not None)
 
     def _load_annotations(self) -> None:
         data, signature = self.files.read_annotations()
@@ -308,6 +322,11 @@ class Library:
             _set_field(ann, change.field, value, when)
             self.annotations[pid] = ann
         self._persist(change.field, dict(change.after), when)
+        # Counted only once the write is queued: a disk read that sees the old count
+        # either finds the write pending or finds it on disk (see `read_disk`).
+        self._changes_made += 1
+        for pid in change.after:
+            self._field_changed_at[(pid, change.field)] = self._changes_made
         self._notify(frozenset(change.after))
 
     def _persist(self, field_name: str, values: dict[str, Any], when: str) -> None:
@@ -337,6 +356,8 @@ class Library:
             self.files.update_annotations(change)
 
         self._write(write)
+        self._changes_made += 1
+        self._setting_changed_at[key] = self._changes_made
 
     # -- importing ------------------------------------------------------------------------
 
@@ -367,7 +388,9 @@ class Library:
         if incoming:
             tables = {}
             self._write(lambda: tables.update(self.files.update_catalog(change)), wait="the import")
-            self.papers = Catalog(tables.get(PAPERS_TABLE, {}), self.files.catalog_path)
+            self.papers = self._catalog(tables.get(PAPERS_TABLE, {}))
+            self._changes_made += 1
+            self._catalog_changed_at = self._changes_made
             self._notify(None)
         if annotations:
             try:
@@ -406,20 +429,69 @@ class Library:
 
     def reload_if_changed(self) -> frozenset[str] | None:
         """Pick up what another process wrote. Returns the ids whose annotations changed
-        (None when the catalog changed, so everything may have), or an empty set."""
+        (None when the catalog changed, so everything may have), or an empty set.
+        Reads and applies on the calling thread; the TUI splits the two halves
+        (`read_disk` on a worker, `apply_disk` on the UI thread)."""
+        found = self.read_disk()
+        return frozenset() if found is None else self.apply_disk(found)
+
+    def read_disk(self) -> "DiskRead | None":
+        """Read and parse what another process wrote, changing nothing in the Library, so
+        any thread may call it. None when neither file changed (or only the annotations
+        did while a change of ours is still on its way to disk: the next read gets both)."""
+        # Taken before anything is read: a change made after this is not in what is read,
+        # and `apply_disk` lays it over what was read. A change made before it is on disk
+        # by the time of the read, or still pending (then the annotations are not read).
+        mark = self._changes_made
+        started = time.monotonic_ns()
         catalog_changed, annotations_changed = self.files.changed_on_disk()
+        if not catalog_changed and not annotations_changed:
+            return None
+        catalog = None
         if catalog_changed:
-            self._load_catalog()
-            self._load_annotations()
+            data, signature = self.files.read_catalog()
+            catalog = (self._catalog((data or {}).get(PAPERS_TABLE, {})), signature)
+        annotations = None
+        if not self.pending_writes:
+            data, signature = self.files.read_annotations()
+            annotations = (
+                _annotations_from_tables(data, self.files.annotations_path),
+                dict((data or {}).get(SETTINGS_TABLE, {}).get("1", {})),
+                signature,
+            )
+        if catalog is None and annotations is None:
+            return None
+        return DiskRead(mark, started, catalog, annotations)
+
+    def apply_disk(self, found: "DiskRead") -> frozenset[str] | None:
+        """Take in what `read_disk` found, on the thread that changes the Library (the UI
+        thread in the TUI), keeping every change made here since the read began. Returns
+        and notifies what changed, as `reload_if_changed`."""
+        if found.started < self._last_disk_read:
+            return frozenset()  # an older read finishing after a newer one: out of date
+        self._last_disk_read = found.started
+        catalog_applied = False
+        if found.catalog is not None and self._catalog_changed_at <= found.mark:
+            # (A catalog replaced here since the read, by an import, is newer: kept, and
+            # its signature left as the import set it.)
+            self.papers, self.files.catalog_signature = found.catalog
+            catalog_applied = True
+        changed: frozenset[str] = frozenset()
+        if found.annotations is not None:
+            annotations, settings, signature = found.annotations
+            for (pid, field_name), at in self._field_changed_at.items():
+                if at > found.mark:
+                    annotations[pid] = _overlay(annotations.get(pid), self.annotation(pid), field_name)
+            for key, at in self._setting_changed_at.items():
+                if at > found.mark and key in self.settings:
+                    settings[key] = self.settings[key]
+            old = self.annotations
+            self.annotations, self.settings = annotations, settings
+            self.files.annotations_signature = signature
+            changed = frozenset(pid for pid in set(old) | set(annotations) if old.get(pid) != annotations.get(pid))
+        if catalog_applied:
             self._notify(None)
             return None
-        if not annotations_changed or self.pending_writes:
-            return frozenset()
-        old = self.annotations
-        self._load_annotations()
-        changed = frozenset(
-            pid for pid in set(old) | set(self.annotations) if old.get(pid) != self.annotations.get(pid)
-        )
         if changed:
             self._notify(changed)
         return changed
@@ -471,6 +543,18 @@ class Library:
                 self._writer.stop()
 
 
+@dataclass(frozen=True, slots=True)
+class DiskRead:
+    """What `Library.read_disk` found, for `Library.apply_disk`: the Library's change
+    count when the read began (`mark`), when it began, and each file that was read (as a
+    Catalog, or as annotations, settings) with its signature; None for a file not read."""
+
+    mark: int
+    started: int
+    catalog: tuple[Catalog, Any] | None
+    annotations: tuple[dict[str, Annotation], dict[str, Any], Any] | None
+
+
 def missing_catalog_message(folder: Path, annotations: int) -> str:
     """The one line that refuses a store whose catalog is gone while annotations remain."""
     return (
@@ -519,6 +603,18 @@ def _set_field(ann: Annotation, field_name: str, value: Any, when: str) -> None:
         value = dict(value)
     setattr(ann, field_name, value)
     ann.changed[field_name] = when
+
+
+def _overlay(theirs: Annotation | None, mine: Annotation, field_name: str) -> Annotation:
+    """`theirs` (read from disk) with `field_name` as this process set it after the read:
+    what the write of that change makes of the file (it sets only that field)."""
+    ann = theirs.copy() if theirs is not None else Annotation()
+    setattr(ann, field_name, getattr(mine, field_name))
+    if field_name in mine.changed:
+        ann.changed[field_name] = mine.changed[field_name]
+    if field_name == "status":
+        ann.history += [list(h) for h in mine.history if h not in ann.history]
+    return ann
 
 
 def _note_text(text: str) -> str:
