@@ -347,7 +347,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise UserError(f"{args.output}: exists already (use --force to overwrite it)") from None
         except ExportError as error:
             raise UserError(str(error)) from None
-        _error(f"wrote {len(views)} papers to {args.output}")
+        # Only now, when the bytes are written (a FIFO's reader has them): true.
+        _error(f"wrote {len(views)} paper{'s' if len(views) != 1 else ''} to {args.output}")
     else:
         sys.stdout.write(text)
     return EXIT_OK
