@@ -312,7 +312,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from .core.clipboard import ClipboardUnavailable, copy_to_system_clipboard
-    from .core.exporters.bibtex import export_bibtex, export_losses
+    from .core.exporters.bibtex import CONTROLS_LEFT_OUT, export_bibtex, export_losses
     from .core.exporters.markdown import export_markdown
     from .core.exporters.write import ExportError, write_export
 
@@ -332,6 +332,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         text = export_bibtex(views, abstract=not args.no_abstract, mode=mode)
         for kind, count in export_losses(views, abstract=not args.no_abstract, mode=mode).items():
             # One line per kind of loss, so that nothing is changed without a word.
+            if kind == CONTROLS_LEFT_OUT:  # in every mode: no --unicode keeps them
+                _error(f"{count} control character{'s' if count != 1 else ''} (ESC, BEL, DEL...) left out of"
+                       " titles, authors, venues, abstracts and other fields (notes and tags keep them)")
+                continue
             _error(f"{count} character{'s' if count != 1 else ''} with no LaTeX form {kind} in titles, authors, venues"
                    f"{' or abstracts' if mode == 'ascii' else ''} (--unicode keeps them)")
     if args.clipboard:
