@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.model import Paper
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,7 @@ from typing import Any
 from textual.app import App
 
 from reader_tui.core.model import Paper
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 HOSTILE_MARKUP = "[bold red]x[/] and [link=https://evil.example]click[/link]"
 HOSTILE_ESCAPES = "Escape \x1b[31mred\x1b[0m bell\x07 title"

@@ -21,10 +21,10 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 
 from reader_tui.core.model import Status
-from reader_tui.core.sorting import SORT_FIELDS, SortKey
-from reader_tui.core.store import Library
+from reader_tui.core.search.sorting import SORT_FIELDS, SortKey
+from reader_tui.core.library.library import Library
 from reader_tui.tui.listing import Listing, compute_listing
-from reader_tui.tui.screens.filter_dialog import FilterChoice
+from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 from reader_tui.tui.messages import IndexReady, LibraryChanged, ListingReady
 from reader_tui.tui.screens.main_actions import MainActions
 from reader_tui.tui.screens.main_extras import EXTRA_BINDINGS, MainExtras, RelatedReady
@@ -264,7 +264,7 @@ class MainScreen(MainActions, MainExtras, Screen):
     def _build_index(self) -> None:
         from textual.worker import get_current_worker
 
-        from reader_tui.indexing import provide_indexes
+        from reader_tui.core.library.indexing import provide_indexes
 
         worker = get_current_worker()
         started = time.perf_counter()
