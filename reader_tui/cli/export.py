@@ -12,7 +12,7 @@ from .output import EXIT_OK, EXIT_USAGE, UserError, print_error
 
 def cmd_export(args: argparse.Namespace) -> int:
     from ..core.clipboard import ClipboardUnavailable, copy_to_system_clipboard
-    from ..core.formats.bibtex.writer import export_bibtex, export_losses
+    from ..core.formats.bibtex.writer import CONTROLS_LEFT_OUT, export_bibtex, export_losses
     from ..core.formats.markdown import export_markdown
     from ..core.formats.write import ExportError, write_export
 
@@ -32,6 +32,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         text = export_bibtex(views, abstract=not args.no_abstract, mode=mode)
         for kind, count in export_losses(views, abstract=not args.no_abstract, mode=mode).items():
             # One line per kind of loss, so that nothing is changed without a word.
+            if kind == CONTROLS_LEFT_OUT:  # in every mode: no --unicode keeps them
+                print_error(f"{count} control character{'s' if count != 1 else ''} (ESC, BEL, DEL...) left out of"
+                            " titles, authors, venues, abstracts and other fields (notes and tags keep them)")
+                continue
             print_error(f"{count} character{'s' if count != 1 else ''} with no LaTeX form {kind} in titles, authors, venues"
                    f"{' or abstracts' if mode == 'ascii' else ''} (--unicode keeps them)")
     if args.clipboard:
@@ -47,7 +51,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise UserError(f"{args.output}: exists already (use --force to overwrite it)") from None
         except ExportError as error:
             raise UserError(str(error)) from None
-        print_error(f"wrote {len(views)} papers to {args.output}")
+        # Only now, when the bytes are written (a FIFO's reader has them): true.
+        print_error(f"wrote {len(views)} paper{'s' if len(views) != 1 else ''} to {args.output}")
     else:
         sys.stdout.write(text)
     return EXIT_OK

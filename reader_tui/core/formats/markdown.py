@@ -4,6 +4,10 @@ Titles, venues and tags are paper or user data shown as text, so markdown specia
 them are escaped. Notes are the user's own writing (often markdown already), so they
 are kept as written, inside a block quote: every line is prefixed with `> `, which keeps
 a heading or a list in a note from taking over the document's structure.
+
+A reading list is for reading, in a terminal too (`export --format markdown` with no
+`-o` prints it): every text is shown with `text.sanitize`, so an ESC or BEL in a note,
+a tag or a URL is drawn as a symbol (␛, ␇) and never acts on the terminal.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import re
 from collections.abc import Iterable
 
 from reader_tui.core.model import PaperView, Status
-from reader_tui.core.text.display import one_line
+from reader_tui.core.text.display import one_line, sanitize
 
 __all__ = ["export_markdown", "escape_markdown", "STATUS_ORDER"]
 
@@ -42,7 +46,7 @@ def escape_markdown(text: str) -> str:
 
 
 def _link(url: str) -> str:
-    url = url.strip()
+    url = sanitize(url.strip())
     if _LINKABLE.match(url):
         # An autolink: nothing inside `<...>` is markdown, and `<`, `>`, spaces are excluded.
         return f"<{url}>"
@@ -50,7 +54,7 @@ def _link(url: str) -> str:
 
 
 def _quote(notes: str) -> list[str]:
-    lines = notes.replace("\r\n", "\n").replace("\r", "\n").strip("\n").split("\n")
+    lines = sanitize(notes.replace("\r\n", "\n").replace("\r", "\n")).strip("\n").split("\n")
     return [f"  > {line}".rstrip() for line in lines]
 
 
@@ -64,7 +68,7 @@ def _item(paper: PaperView) -> list[str]:
     if where:
         meta.insert(0, escape_markdown(where))
     if paper.tags:
-        meta.append("tags: " + ", ".join(escape_markdown(t) for t in paper.tags))
+        meta.append("tags: " + ", ".join(escape_markdown(sanitize(t)) for t in paper.tags))
     lines.append("  " + " · ".join(meta))
     if paper.url:
         lines.append("  " + _link(paper.url))

@@ -85,3 +85,20 @@ def test_escaped_text_has_no_bare_specials(text: str) -> None:
 def test_punctuation_that_only_acts_at_a_line_start_is_not_escaped() -> None:
     assert escape_markdown("Cut with... (see C++ {v2}) spec-decoding!") == "Cut with... (see C++ {v2}) spec-decoding!"
     assert escape_markdown("![img](x) *b*") == "!\\[img\\](x) \\*b\\*"
+
+
+def test_control_characters_are_drawn_as_symbols_never_written_raw() -> None:
+    import re
+
+    paper = view(
+        "Evil \x1b]0;t\x07",
+        venue="V\x1b[2J",
+        url="https://x.org/\x1b]8;;e\x07",
+        tags=("\x1b]0;tag\x07", "\u202etag"),
+        notes="first \x1b]0;pwned\x07\r\nsecond\x9b31m\ttab\u2028third",
+    )
+    out = export_markdown([paper])
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", out), ascii(out)
+    assert "tags: ␛\\]0;tag␇, \ufffdtag" in out
+    assert "  > first ␛]0;pwned␇\n  > second\ufffd31m\ttab\n  > third\n" in out
+    assert "https://x.org/␛]8;;e␇" in out

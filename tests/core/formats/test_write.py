@@ -86,3 +86,63 @@ def test_expands_the_home_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def test_an_empty_name_is_refused() -> None:
     with pytest.raises(ExportError):
         write_export("x", Path(""), force=False)
+
+
+def test_a_symlink_is_followed_its_target_replaced_and_the_link_kept(tmp_path: Path) -> None:
+    real = tmp_path / "shared" / "refs.bib"
+    real.parent.mkdir()
+    real.write_text("old")
+    link = tmp_path / "lnk.bib"
+    link.symlink_to(real)
+    with pytest.raises(FileExistsError):
+        write_export("new", link, force=False)
+    write_export("new", link, force=True)
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text() == "new"
+    assert sorted(p.name for p in real.parent.iterdir()) == ["refs.bib"]  # no temporary file left
+
+
+def test_a_fifo_is_written_into_not_replaced(tmp_path: Path) -> None:
+    import threading
+
+    fifo = tmp_path / "pipe.bib"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+
+    def read() -> None:
+        with open(fifo, "rb") as pipe:
+            received.append(pipe.read())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    # Without --force: writing into a FIFO replaces nothing, as `cmd > fifo` in a shell.
+    write_export("@misc{k}\n", fifo, force=False)
+    reader.join(timeout=30)
+    assert not reader.is_alive()
+    assert received == [b"@misc{k}\n"]
+    assert fifo.is_fifo()
+
+
+def test_a_new_file_gets_the_usual_permissions(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        write_export("x", tmp_path / "a.bib", force=False)
+        os.umask(0o027)
+        write_export("x", tmp_path / "b.bib", force=False)
+    finally:
+        os.umask(old)
+    assert (tmp_path / "a.bib").stat().st_mode & 0o7777 == 0o644
+    assert (tmp_path / "b.bib").stat().st_mode & 0o7777 == 0o640
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path: Path) -> None:
+    target = tmp_path / "out.bib"
+    target.write_text("old")
+    target.chmod(0o664)
+    old = os.umask(0o077)
+    try:
+        write_export("new", target, force=True)
+    finally:
+        os.umask(old)
+    assert target.read_text() == "new"
+    assert target.stat().st_mode & 0o7777 == 0o664

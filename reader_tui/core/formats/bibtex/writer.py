@@ -28,9 +28,25 @@ from reader_tui.core.formats.bibtex.title_case import protect_case
 from reader_tui.core.formats.bibtex.user_text import encode_user_text
 from reader_tui.core.model import PaperView
 
-__all__ = ["export_bibtex", "entry_for", "entry_fields", "booktitle_for", "export_losses", "HEADER"]
+__all__ = ["export_bibtex", "entry_for", "entry_fields", "booktitle_for", "export_losses", "HEADER", "CONTROLS_LEFT_OUT"]
 
 HEADER = "% exported by reader-tui\n"
+
+#: The `export_losses` kind for control characters, left out of every field but the
+#: user's notes and tags in every mode: a .bib is printed, paged and pasted, and an ESC
+#: or BEL in it would act on the terminal that shows it. No LaTeX means one either.
+CONTROLS_LEFT_OUT = "control characters left out"
+# C0 controls but line feed and tab (a field's line breaks; a CR is read as a line feed
+# first, as escape_latex does), DEL, C1 controls, and lone surrogates, which no UTF-8
+# file can hold: what escape_latex drops from catalog text, dropped from .bib values too.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _without_controls(value: str) -> str:
+    """`value` with its line breaks as line feeds and every `_CONTROLS` character dropped."""
+    if not _CONTROLS.search(value):
+        return value
+    return _CONTROLS.sub("", value.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 # ---------------------------------------------------------------------------------------
@@ -270,7 +286,9 @@ def _verbatim(value: str, mode: str) -> str:
 
     Written verbatim unless it would break the file (unbalanced braces, an `@` starting
     a line): then escaped like any catalog text. ASCII mode turns its non-ASCII into LaTeX.
+    Control characters (an ESC, a BEL) are left out, as `export_losses` counts them.
     """
+    value = _without_controls(value)
     if _LINE_START_AT.search(value):
         value = " ".join(value.split())
     if not _balanced(value):
@@ -340,22 +358,45 @@ def export_bibtex(papers: Iterable[PaperView], *, abstract: bool = True, unicode
 def export_losses(papers: Iterable[PaperView], *, abstract: bool = True, mode: str = "latex") -> dict[str, int]:
     """What an export in `mode` cannot write as it is: {kind of loss: characters}.
 
-    Notes and tags never lose anything, nor does mode "unicode". Mode "latex" loses in the
-    fields styles print (titles, authors, venues) of papers not imported from a .bib;
-    mode "ascii" also in abstracts and in the values of imported .bib entries.
+    Notes and tags never lose anything. In every mode, control characters are left out of
+    the other fields (kind `CONTROLS_LEFT_OUT`). Beyond that, mode "unicode" loses
+    nothing; mode "latex" loses in the fields styles print (titles, authors, venues) of
+    papers not imported from a .bib; mode "ascii" also in abstracts and in the values of
+    imported .bib entries.
     """
-    if mode == "unicode":
-        return {}
     losses: dict[str, int] = {}
     for paper in papers:
         catalog = getattr(paper, "paper", paper)
-        if catalog.entry_type and mode == "latex":
-            continue  # the user's own .bib values are written as they came
+        controls = sum(len(_CONTROLS.findall(_line_feeds(text))) for text in _written_texts(paper, catalog, abstract))
+        if controls:
+            losses[CONTROLS_LEFT_OUT] = losses.get(CONTROLS_LEFT_OUT, 0) + controls
+        if mode == "unicode" or (catalog.entry_type and mode == "latex"):
+            continue  # UTF-8 as it is; the user's own .bib values are written as they came
         texts = [paper.title, *paper.authors, catalog.venue or ""]
         if mode == "ascii":
             texts.append(catalog.abstract if abstract else "")
             texts += [value for _name, value in catalog.extra_fields]
         for text in texts:
-            for kind, count in lossy_characters(text).items():
+            # Controls are counted above, once; here what remains has no LaTeX form.
+            for kind, count in lossy_characters(_without_controls(text)).items():
                 losses[kind] = losses.get(kind, 0) + count
     return losses
+
+
+def _line_feeds(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _written_texts(paper: PaperView, catalog, abstract: bool) -> list[str]:
+    """The texts of `paper` that its entry writes through `_escape` or `_verbatim`
+    (not the URL and DOI, which are percent-encoded, nor the notes and tags)."""
+    texts = [paper.title, *paper.authors]
+    if abstract:
+        texts.append(catalog.abstract or "")
+    if not catalog.entry_type:
+        return [*texts, catalog.venue or ""]
+    extra = {name.lower(): value for name, value in catalog.extra_fields}
+    if "journal" not in extra and "booktitle" not in extra:
+        texts.append(catalog.venue or "")
+    texts += [value for name, value in extra.items() if name not in _MODELLED]
+    return [*texts, *catalog.keywords]

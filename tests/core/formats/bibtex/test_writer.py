@@ -534,3 +534,48 @@ def test_ordinary_titles_decode_back(title: str) -> None:
     # `a~b` and `Fig.~3` are LaTeX ties in a title (kept as ties, shown as a space).
     expected = re.sub(r"(?<=[A-Za-z.)])~(?=[A-Za-z0-9])", " ", title)
     assert decode(fields_of(entry).get("title", "")) == squash(expected)
+
+
+# ---------------------------------------------------------------------------- control characters
+
+# C0 but line feed and tab, DEL, C1: none may be written raw into a .bib (the file is
+# printed, paged, pasted), whatever the mode and wherever the text came from.
+_RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _imported_evil() -> PaperView:
+    """A paper as the .bib importer stores it: entry type, extra fields, its own keywords."""
+    return view(
+        "Evil \x1b]0;PWNED\x07 title\x7f\x9b",
+        authors=("M{\\\"u}ller, \x1b[31mHans", "Doe, Jane\x07"),
+        venue="J. \x1b[2J Ev\x01il",
+        year=2020,
+        abstract="An \x1b]0;PWNED\x07 abstract\r\nline two",
+        keywords=("kw\x07one", "two\x1b[1m"),
+        entry_type="article",
+        extra_fields=(("pages", "1--2\x1b"), ("note", "see\x0c page\x85 2")),
+        tags=("\x1b]0;tag\x07",),
+        notes="note \x1b]0;n\x07",
+    )
+
+
+@pytest.mark.parametrize("mode", ["latex", "unicode", "ascii"])
+def test_no_raw_control_character_in_any_mode_and_each_is_counted(mode: str) -> None:
+    from reader_tui.core.formats.bibtex.writer import CONTROLS_LEFT_OUT, export_losses
+    from reader_tui.core.formats.bibtex.user_text import decode_user_text
+
+    imported = _imported_evil()
+    catalog = view("Cat \x1b[2J title", authors=("Bel\x07 Author",), venue="ICLR 2026", abstract="a\x1bb", id="c")
+    bib = export_bibtex([imported, catalog], mode=mode)
+    assert not _RAW_CONTROL.search(bib), _RAW_CONTROL.findall(bib)
+    fields = fields_of(parse(bib).entries[0])
+    assert fields["title"] == "Evil ]0;PWNED title"
+    assert fields["journal"] == "J. [2J Evil" and fields["pages"] == "1--2" and fields["note"] == "see page 2"
+    assert fields["abstract"].split() == ["An", "]0;PWNED", "abstract", "line", "two"]
+    assert fields["keywords"] == "kwone, two[1m"
+    # The user's own text still comes back exactly, through user_text's encoding.
+    assert decode_user_text(fields["annote"]) == "note \x1b]0;n\x07"
+    assert decode_user_text(fields["tags"]) == "\x1b]0;tag\x07"
+    # 4 in the title, 2 in authors, 2 in the journal, 1 in pages, 2 in note, 2 in the
+    # abstract, 2 in keywords; 1 + 1 + 1 in the catalog paper's title, author, abstract.
+    assert export_losses([imported, catalog], mode=mode)[CONTROLS_LEFT_OUT] == 18
