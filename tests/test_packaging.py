@@ -36,6 +36,8 @@ def test_wheel_carries_seeds_and_styles(wheel: Path) -> None:
     assert any(n.startswith("reader_tui/_bundled/styles/") and n.endswith(".tcss") for n in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "reader-tui = reader_tui.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    # the benchmarks stay in the checkout and the sdist: a user's install does not carry them
+    assert not any(n.startswith("benchmarks/") or "/bench" in n for n in names)
 
 
 def test_installed_wheel_runs_from_outside_the_source_tree(wheel: Path, tmp_path: Path) -> None:
@@ -48,7 +50,7 @@ def test_installed_wheel_runs_from_outside_the_source_tree(wheel: Path, tmp_path
     )
     env = {**os.environ, "PYTHONPATH": str(target), "HOME": str(tmp_path)}
     env.pop("READER_TUI_DB", None)
-    code = "import reader_tui.paths as p, sys; print(p.default_seed_path()); print(p.styles_dir())"
+    code = "import reader_tui.core.paths as p, sys; print(p.default_seed_path()); print(p.styles_dir())"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, check=True)
     seed, styles = shown.stdout.splitlines()
     assert seed.startswith(str(target)) and styles.startswith(str(target))

@@ -2,7 +2,7 @@
 
 `Paper` is what an importer produced (read-mostly, shared by everyone who imports the
 same list). `Annotation` is what the user did with it (small, written often). They are
-stored apart (see `store.py`) and joined into a `PaperView` for display and export.
+stored apart (see `library/library.py`) and joined into a `PaperView` for display and export.
 
 Both convert to and from plain JSON-able dicts (`to_dict` / `from_dict`): that is the
 on-disk shape, so renaming a field here is a store format change.
@@ -285,7 +285,7 @@ class PaperView:
         `title_source`, `authors_source` and `venue_source` hold them as stored, for
         scripts that want the LaTeX. Every other text field is as stored.
         """
-        from .text import one_line  # not at module level: the CLI starts without pylatexenc
+        from .text.display import one_line  # not at module level: the CLI starts without pylatexenc
 
         data = self.paper.to_dict()
         data.update(

@@ -14,9 +14,9 @@ from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
 
-from reader_tui.core.store import Library
-from reader_tui.core.text import sanitize
-from reader_tui.paths import styles_dir
+from reader_tui.core.library.library import Library
+from reader_tui.core.paths import styles_dir
+from reader_tui.core.text.display import sanitize
 from reader_tui.tui.commands import ReaderCommands
 from reader_tui.tui.screens.main_screen import MainScreen
 
@@ -87,7 +87,7 @@ class ReaderApp(App[int]):
         from rich.text import Text
 
         from reader_tui import __version__
-        from reader_tui.core.text import sanitize
+        from reader_tui.core.text.display import sanitize
 
         detail = sanitize(" ".join(str(error).split()))[:300]
         self.bell()
@@ -178,7 +178,7 @@ def run_app(library: Library) -> int:
             lost = library.pending_writes
             print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {error}", file=sys.stderr)
     if app.indexes_stale:
-        from reader_tui.indexing import start_background_prepare
+        from reader_tui.core.library.indexing import start_background_prepare
 
         start_background_prepare(library.files.folder)  # so the next start loads, not builds
     return app.return_code or 0

@@ -11,7 +11,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.screen import Screen
 
-from reader_tui.core.text import visible_controls
+from reader_tui.core.text.display import visible_controls
 
 
 def _main_screen(provider: Provider) -> Screen | None:

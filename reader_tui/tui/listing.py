@@ -10,11 +10,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from reader_tui.core.sorting import SortKey, sort_views
-from reader_tui.core.store import Library
-from reader_tui.core.text import search_text
-from reader_tui.core.tokens import tokens
-from reader_tui.tui.screens.filter_dialog import FilterChoice
+from reader_tui.core.search.sorting import SortKey, sort_views
+from reader_tui.core.library.library import Library
+from reader_tui.core.text.display import search_text
+from reader_tui.core.text.tokens import tokens
+from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 
 
 @dataclass(slots=True)
@@ -70,7 +70,7 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
         order = [pid for pid in ids if pid in papers and needle in _words(search_text(papers[pid].title))]
         return Listing(order, _same_words(text))
     try:
-        from reader_tui.core.query import QueryError
+        from reader_tui.core.search.query import QueryError
     except ImportError:  # pragma: no cover - the query module ships with the search index
         QueryError = ValueError  # type: ignore[misc,assignment]
     try:

@@ -21,6 +21,15 @@ class LibraryChanged(Message):
         self.ids = ids
 
 
+class DiskRead(Message):
+    """The reload worker read what another process wrote (`found`, a store.DiskRead):
+    the screen has the Library take it in on the UI thread."""
+
+    def __init__(self, found: Any) -> None:
+        super().__init__()
+        self.found = found
+
+
 class ListingReady(Message):
     """A filter, sort or search finished; `token` tells stale results from fresh ones."""
 

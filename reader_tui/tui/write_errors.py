@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from reader_tui.core.storage import StoreError
-from reader_tui.core.store import Library
-from reader_tui.core.text import sanitize
+from reader_tui.core.atomic_storage import StoreError
+from reader_tui.core.library.library import Library
+from reader_tui.core.text.display import sanitize
 
 
 def write_error_line(error: BaseException, library: Library) -> str:

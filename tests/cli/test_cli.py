@@ -257,7 +257,7 @@ def test_doctor_and_restore(run: Run, db: Path) -> None:
     run("tui", "--help")  # any command
     assert run("doctor").returncode == 0
     # A backup exists once a session has started after the note was written.
-    from reader_tui.core.store import Library
+    from reader_tui.core.library.library import Library
 
     Library.open(db, background_writes=True).close()
     (db / "annotations.json").write_text("{damaged", encoding="utf-8")

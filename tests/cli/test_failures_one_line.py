@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from reader_tui import cli
+from reader_tui.cli import papers, stats
 from reader_tui.core.model import Paper, Status
-from reader_tui.core.persist import CATALOG_FILE
-from reader_tui.core.store import Library
+from reader_tui.core.library.files import CATALOG_FILE
+from reader_tui.core.library.library import Library
 
 
 @pytest.fixture(autouse=True)
@@ -106,7 +107,7 @@ def test_an_os_error_is_one_line_naming_the_file(monkeypatch: pytest.MonkeyPatch
     def fail(args):  # type: ignore[no-untyped-def]
         raise PermissionError(errno.EACCES, "Permission denied", "/somewhere/catalog.json")
 
-    monkeypatch.setattr(cli, "cmd_list", fail)
+    monkeypatch.setattr(papers, "cmd_list", fail)
     code, _, err = run(capsys, "list")
     assert code == 1 and one_line_error(err) == "reader-tui: /somewhere/catalog.json: Permission denied\n"
 
@@ -115,7 +116,7 @@ def test_a_bug_is_one_line_that_says_so(monkeypatch: pytest.MonkeyPatch, capsys:
     def fail(args):  # type: ignore[no-untyped-def]
         raise RuntimeError("something broke\nwith a second line")
 
-    monkeypatch.setattr(cli, "cmd_stats", fail)
+    monkeypatch.setattr(stats, "cmd_stats", fail)
     code, _, err = run(capsys, "stats")
     assert code == 1
     assert "unexpected error: RuntimeError: something broke" in one_line_error(err)

@@ -82,7 +82,7 @@ def test_import_builds_the_indexes_in_the_background(tmp_path: Path, env: dict[s
 def test_import_starts_a_build_only_when_it_changed_the_catalog(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from reader_tui import indexing
+    from reader_tui.core.library import indexing
     from reader_tui.cli import main
 
     started: list[Path] = []
@@ -97,7 +97,7 @@ def test_import_starts_a_build_only_when_it_changed_the_catalog(
 
 
 def test_the_background_build_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from reader_tui.indexing import BACKGROUND_ENV, start_background_prepare
+    from reader_tui.core.library.indexing import BACKGROUND_ENV, start_background_prepare
 
     monkeypatch.setenv(BACKGROUND_ENV, "0")
     assert start_background_prepare(tmp_path / "library") is None
@@ -112,8 +112,8 @@ def test_editing_a_title_rebuilds_the_caches_in_the_background(tmp_path: Path, e
     reader_tui(env, db, "edit", pid, "--title", "Quokkas Considered Harmful")
     # fresh again only if something rebuilt them: the edit's background `reader-tui index`
     check = (
-        "import sys; from pathlib import Path; from reader_tui.core.store import Library; "
-        "from reader_tui.indexing import load_search_index, load_related_index; "
+        "import sys; from pathlib import Path; from reader_tui.core.library.library import Library; "
+        "from reader_tui.core.library.indexing import load_search_index, load_related_index; "
         "lib = Library.open(Path(sys.argv[1])); "
         "print(load_search_index(lib) is not None and load_related_index(lib) is not None)"
     )

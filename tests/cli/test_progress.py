@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import time
 
-from reader_tui.progress import Progress
+from reader_tui.cli.progress import Progress
 
 
 class FakeTerminal(io.StringIO):

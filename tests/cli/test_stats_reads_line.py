@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from reader_tui.cli_stats import reads_line
+from reader_tui.cli.stats import reads_line
 from reader_tui.core.model import Paper, Status
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 
 def test_reads_line(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from reader_tui.core.stats import (
     status_changes_per_day,
     triage_progress,
 )
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 UTC = timezone.utc
 TODAY = date(2026, 3, 10)

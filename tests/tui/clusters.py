@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reader_tui.core.model import Paper
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 
 _CLUSTERS = {
     "graph": [

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 from tui_support import make_library
 
 
@@ -29,8 +29,8 @@ def library(tmp_path: Path) -> Iterator[Library]:
 @pytest.fixture
 def seed_library(tmp_path: Path) -> Iterator[Library]:
     """The bundled ICLR 2026 seed list, as a first run sees it."""
-    seed = pytest.importorskip("reader_tui.core.importers.seed")
-    from reader_tui.paths import default_seed_path
+    seed = pytest.importorskip("reader_tui.core.formats.seed")
+    from reader_tui.core.paths import default_seed_path
 
     lib = Library.open(tmp_path / "seed", background_writes=True)
     lib.import_papers(seed.read_seed(default_seed_path()).papers)

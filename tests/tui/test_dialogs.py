@@ -14,14 +14,14 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
-from reader_tui.core.sorting import SortKey
-from reader_tui.tui.screens.confirm_dialog import ConfirmDialog
-from reader_tui.tui.screens.edit_dialog import EditDialog
-from reader_tui.tui.screens.export_dialog import ExportDialog, ExportRequest
-from reader_tui.tui.screens.filter_dialog import FilterChoice, FilterDialog
+from reader_tui.core.search.sorting import SortKey
+from reader_tui.tui.dialogs.confirm_dialog import ConfirmDialog
+from reader_tui.tui.dialogs.edit_dialog import EditDialog
+from reader_tui.tui.dialogs.export_dialog import ExportDialog, ExportRequest
+from reader_tui.tui.dialogs.filter_dialog import FilterChoice, FilterDialog
 from reader_tui.tui.screens.help_screen import HelpScreen, help_entries
-from reader_tui.tui.screens.sort_dialog import SortDialog
-from reader_tui.tui.screens.tag_editor import TagEdit, TagEditor
+from reader_tui.tui.dialogs.sort_dialog import SortDialog
+from reader_tui.tui.dialogs.tag_editor import TagEdit, TagEditor
 
 NOTHING = object()
 

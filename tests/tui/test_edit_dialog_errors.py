@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from reader_tui.tui.screens.edit_dialog import show_error
+from reader_tui.tui.dialogs.edit_dialog import show_error
 
 
 class _ErrorLine(App[None]):

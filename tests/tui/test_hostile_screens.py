@@ -12,11 +12,11 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from reader_tui.core.model import Annotation, Paper, PaperView
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
-from reader_tui.tui.screens.edit_dialog import EditDialog
+from reader_tui.tui.dialogs.edit_dialog import EditDialog
 from reader_tui.tui.screens.stats_screen import StatsScreen
-from reader_tui.tui.screens.tag_editor import TagEditor
+from reader_tui.tui.dialogs.tag_editor import TagEditor
 from reader_tui.tui.screens.triage_screen import TriageScreen
 from reader_tui.tui.widgets.paper_detail import header_content
 from tui_support import screen_text, settle

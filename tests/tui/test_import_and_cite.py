@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from reader_tui.core.model import Status
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
-from reader_tui.tui.screens.import_dialog import ImportDialog
+from reader_tui.tui.dialogs.import_dialog import ImportDialog
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.widgets.paper_list import PaperList
 from tui_support import screen_text, settle

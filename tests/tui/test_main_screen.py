@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.widgets import Input
 
 from reader_tui.core.model import Status
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.widgets.notes_editor import NotesEditor
@@ -211,9 +211,9 @@ async def test_tags_modal_adds_to_marked_papers(library: Library) -> None:
 
 
 async def test_filter_and_sort_dialogs_reorder_the_list(library: Library) -> None:
-    from reader_tui.core.sorting import SortKey, title_key
-    from reader_tui.tui.screens.filter_dialog import FilterChoice, FilterDialog
-    from reader_tui.tui.screens.sort_dialog import SortDialog
+    from reader_tui.core.search.sorting import SortKey, title_key
+    from reader_tui.tui.dialogs.filter_dialog import FilterChoice, FilterDialog
+    from reader_tui.tui.dialogs.sort_dialog import SortDialog
 
     library.set_status([IDS[1], IDS[4]], Status.READ)
     app = create_app(library)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
-from reader_tui.paths import styles_dir
+from reader_tui.core.paths import styles_dir
 from reader_tui.tui.widgets.paper_list import PaperList
 
 

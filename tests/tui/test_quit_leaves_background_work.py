@@ -17,9 +17,9 @@ SCRIPT = textwrap.dedent(
     """
     import sys, threading
     from pathlib import Path
-    import reader_tui.indexing as indexing
+    import reader_tui.core.library.indexing as indexing
     from reader_tui.core.model import Paper
-    from reader_tui.core.store import Library
+    from reader_tui.core.library.library import Library
     from reader_tui.tui.app import create_app
 
     started, never = threading.Event(), threading.Event()

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.model import Status
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_list import PaperList
-from tui_support import make_library
+from tui_support import make_library, settle_workers
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ async def test_a_read_only_library_opens_and_says_so(folder: Path, monkeypatch: 
             assert app.sub_title == "read-only"
             notes = [n.message for n in app._notifications]
             assert any(str(folder) in m and "read-only" in m for m in notes)
-            await app.workers.wait_for_complete()
+            await settle_workers(pilot)
     finally:
         library.close()
 
@@ -55,6 +55,6 @@ async def test_a_full_disk_does_not_keep_the_tui_from_starting(folder: Path, mon
             await pilot.pause()
             assert len(app.screen.query_one(PaperList).ids) == 6
             assert any("no backup" in n.message for n in app._notifications)
-            await app.workers.wait_for_complete()
+            await settle_workers(pilot)
     finally:
         library.close()

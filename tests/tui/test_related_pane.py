@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.store import Library
+from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
-from reader_tui.indexing import related_cache_path
-from reader_tui.tui.screens.tag_editor import TagEditor
+from reader_tui.core.library.indexing import related_cache_path
+from reader_tui.tui.dialogs.tag_editor import TagEditor
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.related_list import COMPUTING, RelatedList
 
@@ -119,7 +119,7 @@ async def test_narrow_terminal_shows_related_only_while_walking_it(clusters: Lib
 
 
 async def test_palette_lists_saved_searches_and_more_like_this(clusters: Library) -> None:
-    from reader_tui.core.saved_searches import save_search
+    from reader_tui.core.library.saved_searches import save_search
     from reader_tui.tui.commands import ReaderCommands
 
     save_search(clusters, "robots", "robot")

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from ...paths import styles_dir
+from ...core.paths import styles_dir
 
 HelpEntry = tuple[str, str]
 """(keys as shown, what they do), e.g. ("j / down", "Move down")."""

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from textual import work
 
-from reader_tui.core.sorting import SortKey
-from reader_tui.core.text import one_line
+from reader_tui.core.search.sorting import SortKey
+from reader_tui.core.text.display import one_line
 
 if TYPE_CHECKING:
     from reader_tui.tui.screens.main_screen import MainScreen
@@ -21,7 +21,7 @@ class MainActions(_Base):
     """Mixed into `MainScreen`: everything here runs on the UI thread."""
 
     def action_edit_tags(self: MainScreen) -> None:
-        from reader_tui.tui.screens.tag_editor import TagEditor
+        from reader_tui.tui.dialogs.tag_editor import TagEditor
 
         ids = self.targets()
         if not ids:
@@ -43,7 +43,7 @@ class MainActions(_Base):
         self.app.push_screen(editor, apply)
 
     def action_filter(self: MainScreen) -> None:
-        from reader_tui.tui.screens.filter_dialog import FilterDialog
+        from reader_tui.tui.dialogs.filter_dialog import FilterDialog
 
         def apply(choice) -> None:
             if choice is None:
@@ -54,7 +54,7 @@ class MainActions(_Base):
         self.app.push_screen(FilterDialog(self.library.all_tags(), self.list_filter), apply)
 
     def action_sort(self: MainScreen) -> None:
-        from reader_tui.tui.screens.sort_dialog import SortDialog
+        from reader_tui.tui.dialogs.sort_dialog import SortDialog
 
         def apply(key: SortKey | None) -> None:
             if key is None:
@@ -66,7 +66,7 @@ class MainActions(_Base):
         self.app.push_screen(SortDialog(self.sort_key or SortKey()), apply)
 
     def action_edit_paper(self: MainScreen) -> None:
-        from reader_tui.tui.screens.edit_dialog import EditDialog
+        from reader_tui.tui.dialogs.edit_dialog import EditDialog
 
         pid = self.paper_list.current_id
         if pid is None:
@@ -88,7 +88,7 @@ class MainActions(_Base):
         self.app.push_screen(EditDialog(self.library.view(pid), self.library.citekeys()), apply)
 
     def action_export(self: MainScreen) -> None:
-        from reader_tui.tui.screens.export_dialog import ExportDialog
+        from reader_tui.tui.dialogs.export_dialog import ExportDialog
 
         papers = self.paper_list
         marked = [pid for pid in papers.ids if pid in papers.marked]
@@ -106,9 +106,9 @@ class MainActions(_Base):
     def _export(self: MainScreen, request, ids: list[str]) -> None:
         # Rendering thousands of entries takes seconds: off the UI thread; the result is
         # reported through the app (call_from_thread), never by touching widgets here.
-        from reader_tui.core.exporters.bibtex import export_bibtex
-        from reader_tui.core.exporters.markdown import export_markdown
-        from reader_tui.core.exporters.write import write_export
+        from reader_tui.core.formats.bibtex.writer import export_bibtex
+        from reader_tui.core.formats.markdown import export_markdown
+        from reader_tui.core.formats.write import write_export
         from reader_tui.tui.clipboard import copy_text
 
         views = self.library.views(ids)
@@ -130,7 +130,7 @@ class MainActions(_Base):
         notify(self.notify, f"Exported {what} to {request.path}", markup=False)
 
     def action_copy_bibtex(self: MainScreen) -> None:
-        from reader_tui.core.exporters.bibtex import entry_for
+        from reader_tui.core.formats.bibtex.writer import entry_for
         from reader_tui.tui.clipboard import copy_text
 
         ids = self.targets()
@@ -154,7 +154,7 @@ class MainActions(_Base):
 
     def action_import_file(self: MainScreen) -> None:
         """Ask for a file and import it (the dialog runs the import and reports)."""
-        from reader_tui.tui.screens.import_dialog import ImportDialog
+        from reader_tui.tui.dialogs.import_dialog import ImportDialog
 
         self.app.push_screen(ImportDialog(self.library))
 

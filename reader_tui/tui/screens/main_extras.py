@@ -16,8 +16,8 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 
-from reader_tui.core.saved_searches import SavedSearch, delete_search, get_search, list_searches, save_search
-from reader_tui.core.text import one_line
+from reader_tui.core.library.saved_searches import SavedSearch, delete_search, get_search, list_searches, save_search
+from reader_tui.core.text.display import one_line
 from reader_tui.tui.widgets.related_list import RelatedList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
 
@@ -149,7 +149,7 @@ class MainExtras:
         if paper_id in papers.ids:
             papers.move_to(papers.ids.index(paper_id))
             return
-        from reader_tui.tui.screens.filter_dialog import FilterChoice
+        from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 
         self.list_filter = FilterChoice()
         self.refilter(keep=paper_id)
@@ -177,7 +177,7 @@ class MainExtras:
     def suggest_tags_for(self: MainScreen, paper_id: str) -> list[str]:
         """Tags for the tag editor: those on the most similar papers and the paper's own
         keywords (core.tag_suggest), then the most used tags."""
-        from reader_tui.core.tag_suggest import suggest_tags
+        from reader_tui.core.related.tag_suggest import suggest_tags
 
         view = self.library.view(paper_id)
         known = self.library.all_tags()
@@ -211,7 +211,7 @@ class MainExtras:
             self.app.call_from_thread(self.notify, message, markup=False)
 
     def action_save_search(self: MainScreen) -> None:
-        from reader_tui.tui.screens.name_prompt import NamePrompt
+        from reader_tui.tui.dialogs.name_prompt import NamePrompt
 
         query = filter_query(self)
         if not query:

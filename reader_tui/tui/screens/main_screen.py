@@ -21,11 +21,11 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 
 from reader_tui.core.model import Status
-from reader_tui.core.sorting import SORT_FIELDS, SortKey
-from reader_tui.core.store import Library
+from reader_tui.core.search.sorting import SORT_FIELDS, SortKey
+from reader_tui.core.library.library import Library
 from reader_tui.tui.listing import Listing, compute_listing
-from reader_tui.tui.screens.filter_dialog import FilterChoice
-from reader_tui.tui.messages import IndexReady, LibraryChanged, ListingReady
+from reader_tui.tui.dialogs.filter_dialog import FilterChoice
+from reader_tui.tui.messages import DiskRead, IndexReady, LibraryChanged, ListingReady
 from reader_tui.tui.screens.main_actions import MainActions
 from reader_tui.tui.screens.main_extras import EXTRA_BINDINGS, MainExtras, RelatedReady
 from reader_tui.tui.widgets.notes_editor import NotesEditor
@@ -77,6 +77,7 @@ class MainScreen(MainActions, MainExtras, Screen):
         super().__init__()
         self.library = library
         self.list_filter = FilterChoice()
+        self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
         self.sort_key: SortKey | None = None
         self.search_text = ""
         self.index = None
@@ -163,6 +164,7 @@ class MainScreen(MainActions, MainExtras, Screen):
         self.status_bar.set_message("")
         self._update_counts()
         self._describe()
+        self._report_damaged()  # a filter or sort met every record
 
     def _describe(self) -> None:
         self.status_bar.set_view(self.status_bar_description(), len(self.paper_list.marked))
@@ -264,7 +266,7 @@ class MainScreen(MainActions, MainExtras, Screen):
     def _build_index(self) -> None:
         from textual.worker import get_current_worker
 
-        from reader_tui.indexing import provide_indexes
+        from reader_tui.core.library.indexing import provide_indexes
 
         worker = get_current_worker()
         started = time.perf_counter()
@@ -277,16 +279,33 @@ class MainScreen(MainActions, MainExtras, Screen):
 
     def on_index_ready(self, message: IndexReady) -> None:
         self.index = message.index
+        self._report_damaged()  # building the index met every record
         if self.search_text.strip():
             self.refilter()
 
     @work(thread=True, exclusive=True, group="reload", exit_on_error=False)
     def _poll_disk(self) -> None:
-        self.library.reload_if_changed()  # the listener reports what changed
+        # Reads and parses only: the Library is changed on the UI thread, by the handler
+        # below, so a change the user makes meanwhile is not replaced by the older file.
+        found = self.library.read_disk()
+        if found is not None:
+            self.post_message(DiskRead(found))
+
+    def on_disk_read(self, message: DiskRead) -> None:
+        self.library.apply_disk(message.found)  # the listener reports what changed
 
     def _library_changed(self, ids: frozenset[str] | None) -> None:
         # Called on whichever thread made or noticed the change: hand it to the UI thread.
         self.post_message(LibraryChanged(ids))
+
+    def _report_damaged(self) -> None:
+        """Say once each damaged catalog record met so far (drawn as placeholder rows)."""
+        problems = self.library.papers.problems
+        listed, count = self._damaged_shown
+        start = count if listed is problems else 0  # a reloaded catalog starts over
+        for line in problems[start:]:
+            self.notify(line, title="Damaged catalog record", severity="error", markup=False, timeout=30)
+        self._damaged_shown = (problems, len(problems))
 
     def on_library_changed(self, message: LibraryChanged) -> None:
         ids = message.ids
@@ -305,6 +324,7 @@ class MainScreen(MainActions, MainExtras, Screen):
             self.query_one(NotesEditor).reload()
         self._update_counts()
         self._watch_saving()
+        self._report_damaged()
 
     # -- current paper ------------------------------------------------------------------------
 

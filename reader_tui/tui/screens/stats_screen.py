@@ -24,8 +24,8 @@ from textual.widgets import Digits, Footer, ProgressBar, Sparkline, Static
 
 from reader_tui.core.model import Status
 from reader_tui.core.stats import library_numbers, reads_per_day
-from reader_tui.core.store import Library
-from reader_tui.core.text import visible_controls
+from reader_tui.core.library.library import Library
+from reader_tui.core.text.display import visible_controls
 
 DAYS = 28
 TOP_TAGS = 15

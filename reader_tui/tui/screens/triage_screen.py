@@ -22,8 +22,8 @@ from textual.widgets import Footer, Static
 
 from reader_tui.core.model import Status
 from reader_tui.core.stats import decisions_since
-from reader_tui.core.store import Library
-from reader_tui.core.text import sanitize, visible_controls
+from reader_tui.core.library.library import Library
+from reader_tui.core.text.display import sanitize, visible_controls
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 
@@ -242,7 +242,7 @@ class TriageScreen(Screen[str | None]):
         self._show()
 
     def action_tags(self) -> None:
-        from reader_tui.tui.screens.tag_editor import TagEditor
+        from reader_tui.tui.dialogs.tag_editor import TagEditor
 
         pid = self.current_id
         if pid is None:

@@ -14,7 +14,7 @@ from rich.cells import cell_len, get_character_cell_size
 from rich.text import Text
 from textual.widgets import Input
 
-from reader_tui.core.text import visible_controls
+from reader_tui.core.text.display import visible_controls
 
 
 class DataInput(Input):

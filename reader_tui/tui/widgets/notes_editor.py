@@ -23,8 +23,8 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import TextArea
 
-from reader_tui.core.store import Library
-from reader_tui.core.text import visible_controls
+from reader_tui.core.library.library import Library
+from reader_tui.core.text.display import visible_controls
 
 AUTOSAVE_DELAY = 0.8
 AUTOSAVE_MAX_WAIT = 2.0

@@ -17,8 +17,8 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 from reader_tui.core.model import PaperView
-from reader_tui.core.text import names_line, one_line, styled_segments, visible_controls
-from reader_tui.core.tokens import fold_in_place
+from reader_tui.core.text.display import names_line, one_line, styled_segments, visible_controls
+from reader_tui.core.text.tokens import fold_in_place
 
 #: core.text chunk style -> Content style (theme variables only).
 SEGMENT_STYLES = {

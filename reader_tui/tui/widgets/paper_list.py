@@ -25,9 +25,9 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from reader_tui.core.model import Status
-from reader_tui.core.store import Library
-from reader_tui.core.text import one_line, visible_controls
-from reader_tui.core.tokens import fold_in_place
+from reader_tui.core.library.library import Library
+from reader_tui.core.text.display import one_line, visible_controls
+from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
 TAG_SHARE = 3  # tags take at most a third of the row, the title gets the rest

@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from reader_tui.core.text import one_line
+from reader_tui.core.text.display import one_line
 
 COMPUTING = "related: computing…"
 

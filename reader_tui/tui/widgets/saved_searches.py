@@ -15,8 +15,8 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from reader_tui.core.saved_searches import SavedSearch
-from reader_tui.core.text import visible_controls
+from reader_tui.core.library.saved_searches import SavedSearch
+from reader_tui.core.text.display import visible_controls
 
 NAME_WIDTH = 40
 

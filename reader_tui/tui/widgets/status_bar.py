@@ -8,7 +8,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
 
-from reader_tui.core.text import sanitize
+from reader_tui.core.text.display import sanitize
 
 
 class StatusBar(Horizontal):

@@ -1,0 +1,1 @@
+"""The project's benchmark, outside the wheel: run from a checkout as `python -m benchmarks.bench`."""

@@ -1,0 +1,58 @@
+"""`reader-tui export`: BibTeX or Markdown to standard output, a file or the clipboard."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .options import open_library, select_views
+from .output import EXIT_OK, EXIT_USAGE, UserError, print_error
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from ..core.clipboard import ClipboardUnavailable, copy_to_system_clipboard
+    from ..core.formats.bibtex.writer import CONTROLS_LEFT_OUT, export_bibtex, export_losses
+    from ..core.formats.markdown import export_markdown
+    from ..core.formats.write import ExportError, write_export
+
+    if args.output and args.clipboard:
+        raise UserError("choose one of -o FILE and --clipboard", EXIT_USAGE)
+    library = open_library(args)
+    views = select_views(library, status=args.status, tags=args.tag, search=args.search)
+    if args.ids:
+        wanted = {library.resolve_id(i) for i in args.ids}
+        views = [v for v in views if v.id in wanted]
+    if args.format == "markdown":
+        text = export_markdown(views)
+    else:
+        if args.unicode and args.ascii:
+            raise UserError("choose one of --unicode and --ascii", EXIT_USAGE)
+        mode = "unicode" if args.unicode else "ascii" if args.ascii else "latex"
+        text = export_bibtex(views, abstract=not args.no_abstract, mode=mode)
+        for kind, count in export_losses(views, abstract=not args.no_abstract, mode=mode).items():
+            # One line per kind of loss, so that nothing is changed without a word.
+            if kind == CONTROLS_LEFT_OUT:  # in every mode: no --unicode keeps them
+                print_error(f"{count} control character{'s' if count != 1 else ''} (ESC, BEL, DEL...) left out of"
+                            " titles, authors, venues, abstracts and other fields (notes and tags keep them)")
+                continue
+            print_error(f"{count} character{'s' if count != 1 else ''} with no LaTeX form {kind} in titles, authors, venues"
+                   f"{' or abstracts' if mode == 'ascii' else ''} (--unicode keeps them)")
+    if args.clipboard:
+        try:
+            copy_to_system_clipboard(text)
+        except ClipboardUnavailable as error:
+            raise UserError(str(error)) from None
+        print_error(f"copied {len(views)} papers to the clipboard")
+    elif args.output:
+        try:
+            write_export(text, Path(args.output), force=args.force)
+        except FileExistsError:
+            raise UserError(f"{args.output}: exists already (use --force to overwrite it)") from None
+        except ExportError as error:
+            raise UserError(str(error)) from None
+        # Only now, when the bytes are written (a FIFO's reader has them): true.
+        print_error(f"wrote {len(views)} paper{'s' if len(views) != 1 else ''} to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK

@@ -1,0 +1,102 @@
+"""`reader-tui import FILE...` and `reader-tui index`: the command functions, without
+argument parsing (`main` parses; the `cmd_` functions unpack the arguments). Each returns the process exit code."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from ..core.library.catalog_merge import ImportSummary
+from ..core.formats.base import ImportFailure
+from ..core.library.library import Library
+from .options import open_library
+
+EXIT_OK, EXIT_ERROR = 0, 1
+
+
+def run_import(library: Library, files: list[Path], format: str | None, venue: str | None, year: int | None) -> int:
+    """Read `files` and merge their papers into `library`; print what was done (one line
+    of counts), then on stderr one line per merged record (into which paper, why), per
+    skipped entry (why) and per warning, each naming its file and line, and each
+    unreadable file. Exit 1 if a file failed."""
+    from ..core.formats.detect import read_any
+    from .progress import Progress
+
+    papers, problems, failures, annotations, labels = [], [], [], {}, []
+    with Progress(len(files) + 1) as progress:
+        for path in files:
+            progress.step(f"reading {path.name}")
+            try:
+                result = read_any(path, format=format, venue=venue, year=year)
+            except ImportFailure as failure:
+                failures.append(failure)
+                continue
+            finally:
+                progress.step(f"read {path.name}", advance=True)
+            papers.extend(result.papers)
+            problems.extend(result.problems)
+            labels.extend(result.label(i) for i in range(len(result.papers)))
+            for pid, values in result.annotations.items():
+                known = annotations.setdefault(pid, {"tags": (), "notes": ""})
+                known["tags"] = tuple(known["tags"]) + tuple(values.get("tags", ()))
+                notes = values.get("notes") or ""
+                if notes and notes not in known["notes"]:  # one paper in two files: both notes
+                    known["notes"] = f"{known['notes']}\n\n{notes}" if known["notes"] else notes
+        if not papers:
+            nothing = ImportSummary()
+            nothing.add_problems(problems)
+            for line in nothing.details([]):
+                _error(line)
+            for failure in failures:
+                _error(str(failure))
+            if not failures:
+                _error("nothing to import: no papers found")
+            return EXIT_ERROR
+        progress.step(f"merging {len(papers):,} papers into the library")
+        summary = library.import_papers(papers, annotations)
+    summary.add_problems(problems)
+    print(f"{summary.entries} entries read: {summary}")
+    for line in summary.details(labels):
+        _error(line)
+    for failure in failures:
+        _error(str(failure))
+    if summary.new or summary.updated or summary.merged:
+        from ..core.library.indexing import start_background_prepare
+
+        # so that the next TUI start finds its indexes ready (see indexing.py)
+        start_background_prepare(library.files.folder)
+    return EXIT_ERROR if failures else EXIT_OK
+
+
+def run_index(library: Library, *, quiet: bool = False) -> int:
+    """Bring the library's search and related-papers caches up to date, printing a line
+    per index as it is done (an app that started this reads them as they come)."""
+    from ..core.library.indexing import prepare
+
+    for name, seconds, cached in prepare(library):
+        if quiet:
+            continue
+        try:
+            print(f"{name} index: {'up to date, loaded' if cached else 'built'} in {seconds:.2f} s", flush=True)
+        except BrokenPipeError:
+            quiet = True  # the reader went away (an app quit): finish the caches anyway
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_OK
+
+
+def _error(message: str) -> None:
+    from ..core.text.display import sanitize
+
+    print(f"reader-tui: {sanitize(message)}", file=sys.stderr)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    # An import is how a lost catalog comes back: it may open a store whose catalog is missing.
+    library = open_library(args, rebuilding_catalog=True)
+    return run_import(library, [Path(name) for name in args.files], args.format, args.venue, args.year)
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    return run_index(open_library(args), quiet=args.quiet)

@@ -1,0 +1,181 @@
+"""The command line: parse the arguments and dispatch to the module of the command group.
+
+Each command's function is imported only when that command runs (`COMMAND` names it as
+"module:function"), so `reader-tui list` loads neither the import machinery nor the
+doctor, and Textual is imported only when the TUI starts: scripted calls stay fast."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from .. import __version__
+from ..core.atomic_storage import StoreError
+from ..core.formats.base import ImportFailure
+from ..core.library.library import IdError
+from ..core.model import Status
+from .options import open_library, parse_status
+from .output import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError, describe_os_error, first_line, print_error
+
+#: Set to 1 to let unexpected errors (and the OS's) end the program with their traceback.
+DEBUG_ENV = "READER_TUI_DEBUG"
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `reader-tui` command; returns the process exit code."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and getattr(args, "command", None) != "tag":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
+    try:
+        return _handler(args.handler)(args)
+    except UserError as error:
+        print_error(str(error))
+        return error.code
+    except IdError as error:
+        print_error(str(error))
+        return EXIT_USAGE
+    except (StoreError, ImportFailure) as error:
+        print_error(str(error))
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `reader-tui list | head`: the reader went away, which is not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except OSError as error:  # a full disk, a folder without permission, a vanished file
+        if _debugging():
+            raise
+        print_error(describe_os_error(error))
+        return EXIT_ERROR
+    except Exception as error:  # noqa: BLE001 - no traceback reaches a user, but say it is a bug
+        if _debugging():
+            raise
+        print_error(
+            f"unexpected error: {type(error).__name__}: {first_line(error)} (this is a bug in "
+            f"reader-tui {__version__}: please report it; {DEBUG_ENV}=1 shows the traceback)"
+        )
+        return EXIT_ERROR
+
+
+def _handler(spec: str) -> Callable[[argparse.Namespace], int]:
+    """The command function `spec` ("module:function" in this package) names, imported now."""
+    module, _, function = spec.partition(":")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), function)
+
+
+def _debugging() -> bool:
+    return os.environ.get(DEBUG_ENV, "").strip() not in ("", "0")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--db",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
+        help="the store's folder (default: $READER_TUI_DB, else the user data folder)",
+    )
+    common.add_argument(
+        "--no-seed",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="do not fill a new store with the bundled ICLR 2026 list",
+    )
+    parser = argparse.ArgumentParser(
+        prog="reader-tui",
+        description="A keyboard-driven reading-list manager for conference paper lists.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"reader-tui {__version__}")
+    parser.set_defaults(handler="main:cmd_tui")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, handler: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        p.set_defaults(handler=handler)
+        return p
+
+    command("tui", "main:cmd_tui", "open the TUI (the default command)")
+
+    p = command("import", "import_cmd:cmd_import", "add papers from files (seed text, BibTeX, OpenReview JSON, CSV)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--format", choices=["seed", "bibtex", "openreview", "csv"], help="the files' format (default: detected)")
+    p.add_argument("--venue", help="venue for papers whose file does not say (e.g. ICLR)")
+    p.add_argument("--year", type=int, help="year for papers whose file does not say")
+
+    p = command("index", "import_cmd:cmd_index", "build the search and related-papers indexes now (import starts this in the background)")
+    p.add_argument("--quiet", action="store_true", help="print nothing")
+
+    p = command("list", "papers:cmd_list", "list papers")
+    p.add_argument("--status", type=parse_status, help="only papers with this status")
+    p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
+    p.add_argument("--search", metavar="QUERY", help="ranked fuzzy search (fields: tag: status: year: venue: is:)")
+    p.add_argument("--limit", type=int, help="at most this many papers")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+
+    p = command("show", "papers:cmd_show", "show one paper")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+
+    p = command("mark", "papers:cmd_mark", "set the status of papers")
+    p.add_argument("status", type=parse_status, metavar="STATUS", help=", ".join(s.value for s in Status))
+    p.add_argument("ids", nargs="+", metavar="ID")
+
+    p = command("tag", "papers:cmd_tag", "add (+TAG) and remove (-TAG) tags")
+    p.add_argument("items", nargs="+", metavar="ID|+TAG|-TAG")
+
+    p = command("note", "papers:cmd_note", "set or append to a paper's notes ('-' reads standard input)")
+    p.add_argument("id", metavar="ID")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--set", metavar="TEXT", dest="set_text")
+    group.add_argument("--append", metavar="TEXT", dest="append_text")
+
+    p = command("edit", "papers:cmd_edit", "change a paper's title, authors, url or citation key")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--title")
+    p.add_argument("--authors", help="'and'-separated, e.g. 'Ada Lovelace and Alan Turing'")
+    p.add_argument("--url")
+    p.add_argument("--citekey")
+
+    p = command("stats", "stats:cmd_stats", "counts by status and tag")
+    p.add_argument("--json", action="store_true")
+
+    p = command("export", "export:cmd_export", "write papers as BibTeX (default) or a Markdown reading list")
+    p.add_argument("--status", type=parse_status, help="only papers with this status")
+    p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
+    p.add_argument("--search", metavar="QUERY", help="only papers matching this search")
+    p.add_argument("--id", action="append", default=[], dest="ids", metavar="ID", help="only these papers (repeatable)")
+    p.add_argument("--format", choices=["bibtex", "markdown"], default="bibtex")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    p.add_argument("--clipboard", action="store_true", help="copy to the system clipboard")
+    p.add_argument("--no-abstract", action="store_true", help="leave abstracts out of BibTeX")
+    p.add_argument("--unicode", action="store_true", help="keep non-ASCII as UTF-8 (biblatex) instead of LaTeX")
+    p.add_argument("--ascii", action="store_true", help="a pure ASCII file: what has no LaTeX form is lost (said on stderr); notes and tags stay exact")
+
+    p = command("doctor", "doctor:cmd_doctor", "check the store; --restore repairs it from the newest good backup")
+    p.add_argument("--restore", action="store_true", help="restore a damaged store (the damaged file is kept aside)")
+    p.add_argument("--yes", action="store_true", help="with --restore: do not ask, even when the restore may lose annotations")
+
+    p = command("annotations", "doctor:cmd_annotations", "move your statuses, tags and notes between machines as JSON")
+    p.add_argument("action", choices=["export", "import"])
+    p.add_argument("file", nargs="?", help="import: the JSON file ('-' for standard input)")
+    p.add_argument("-o", "--output", metavar="FILE", help="export: write to FILE instead of standard output")
+    p.add_argument("--force", action="store_true", help="export: overwrite FILE if it exists")
+    return parser
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    library = open_library(args, background_writes=True)
+    from ..tui.app import run_app
+
+    return run_app(library)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

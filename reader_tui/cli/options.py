@@ -1,0 +1,47 @@
+"""What the commands share besides printing: opening the library the options name,
+selecting papers by --status/--tag/--search, and reading a status argument."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ..core.library.library import Library
+from ..core.model import PaperView, Status
+from .output import EXIT_USAGE, UserError
+
+
+def open_library(args: argparse.Namespace, *, background_writes: bool = False, rebuilding_catalog: bool = False) -> Library:
+    from ..core.paths import default_seed_path, resolve_db_path
+
+    folder = resolve_db_path(getattr(args, "db", None))
+    seed = None if getattr(args, "no_seed", False) else default_seed_path()
+    return Library.open(folder, seed=seed, background_writes=background_writes, rebuilding_catalog=rebuilding_catalog)
+
+
+def select_views(library: Library, *, status: Status | None, tags: Sequence[str], search: str | None) -> list[PaperView]:
+    if search:
+        from ..core.search.query import QueryError
+        from ..core.library.indexing import search_index
+
+        try:
+            # The TUI's cached index, when the catalog has not changed since it was made.
+            hits = search_index(library)[0].search(search)
+        except QueryError as error:
+            raise UserError(f"search: {error}", EXIT_USAGE) from None
+        views = [library.view(hit.id) for hit in hits]
+    else:
+        views = library.views()
+    wanted = {t.casefold() for t in tags}
+    return [
+        v
+        for v in views
+        if (status is None or v.status is status) and wanted <= {t.casefold() for t in v.tags}
+    ]
+
+
+def parse_status(text: str) -> Status:
+    try:
+        return Status.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

@@ -1,0 +1,138 @@
+"""`reader-tui list`, `show`, `mark`, `tag`, `note` and `edit`: reading and annotating papers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..core.model import EDITABLE_FIELDS, PaperView
+from .options import open_library, select_views
+from .output import EXIT_OK, EXIT_USAGE, UserError, print_json
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    views = select_views(library, status=args.status, tags=args.tag, search=args.search)
+    if args.limit is not None:
+        views = views[: max(args.limit, 0)]
+    if args.json:
+        print_json([v.to_dict() for v in views])
+        return EXIT_OK
+    from ..core.text.display import one_line, visible_controls
+
+    for view in views:
+        # tags as typed: they are the user's words, not LaTeX ("a\{b}" stays a\{b})
+        tags = f"  [{', '.join(map(visible_controls, view.tags))}]" if view.tags else ""
+        print(f"{visible_controls(view.id)}  {view.status.mark} {view.status.value:<8} {one_line(view.title, 90)}{tags}")
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    view = library.view(library.resolve_id(args.id))
+    if args.json:
+        print_json(view.to_dict())
+        return EXIT_OK
+    print(format_paper(view))
+    return EXIT_OK
+
+
+def cmd_mark(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    ids = [library.resolve_id(i) for i in args.ids]
+    library.set_status(ids, args.status)
+    print(f"{len(ids)} paper{'s' if len(ids) != 1 else ''} marked {args.status.value}")
+    return EXIT_OK
+
+
+def cmd_tag(args: argparse.Namespace) -> int:
+    items = list(args.items) + list(args.extra)
+    add = [i[1:] for i in items if i.startswith("+")]
+    remove = [i[1:] for i in items if i.startswith("-")]
+    raw_ids = [i for i in items if not i.startswith(("+", "-"))]
+    if not raw_ids:
+        raise UserError("name at least one paper id", EXIT_USAGE)
+    if not add and not remove:
+        raise UserError("name at least one +TAG to add or -TAG to remove", EXIT_USAGE)
+    library = open_library(args)
+    ids = [library.resolve_id(i) for i in raw_ids]
+    try:
+        library.retag(ids, add=add, remove=remove)
+    except ValueError as error:
+        raise UserError(str(error), EXIT_USAGE) from None
+    from ..core.text.display import visible_controls
+
+    for pid in ids:
+        tags = ", ".join(map(visible_controls, library.annotation(pid).tags))
+        print(f"{visible_controls(pid)}: {tags or '(no tags)'}")
+    return EXIT_OK
+
+
+def cmd_note(args: argparse.Namespace) -> int:
+    library = open_library(args)
+    pid = library.resolve_id(args.id)
+    if args.set_text is not None:
+        library.set_notes(pid, _stdin_if_dash(args.set_text))
+    else:
+        old = library.annotation(pid).notes
+        addition = _stdin_if_dash(args.append_text)
+        library.set_notes(pid, f"{old.rstrip()}\n{addition}" if old.strip() else addition)
+    from ..core.text.display import visible_controls
+
+    print(f"{visible_controls(pid)}: notes saved ({len(library.annotation(pid).notes)} characters)")
+    return EXIT_OK
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    values = {k: getattr(args, k) for k in EDITABLE_FIELDS if getattr(args, k) is not None}
+    if not values:
+        raise UserError("say what to change: --title, --authors, --url or --citekey", EXIT_USAGE)
+    if "authors" in values:
+        values["authors"] = [a.strip() for a in values["authors"].split(" and ") if a.strip()]
+    library = open_library(args)
+    pid = library.resolve_id(args.id)
+    try:
+        library.edit(pid, **values)
+    except ValueError as error:
+        raise UserError(str(error), EXIT_USAGE) from None
+    from ..core.text.display import visible_controls
+
+    print(f"{visible_controls(pid)}: {', '.join(values)} changed")
+    if {"title", "authors"} & values.keys():
+        from ..core.library.indexing import start_background_prepare
+
+        start_background_prepare(library.files.folder)  # the index caches hold the old text
+    return EXIT_OK
+
+
+def format_paper(view: PaperView) -> str:
+    """A paper as plain text for the terminal: title, venue, authors, keywords and
+    abstract rendered from their LaTeX/markdown as on screen; ids, url, tags and notes as
+    typed. Control characters are shown visibly in all of them, never sent raw."""
+    from ..core.text.display import names_line, one_line, sanitize, to_display, visible_controls
+
+    venue = one_line(view.venue)
+    if view.year and str(view.year) not in venue:
+        venue = f"{venue} {view.year}".strip()
+    lines = [one_line(view.title), ""]
+    rows = [
+        ("id", visible_controls(view.id)),
+        ("citekey", visible_controls(view.citekey)),
+        ("status", view.status.value),
+        ("tags", ", ".join(map(visible_controls, view.tags))),
+        ("venue", venue),
+        ("authors", names_line(view.authors)),
+        ("url", visible_controls(view.url)),
+        ("keywords", names_line(view.keywords)),
+    ]
+    lines += [f"{name:<9}{value}" for name, value in rows if value]
+    if view.abstract:
+        lines += ["", to_display(view.abstract)]
+    if view.notes:
+        # the user's own words: not LaTeX, not markdown; lines and tabs kept
+        lines += ["", "notes:", sanitize(view.notes)]
+    return "\n".join(lines)
+
+
+def _stdin_if_dash(text: str) -> str:
+    return sys.stdin.read() if text == "-" else text

@@ -1,1 +1,0 @@
-"""Writers that turn papers into text: BibTeX, Markdown."""

@@ -1,0 +1,434 @@
+"""Read a BibTeX file (bibtexparser v2) into `Paper` records.
+
+bibtexparser only splits the file into blocks here: its default middlewares resolve a
+`@string` macro only when it is a field's whole value, so `iclr # " 2020"` would stay raw.
+We evaluate values ourselves (`_evaluate`): `{...}` and `"..."` pieces, numbers, macros
+(defined earlier in the file, plus the month names) and `#` concatenation.
+
+Titles and abstracts keep their LaTeX (the exporter writes it back; the screen uses
+`text.display.to_display`), with runs of whitespace collapsed since BibTeX values wrap freely.
+
+The user's own reading comes back as `ImportResult.annotations`: `annote` (BibTeX's field
+for a reader's notes) is the paper's notes in any file, line breaks kept; in a file
+reader-tui exported (its `HEADER` first), `keywords` are the user's tags, since that is
+what the exporter writes there, not catalog keywords (unless the entry has a `tags`
+field: then that holds the tags, and `keywords` are the paper's own). Both
+are user text, written in one exact encoding (`bibtex.user_text`) and decoded here.
+
+Paper ids, stable across re-imports of the same file:
+1. the OpenReview forum id when the url points at OpenReview (the same id the OpenReview
+   importer uses, so both sources agree without fuzzy matching);
+2. else `stable_id("doi:" + doi)`: a DOI survives a corrected title;
+3. else `stable_id` of the citation key and the title. The key tells apart entries that
+   share a title and year (two chapters of one book); the title tells apart two files that
+   happen to use one key for different papers. Entries with different keys are different
+   papers unless a DOI or url says otherwise (see `library.same_paper.match_papers`).
+The citation key is kept as `Paper.citekey`.
+
+What an entry keeps, so that it can be written back as it came (`Paper.entry_type`,
+`Paper.extra_fields`); the exporter follows these rules:
+- `entry_type` is the entry's type in lower case (`@ARTICLE` -> "article").
+- `title`, `author`, `year`, `url`, `doi`, `abstract` and `keywords` go to the paper's own
+  attributes (`keywords` are tags in a file reader-tui exported) and `annote` to the
+  user's notes; none of them is in `extra_fields`. Two exceptions keep a value the model
+  cannot hold: a `year` that is not a plain year ("535 BCE", "forthcoming") is kept in
+  `extra_fields` (and `Paper.year` is None), and in a file reader-tui exported an
+  `author = {Anonymous}` means no author (`authors` is empty).
+- Every other field is in `extra_fields`, in file order, under its lower-case name, its
+  value with macros expanded and `#` joined, outer braces or quotes taken off, runs of
+  whitespace made one space, and the text otherwise as written (LaTeX kept).
+- That includes `journal` and `booktitle`, as written: `Paper.venue` is a copy of the
+  `booktitle` if the entry has one, else of its `journal` (else the `--venue` default),
+  for display and search. A paper that was already in the library keeps its venue when
+  a `.bib` entry is merged into it (see `library.same_paper.merge_paper`), so the two may differ.
+  To write the entry back: write `extra_fields` in order, `journal`/`booktitle` as they
+  are; when neither is there and the paper has a venue, write it as `journal` for an
+  `article` and as `booktitle` otherwise.
+- A `month` given as a bare month macro (`month = jan`) keeps the macro's name as its
+  value ("jan", not "January"), and the reserved key `@bare` (value "month") says to
+  write it back bare; every style defines the month macros.
+- Reserved keys, which start with `@` (no BibTeX field name can) and are never written
+  as fields: `@bare` (above); `@annote`, the entry's `annote` text as written (macros
+  expanded, ends trimmed), which is written back verbatim while the paper's notes are
+  still what was read from it; and `@preamble`, one per `@preamble{...}` of the file,
+  its raw value (quotes or braces included), on every paper of that file (a preamble
+  is the file's, not an entry's), in file order: the export writes each distinct
+  preamble once at its top, before the entries.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import bibtexparser
+from bibtexparser import model as bib
+
+from ..identifiers import BIBTEX_SOURCE, OWN_EXPORT_SOURCE, fold, normalise_doi, openreview_forum_id
+from ...model import Paper
+from .writer import HEADER
+from .user_text import decode_user_text, split_keywords
+from ...text.display import stable_id
+from ..base import ImportFailure, ImportProblem, ImportResult, read_text_file
+
+_MONTHS = {
+    m[:3]: m
+    for m in (
+        "January February March April May June July August September October November December"
+    ).split()
+}
+_MONTH_MACROS = {k.lower(): v for k, v in _MONTHS.items()}
+
+_WS = re.compile(r"\s+")
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+_YEAR = re.compile(r"^\s*\{?\s*(\d{4})\s*\}?\s*$")
+_KEYWORD_SPLIT = re.compile(r"[;,]")
+_BLOCK_HEAD = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s{}()]*)")
+
+# Fields that go to the paper's own attributes or to the user's notes, never to
+# `extra_fields` (see the module docstring; a `year` that is not a number is kept there).
+_MODELLED = frozenset({"title", "author", "year", "url", "doi", "abstract", "keywords", "annote"})
+
+
+def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None = None) -> ImportResult:
+    """Read every entry of the BibTeX file at `path` that can be parsed.
+
+    `venue` and `year` fill in entries that have no booktitle/journal or year.
+    Entries that cannot be parsed, have no title, or repeat an earlier key are skipped
+    and reported with their line; a junk year or a repeated field is a warning (the
+    entry gets in). `result.lines` gives each paper's line. Raises ImportFailure when
+    the file is unreadable, empty, or holds no usable entry.
+    """
+    path = Path(path)
+    text = read_text_file(path)
+    if not text.strip():
+        raise ImportFailure(path, "is empty")
+    with _quiet_bibtexparser():
+        try:
+            library = bibtexparser.parse_string(text, parse_stack=[])
+        except Exception as error:  # the splitter is not ours: never show its traceback
+            raise ImportFailure(path, f"cannot be read as BibTeX ({_one_line(str(error))})") from None
+
+    result = ImportResult(path=path)
+    ours = _exported_by_us(text)
+    macros: dict[str, str] = dict(_MONTH_MACROS)
+    source = f"{OWN_EXPORT_SOURCE if ours else BIBTEX_SOURCE}{path.name}"
+    entries_seen = 0
+    preambles: list[str] = []
+    for block in library.blocks:
+        line = block.start_line + 1  # bibtexparser counts lines from 0
+        if isinstance(block, bib.String):
+            macros[block.key.lower()] = _evaluate(block.value, macros)
+        elif isinstance(block, bib.Entry):
+            entries_seen += 1
+            paper = _paper(block, macros, path, line, source, venue, year, result.problems, ours)
+            _add(result, block, line, paper, macros, ours)
+        elif isinstance(block, bib.DuplicateBlockKeyBlock):
+            entries_seen += 1
+            first = block.previous_block.start_line + 1
+            result.problems.append(
+                ImportProblem(path, line, f"skipped entry '{block.key}': the key was already used at line {first}")
+            )
+        elif isinstance(block, bib.DuplicateFieldKeyBlock):
+            # Two `title = ` in one entry: the entry is still usable, take the first of each.
+            entries_seen += 1
+            entry = _first_fields(block)
+            if entry is not None:
+                keys = ", ".join(sorted(block.duplicate_keys))
+                result.problems.append(
+                    ImportProblem(path, line, f"entry '{entry.key}' repeats {keys}: kept the first", "warning")
+                )
+                paper = _paper(entry, macros, path, line, source, venue, year, result.problems, ours)
+                _add(result, entry, line, paper, macros, ours)
+        elif isinstance(block, bib.ParsingFailedBlock):
+            entries_seen += 1
+            result.problems.append(ImportProblem(path, line, _failure_message(block)))
+        elif isinstance(block, bib.Preamble):
+            # `\noopsort` and friends: the entries need them to compile (module docstring).
+            value = block.value.strip()
+            if value and value not in preambles:
+                preambles.append(value)
+        # Comments carry no papers.
+
+    if preambles:
+        kept = tuple(("@preamble", value) for value in preambles)
+        result.papers = [paper.evolve(extra_fields=paper.extra_fields + kept) for paper in result.papers]
+    if not result.papers:
+        skipped = [p for p in result.problems if p.kind == "skipped"]
+        if skipped:
+            first = skipped[0]
+            raise ImportFailure(path, f"no usable entry: {first.message}", first.line)
+        raise ImportFailure(path, "holds no BibTeX entries (@article{...}, @inproceedings{...})")
+    return result
+
+
+def _exported_by_us(text: str) -> bool:
+    """True when `text` starts with the exporter's HEADER line (a BOM is already gone)."""
+    return text.split("\n", 1)[0].rstrip() == HEADER.rstrip()
+
+
+def _add(
+    result: ImportResult, entry: bib.Entry, line: int, paper: Paper | None, macros: dict[str, str], ours: bool
+) -> None:
+    """Add `paper` read from `entry` at `line`, and what the entry says of the user's reading."""
+    if paper is None:
+        return
+    result.papers.append(paper)
+    result.lines.append(line)
+    tags, notes = _annotation(entry, macros, ours)
+    if not tags and not notes:
+        return
+    # Two entries of one paper in a file (one DOI): keep what both say, each once.
+    known = result.annotations.setdefault(paper.id, {"tags": (), "notes": ""})
+    known["tags"] = tuple(known["tags"]) + tags
+    if notes and notes not in known["notes"]:
+        known["notes"] = f"{known['notes']}\n\n{notes}" if known["notes"] else notes
+
+
+def _annotation(entry: bib.Entry, macros: dict[str, str], ours: bool) -> tuple[tuple[str, ...], str]:
+    """(tags, notes) of `entry`: its `annote` always, its `keywords` only in our own files.
+
+    Notes keep their line breaks (only the ends are trimmed): the exporter keeps them too.
+    """
+    raw = {fld.key.lower(): fld.value for fld in reversed(entry.fields)}  # the first wins
+    # Trimmed before decoding: the exporter writes a note's own whitespace at its ends as
+    # `\space{}`/`\char10{}`, so only a foreign file's layout is trimmed here.
+    notes = decode_user_text(_evaluate(raw["annote"], macros).strip()) if "annote" in raw else ""
+    tags: tuple[str, ...] = ()
+    # A paper with keywords of its own was exported with its tags alone in `tags` too.
+    tag_field = "tags" if "tags" in raw else "keywords"
+    if ours and tag_field in raw:
+        # The exporter joins tags with ", " and writes a tag's own `,` `;` and edge
+        # whitespace as `{,}` `{;}` `\space{}`: cut at the separators outside braces.
+        parts = split_keywords(_evaluate(raw[tag_field], macros))
+        tags = tuple(tag for tag in (decode_user_text(k) for k in parts) if tag)
+    return tags, notes
+
+
+def _paper(
+    entry: bib.Entry,
+    macros: dict[str, str],
+    path: Path,
+    line: int,
+    source: str,
+    default_venue: str | None,
+    default_year: int | None,
+    problems: list[ImportProblem],
+    ours: bool = False,
+) -> Paper | None:
+    values: dict[str, str] = {}  # the first of a repeated field wins; dicts keep file order
+    bare_month = False
+    annote: str | None = None
+    for fld in entry.fields:
+        name = fld.key.lower()
+        if name in values:
+            continue
+        if name == "month" and fld.value.strip().lower() in _MONTH_MACROS:
+            values[name] = fld.value.strip()  # `month = jan` stays the macro (docstring)
+            bare_month = True
+            continue
+        if name == "annote":
+            annote = _evaluate(fld.value, macros).strip()  # as `_annotation` reads it
+        values[name] = _WS.sub(" ", _evaluate(fld.value, macros)).strip()
+    modelled = _MODELLED | {"tags"} if ours else _MODELLED  # our `tags`: see `_annotation`
+    extra = {name: value for name, value in values.items() if name not in modelled}
+    if bare_month:
+        extra["@bare"] = "month"
+    if annote:
+        extra["@annote"] = annote
+    title = values.get("title", "")
+    if not _strip_braces(title).strip():
+        problems.append(ImportProblem(path, line, f"skipped entry '{entry.key}': it has no title"))
+        return None
+
+    year = default_year
+    raw_year = values.get("year", "")
+    if raw_year:
+        match = _YEAR.match(raw_year)
+        if match:
+            year = int(match.group(1))
+        else:
+            # Not the paper's year (nor the --year default: the entry has one), but kept as
+            # written for the export (see the module docstring).
+            year = None
+            extra["year"] = raw_year
+            message = f"entry '{entry.key}': the year {raw_year!r} is not a number: kept as text, not as the paper's year"
+            problems.append(ImportProblem(path, line, message, "warning"))
+
+    url = values.get("url", "")
+    doi = normalise_doi(values.get("doi", ""))
+    forum = openreview_forum_id(url)
+    if forum:
+        pid = forum
+    elif doi:
+        pid = stable_id("doi:" + doi)
+    else:
+        pid = stable_id(f"bibtex {entry.key} {fold(title)}")
+    authors = split_authors(values.get("author", ""))
+    if ours and authors == ("Anonymous",):
+        authors = ()  # what the exporter writes for a paper without authors, not a person
+    return Paper(
+        id=pid,
+        title=title,
+        abstract=values.get("abstract", ""),
+        authors=authors,
+        venue=values.get("booktitle") or values.get("journal") or default_venue or "",
+        year=year,
+        url=url,
+        keywords=_catalog_keywords(values, ours),
+        citekey=entry.key,
+        source=source,
+        doi=doi,
+        entry_type=entry.entry_type.lower(),
+        extra_fields=tuple(extra.items()),
+    )
+
+
+def _catalog_keywords(values: dict[str, str], ours: bool) -> tuple[str, ...]:
+    """The paper's own keywords. In our own files `keywords` are the user's tags (see
+    `_annotation`), unless a `tags` field holds those: then `keywords` are the paper's."""
+    if ours and "tags" not in values:
+        return ()
+    return tuple(k.strip() for k in _KEYWORD_SPLIT.split(values.get("keywords", "")) if k.strip())
+
+
+def split_authors(text: str) -> tuple[str, ...]:
+    """Split a BibTeX author list on " and " outside braces ("{Barnes and Noble}" is one).
+
+    Names are kept as written ("Last, First" stays so).
+    """
+    if not text.strip():
+        return ()
+    names: list[str] = []
+    depth = 0
+    start = 0
+    # Find " and " only at brace depth 0: walk the matches and check the depth before each.
+    position = 0
+    for match in _AND.finditer(text):
+        for char in text[position : match.start()]:
+            if char == "{":
+                depth += 1
+            elif char == "}":
+                depth = max(0, depth - 1)
+        position = match.start()
+        if depth == 0:
+            names.append(text[start : match.start()])
+            start = match.end()
+    names.append(text[start:])
+    return tuple(n.strip() for n in names if n.strip())
+
+
+def _evaluate(raw: str, macros: dict[str, str]) -> str:
+    """The text of a raw BibTeX value: `{..}`/`".."` pieces, numbers and macros joined by `#`.
+
+    Never raises: an odd value comes back as written.
+    """
+    parts: list[str] = []
+    i, n = 0, len(raw)
+    while i < n:
+        while i < n and raw[i].isspace():
+            i += 1
+        if i >= n:
+            break
+        char = raw[i]
+        if char == "{":
+            end = _closing(raw, i + 1, "}")
+            if end < 0:
+                return raw.strip()
+            parts.append(raw[i + 1 : end])
+            i = end + 1
+        elif char == '"':
+            end = _closing(raw, i + 1, '"')
+            if end < 0:
+                return raw.strip()
+            parts.append(raw[i + 1 : end])
+            i = end + 1
+        else:
+            j = i
+            while j < n and raw[j] != "#" and not raw[j].isspace():
+                j += 1
+            token = raw[i:j]
+            # An undefined macro is kept by name: better a visible word than a lost value.
+            parts.append(token if token.isdigit() else macros.get(token.lower(), token))
+            i = j
+        while i < n and raw[i].isspace():
+            i += 1
+        if i < n:
+            if raw[i] != "#":
+                return raw.strip()
+            i += 1
+    return "".join(parts)
+
+
+def _closing(raw: str, start: int, closer: str) -> int:
+    """Index of the `closer` ending a piece that starts at `start`, braces nested; -1 if none."""
+    depth = 0
+    i = start
+    n = len(raw)
+    while i < n:
+        char = raw[i]
+        if char == "\\":
+            i += 2  # `\{`, `\"` are escaped: as in bibtexparser's splitter
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            if depth == 0:
+                return i if closer == "}" else -1
+            depth -= 1
+        elif char == closer and depth == 0:
+            return i
+        i += 1
+    return -1
+
+
+def _strip_braces(text: str) -> str:
+    return text.replace("{", "").replace("}", "")
+
+
+def _first_fields(block: bib.DuplicateFieldKeyBlock) -> bib.Entry | None:
+    entry = getattr(block, "ignore_error_block", None)
+    if not isinstance(entry, bib.Entry):
+        return None
+    seen: set[str] = set()
+    kept = []
+    for fld in entry.fields:
+        if fld.key.lower() not in seen:
+            seen.add(fld.key.lower())
+            kept.append(fld)
+    return bib.Entry(entry.entry_type, entry.key, kept, start_line=entry.start_line, raw=entry.raw)
+
+
+def _failure_message(block: bib.ParsingFailedBlock) -> str:
+    head = _BLOCK_HEAD.match(block.raw or "")
+    what = f"@{head.group(1)} entry '{head.group(2)}'" if head and head.group(2) else "an entry"
+    reason = getattr(block.error, "abort_reason", None) or str(block.error) or "syntax error"
+    if "end of file" in reason.lower():
+        reason = "unbalanced braces or quotes: the file ends inside it"
+    elif "block start" in reason.lower():
+        reason = "unbalanced braces or quotes: the next @ entry starts inside it"
+    return f"skipped {what}: {_one_line(reason)}"
+
+
+def _one_line(text: str) -> str:
+    return _WS.sub(" ", text).strip().rstrip(".")
+
+
+@contextmanager
+def _quiet_bibtexparser() -> Iterator[None]:
+    # The splitter logs each failed block to stderr, which would scribble over the TUI;
+    # we report those blocks ourselves.
+    logger = logging.getLogger("bibtexparser")
+    before = logger.disabled
+    logger.disabled = True
+    splitter = logging.getLogger("bibtexparser.splitter")
+    before_splitter = splitter.disabled
+    splitter.disabled = True
+    try:
+        yield
+    finally:
+        logger.disabled = before
+        splitter.disabled = before_splitter

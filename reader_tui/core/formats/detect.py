@@ -1,0 +1,108 @@
+"""Tell what kind of paper list a file is, and read it with the right importer.
+
+The extension decides when it says something (`.bib`, `.json`, `.jsonl`, `.csv`,
+`.tsv`, `.txt`, with or without `.gz`); otherwise the first 64 KB are sniffed:
+JSON starts with `[` or `{`, BibTeX has an `@type{` line, a CSV header names a title or
+abstract column, and prose paragraphs are a seed list.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from pathlib import Path
+
+from .base import ImportFailure, ImportResult, reading
+
+FORMATS = ("seed", "bibtex", "openreview", "csv")
+
+_EXTENSIONS = {
+    ".bib": "bibtex",
+    ".bibtex": "bibtex",
+    ".json": "openreview",
+    ".jsonl": "openreview",
+    ".ndjson": "openreview",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".txt": "seed",
+}
+_BIB_ENTRY = re.compile(rb"^\s*@\s*[A-Za-z]+\s*[{(]", re.MULTILINE)
+_CSV_HEADER = re.compile(r"\b(title|abstract)\b", re.IGNORECASE)
+_SNIFF_BYTES = 65536
+
+
+def detect_format(path: Path | str) -> str:
+    """The format of the file at `path`: "seed", "bibtex", "openreview" or "csv".
+
+    Raises ImportFailure naming the file when it is missing, empty, binary, or of no
+    known kind.
+    """
+    path = Path(path)
+    suffixes = [s.lower() for s in path.suffixes[-2:]]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    if suffixes and suffixes[-1] in _EXTENSIONS:
+        return _EXTENSIONS[suffixes[-1]]
+    return _sniff(path, _head(path))
+
+
+def read_any(
+    path: Path | str, *, format: str | None = None, venue: str | None = None, year: int | None = None
+) -> ImportResult:
+    """Read `path` with the importer for `format` (detected when None).
+
+    Raises ImportFailure naming the file for an unknown format or an unusable file.
+    """
+    path = Path(path)
+    kind = (format or detect_format(path)).strip().lower()
+    if kind == "bibtex" or kind == "bib":
+        from .bibtex.reader import read_bibtex
+
+        return read_bibtex(path, venue=venue, year=year)
+    if kind in ("openreview", "json", "jsonl"):
+        from .openreview import read_openreview
+
+        return read_openreview(path, venue=venue, year=year)
+    if kind in ("csv", "tsv"):
+        from .csv_table import read_csv
+
+        return read_csv(path, venue=venue, year=year)
+    if kind in ("seed", "txt"):
+        from .seed import read_seed  # written alongside; imported late so others load alone
+
+        return read_seed(path, venue=venue, year=year)
+    raise ImportFailure(path, f"unknown format {format!r} (expected one of: {', '.join(FORMATS)})")
+
+
+def _head(path: Path) -> bytes:
+    with reading(path), path.open("rb") as stream:
+        head = stream.read(_SNIFF_BYTES)
+    if head[:2] == b"\x1f\x8b":
+        try:
+            # Only the start is needed: a decompressobj stops where we ask it to.
+            head = zlib.decompressobj(31).decompress(head, _SNIFF_BYTES)
+        except zlib.error:
+            raise ImportFailure(path, "is a damaged gzip file") from None
+    return head
+
+
+def _sniff(path: Path, head: bytes) -> str:
+    if b"\x00" in head:
+        raise ImportFailure(path, "looks like a binary file, not a paper list")
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if not text:
+        raise ImportFailure(path, "is empty")
+    if text[:1] in (b"[", b"{"):
+        return "openreview"
+    if _BIB_ENTRY.search(text):
+        return "bibtex"
+    decoded = text.decode("utf-8", errors="replace")
+    first_line = decoded.split("\n", 1)[0]
+    if any(d in first_line for d in ",;\t") and _CSV_HEADER.search(first_line):
+        return "csv"
+    # A seed list is prose: paragraphs of abstracts, many words to a line.
+    if any(len(line.split()) >= 8 for line in decoded.splitlines()):
+        return "seed"
+    raise ImportFailure(
+        path, "is not a known kind of paper list (BibTeX, OpenReview JSON, CSV or a seed text); name the format"
+    )

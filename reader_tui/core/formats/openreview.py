@@ -1,0 +1,330 @@
+"""Read OpenReview notes (JSON array or JSON Lines, optionally gzipped) into `Paper`s.
+
+Two note shapes are understood, per record:
+- flat: `{"id", "title", "abstract", "keywords", "venue", "year", "url", "authors"}`
+  (what paper-list trackers publish);
+- OpenReview API v2: `{"id", "forum", "cdate", "pdate", "content": {"title": {"value":
+  ...}, ...}}`, and API v1's `content.title` as a plain string.
+A JSON object `{"notes": [...]}` (an API v2 response saved to a file) is read too.
+
+JSON Lines are read one line at a time, so a file of any size costs memory for its
+papers only; a line that is not JSON is skipped and reported. A JSON document is parsed
+whole. orjson is used when installed (about 2x faster); it is not a dependency.
+
+The forum id is the paper id and `https://openreview.net/forum?id=ID` its url. Year:
+the record's `year`, else a year in its venue ("ICLR 2026"), else the `year` given by
+the caller, else the publication/creation time.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import re
+import zlib
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any, Iterator
+
+from ..gc_pause import gc_paused
+from ..model import Paper
+from ..text.display import stable_id
+from ..text.titles import derive_title
+from .base import ImportFailure, ImportProblem, ImportResult, reading
+
+try:  # optional speed-up
+    import orjson
+
+    _loads = orjson.loads
+    _DecodeError: tuple[type[Exception], ...] = (orjson.JSONDecodeError, ValueError)
+except ImportError:  # pragma: no cover - depends on the environment
+    _loads = json.loads
+    _DecodeError = (ValueError,)
+
+GZIP_MAGIC = b"\x1f\x8b"
+_BOM = b"\xef\xbb\xbf"
+_WS = re.compile(r"\s+")
+_VENUE_YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
+#: Abstracts that only say "there is none" (withdrawn submissions).
+_PLACEHOLDERS = {"n/a", "na", "none", "null", "tbd", "tba", "withdrawn", "abstract"}
+
+
+def read_openreview(path: Path | str, *, venue: str | None = None, year: int | None = None) -> ImportResult:
+    """Read the OpenReview notes in `path` (.json, .jsonl, either gzipped).
+
+    `venue` and `year` fill in records that have none. Raises ImportFailure naming the
+    file (and line) when it is empty, binary, not UTF-8, damaged, or JSON of another shape.
+    """
+    path = Path(path)
+    result = ImportResult(path=path)
+    try:
+        with _open(path) as stream, gc_paused():
+            head = _peek(stream, path)
+            if head.startswith(b"["):
+                records = _document(stream.read(), path)
+            elif head.startswith(b"{") and not _parses(head.split(b"\n", 1)[0]):
+                # Not one note per line: a pretty-printed object (an API response?). Judge
+                # it whole, and fall back to lines when it is not one JSON value either.
+                data = stream.read()
+                notes = _document_object(data, path)
+                records = notes if notes is not None else _lines(io.BytesIO(data), path, result.problems)
+            else:
+                records = _lines(stream, path, result.problems)
+            source = f"openreview:{path.name}"
+            for line, record in records:
+                paper = _paper(record, source, venue, year)
+                if isinstance(paper, str):
+                    where = line if line > 0 else None
+                    label = f"item {-line}: " if line < 0 else ""
+                    result.problems.append(ImportProblem(path, where, label + paper))
+                else:
+                    result.papers.append(paper)
+    except ImportFailure:
+        raise
+    except (EOFError, gzip.BadGzipFile, zlib.error):
+        raise ImportFailure(path, "is a damaged or cut-off gzip file") from None
+    except OSError as error:
+        raise ImportFailure(path, error.strerror or str(error)) from None
+    if not result.papers:
+        if result.problems:
+            first = result.problems[0]
+            raise ImportFailure(path, f"no usable note: {first.message}", first.line)
+        raise ImportFailure(path, "holds no OpenReview notes")
+    return result
+
+
+def _open(path: Path) -> IO[bytes]:
+    """A buffered byte stream of the file, decompressed when it starts with the gzip magic.
+
+    Big buffers: `peek` then sees a whole first line, and reads are few.
+    """
+    with reading(path):
+        raw = path.open("rb", buffering=1 << 20)
+    if raw.peek(2)[:2] == GZIP_MAGIC:
+        return io.BufferedReader(gzip.GzipFile(fileobj=raw, mode="rb"), buffer_size=1 << 20)  # type: ignore[arg-type]
+    return raw
+
+
+def _peek(stream: IO[bytes], path: Path) -> bytes:
+    """The first non-blank bytes, without consuming them; fails on empty/binary files."""
+    head = stream.peek(1 << 20)  # type: ignore[attr-defined]
+    if b"\x00" in head[:65536]:
+        raise ImportFailure(path, "looks like a binary file, not text")
+    head = head.lstrip(b" \t\r\n")
+    if head.startswith(_BOM):
+        head = head[len(_BOM) :].lstrip()
+    if not head:
+        raise ImportFailure(path, "is empty")
+    return head
+
+
+def _document(data: bytes, path: Path) -> Iterator[tuple[int, Any]]:
+    """The notes of a whole JSON document, numbered -1, -2, ... (items, not lines)."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ImportFailure(path, "is not UTF-8 text (save it as UTF-8 and try again)", line) from None
+    try:
+        document = _loads(data)
+    except _DecodeError as error:
+        raise _json_failure(path, data, error) from None
+    if isinstance(document, dict) and isinstance(document.get("notes"), list):
+        document = document["notes"]
+    if not isinstance(document, list):
+        raise ImportFailure(path, f"is JSON of the wrong shape: expected a list of notes, found {_kind(document)}")
+    return ((-number, note) for number, note in enumerate(document, start=1))
+
+
+def _lines(stream: IO[bytes], path: Path, problems: list[ImportProblem]) -> Iterator[tuple[int, Any]]:
+    """The notes of a JSON Lines stream with their line numbers; bad lines become problems."""
+    for number, line in enumerate(_raw_lines(stream), start=1):
+        if number == 1 and line.startswith(_BOM):
+            line = line[len(_BOM) :]
+        if not line.strip():
+            continue
+        try:
+            record = _loads(line)
+        except _DecodeError:
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ImportFailure(path, "is not UTF-8 text (save it as UTF-8 and try again)", number) from None
+            problems.append(ImportProblem(path, number, "skipped a line that is not valid JSON"))
+            continue
+        if number == 1:
+            if isinstance(record, dict) and isinstance(record.get("notes"), list):
+                yield from ((-n, note) for n, note in enumerate(record["notes"], start=1))
+                continue
+            if not isinstance(record, dict) or not _looks_like_note(record):
+                raise ImportFailure(path, f"is JSON of the wrong shape: expected notes, found {_kind(record)}", 1)
+        yield number, record
+
+
+def _parses(data: bytes) -> bool:
+    try:
+        _loads(data)
+    except _DecodeError:
+        return False
+    return True
+
+
+def _raw_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of `stream` without their ends, read in 1 MB chunks (much faster than
+    `readline`); a line longer than a chunk is joined once, so nothing is quadratic."""
+    pending: list[bytes] = []
+    while chunk := stream.read(1 << 20):
+        if b"\n" not in chunk:
+            pending.append(chunk)
+            continue
+        parts = chunk.split(b"\n")
+        if pending:
+            parts[0] = b"".join(pending) + parts[0]
+            pending = []
+        last = parts.pop()
+        yield from parts
+        if last:
+            pending.append(last)
+    if pending:
+        yield b"".join(pending)
+
+
+def _document_object(data: bytes, path: Path) -> Iterator[tuple[int, Any]] | None:
+    """The notes of a whole-file JSON object, or None when the file is not one JSON value."""
+    try:
+        document = _loads(data)
+    except _DecodeError:
+        return None
+    if isinstance(document, dict) and isinstance(document.get("notes"), list):
+        return ((-n, note) for n, note in enumerate(document["notes"], start=1))
+    if isinstance(document, dict) and _looks_like_note(document):
+        return iter([(1, document)])
+    raise ImportFailure(path, f"is JSON of the wrong shape: expected a list of notes, found {_kind(document)}")
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object that is not a note"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return f"a {type(value).__name__}".replace("a str", "a string").replace("a NoneType", "null")
+
+
+def _json_failure(path: Path, data: bytes, error: Exception) -> ImportFailure:
+    line = getattr(error, "lineno", None)
+    position = getattr(error, "pos", None)
+    if position is not None and position >= len(data.rstrip()):
+        return ImportFailure(path, "the JSON ends too soon (is the file cut off?)", line)
+    message = getattr(error, "msg", None) or str(error).split(":")[0]
+    return ImportFailure(path, f"is not valid JSON ({_WS.sub(' ', str(message)).strip()})", line)
+
+
+def _looks_like_note(record: dict[str, Any]) -> bool:
+    return "title" in record or "abstract" in record or isinstance(record.get("content"), dict)
+
+
+def _field(record: dict[str, Any], content: dict[str, Any] | None, name: str) -> Any:
+    """`content.NAME.value` (API v2), `content.NAME` (API v1) or `NAME` (flat)."""
+    if content is not None and name in content:
+        value = content[name]
+        if isinstance(value, dict):
+            return value.get("value")
+        return value
+    return record.get(name)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return ""
+
+
+def _strings(value: Any, separators: str) -> tuple[str, ...]:
+    """A tuple of clean strings from a list or a string, each split on `separators`."""
+    if not value:
+        return ()
+    items = value if isinstance(value, list) else [value]
+    out: list[str] = []
+    for item in items:
+        text = _text(item)
+        parts = [text]
+        for separator in separators:
+            if separator in text:
+                parts = [piece for part in parts for piece in part.split(separator)]
+        for part in parts:
+            part = " ".join(part.split())
+            if part:
+                out.append(part)
+    return tuple(out)
+
+
+def _paper(record: Any, source: str, default_venue: str | None, default_year: int | None) -> Paper | str:
+    """The Paper for one note, or a message saying why there is none."""
+    if not isinstance(record, dict):
+        return f"skipped {_kind(record)}: not a note"
+    content = record.get("content")
+    if not isinstance(content, dict):
+        content = None
+    title = " ".join(_text(_field(record, content, "title")).split())
+    abstract = _text(_field(record, content, "abstract")).strip()
+    if len(abstract) < 20 and (
+        not any(ch.isalpha() for ch in abstract) or abstract.lower().strip(".") in _PLACEHOLDERS
+    ):
+        abstract = ""
+    forum = _text(record.get("forum")) or _text(record.get("id"))
+    short_name = ""
+    derived = False
+    if not title:
+        if not abstract:
+            return f"skipped note {forum or '(no id)'}: it has neither title nor abstract"
+        made = derive_title(abstract)
+        title, short_name, derived = made.title, made.short_name, True
+    venue = _WS.sub(" ", _text(_field(record, content, "venue"))).strip() or (default_venue or "")
+    pid = forum or stable_id(abstract or title)
+    keywords_value = _field(record, content, "keywords")
+    # A list whose items hold `a; b` lists gets split on ";"; a bare string on "," too.
+    keywords = _strings(keywords_value, ";" if isinstance(keywords_value, list) else ";,")
+    return Paper(
+        id=pid,
+        title=title,
+        abstract=abstract,
+        authors=_strings(_field(record, content, "authors"), ""),
+        venue=venue,
+        year=_year(record, content, venue, default_year),
+        url=f"https://openreview.net/forum?id={forum}" if forum else _text(record.get("url")).strip(),
+        keywords=keywords,
+        source=source,
+        doi=_text(_field(record, content, "doi")).strip(),
+        title_derived=derived,
+        short_name=short_name,
+    )
+
+
+def _year(record: dict[str, Any], content: dict[str, Any] | None, venue: str, default: int | None) -> int | None:
+    value = _field(record, content, "year")
+    if isinstance(value, int) and not isinstance(value, bool) and 1900 <= value <= 2100:
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) == 4:
+        return int(value)
+    match = _VENUE_YEAR.search(venue)
+    if match:
+        return int(match.group(1))
+    if default is not None:
+        return default
+    for key in ("pdate", "cdate", "tcdate"):
+        stamp = record.get(key)
+        if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and stamp > 0:
+            try:
+                return datetime.fromtimestamp(stamp / 1000, tz=timezone.utc).year
+            except (OverflowError, OSError, ValueError):
+                continue
+    return None

@@ -1,1 +1,0 @@
-"""Readers that turn files people have into `Paper` records."""

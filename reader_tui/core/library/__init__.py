@@ -1,0 +1,1 @@
+"""The library: the catalog and the annotations in their files (TinyDB on atomic writes), the background writer, recognising and merging the same paper, the derived indexes' caches, doctor, salvage, annotations transfer and saved searches."""

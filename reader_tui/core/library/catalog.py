@@ -1,0 +1,98 @@
+"""The catalog in memory: paper records as read from disk, turned into `Paper`s on demand.
+
+A conference list is 20,000 records; building every `Paper` up front costs more than
+reading the file (0.15-0.2 s on top of a 0.17 s open), and the TUI's first screen needs
+forty of them. So opening checks only each record's shape (an object with a string id and
+title: one cheap pass, refused with one line naming the file and record), the raw records
+are kept, and each becomes a `Paper` (checked in full, then cached) the first time it is
+asked for. A record that fails then raises StoreError (the CLI's one line), or, in a
+catalog opened with `placeholders` (the TUI), stands in as a `Paper` saying it is damaged
+while `problems` gets one line for it, so the screen never meets an exception mid-draw.
+`check_all` builds every record now (the TUI's index thread builds them all anyway).
+
+Several threads read one Catalog at once (the TUI's list worker while its index thread
+builds the same Papers), so a lookup never relies on a check-then-set window: see
+`__getitem__`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..model import Paper
+from ..atomic_storage import StoreError
+
+
+class Catalog(Mapping[str, Paper]):
+    """Paper id -> Paper, in file order, built lazily from the stored records."""
+
+    def __init__(self, records: Mapping[str, Any], path: Path, *, placeholders: bool = False) -> None:
+        self.path = path
+        self.placeholders = placeholders
+        self.problems: list[str] = []
+        """One line per damaged record met so far (only with `placeholders`)."""
+        self._records: dict[str, dict[str, Any] | None] = {}
+        self._papers: dict[str, Paper] = {}
+        # Record numbers, for messages, only where they are not the usual 1, 2, 3...
+        self._doc_ids: dict[str, str] = {}
+        for number, (doc_id, record) in enumerate(records.items(), 1):
+            if type(record) is not dict:
+                raise StoreError(
+                    f"{path}: paper record {doc_id}: a paper record must be an object, not {type(record).__name__}"
+                )
+            pid = record.get("id")
+            if type(pid) is not str or not pid:
+                raise StoreError(f"{path}: paper record {doc_id} has no id")
+            if type(record.get("title")) is not str:
+                raise StoreError(f"{path}: paper record {doc_id} (id {pid!r}): the title must be a string")
+            self._records[pid] = record
+            if doc_id != str(number):
+                self._doc_ids[pid] = doc_id
+
+    def __getitem__(self, paper_id: str) -> Paper:
+        paper = self._papers.get(paper_id)
+        if paper is not None:
+            return paper
+        record = self._records[paper_id]  # KeyError for an id the catalog does not hold
+        if record is None:
+            # Another thread built this Paper between our two looks: it stored the Paper
+            # before dropping the record (the order below), so the Paper is there now.
+            return self._papers[paper_id]
+        try:
+            paper = Paper.from_dict(record)
+        except (TypeError, ValueError) as error:
+            paper = self._damaged(paper_id, record, error)
+        # Two threads may build the same Paper at once (the list worker and the index
+        # thread do): setdefault is one atomic step, so both return the one stored first.
+        paper = self._papers.setdefault(paper_id, paper)
+        # The record's strings now live on in the Paper: drop the dict around them
+        # (20k of them are some 20 MB), keeping the key for order and membership. Only
+        # after the Paper is stored, so that a reader who finds None finds the Paper.
+        self._records[paper_id] = None
+        return paper
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __contains__(self, paper_id: object) -> bool:
+        return paper_id in self._records
+
+    def _damaged(self, paper_id: str, record: dict[str, Any], error: Exception) -> Paper:
+        doc_id = self._doc_ids.get(paper_id) or str(list(self._records).index(paper_id) + 1)
+        reason = str(error).removeprefix(f"paper {paper_id}: ")
+        line = f"{self.path}: paper record {doc_id} (id {paper_id!r}): {reason}"
+        if not self.placeholders:
+            raise StoreError(line)
+        if line not in self.problems:
+            self.problems.append(line)  # list.append is atomic: several threads may get here
+        return Paper(id=paper_id, title=f"(damaged record: {reason})")
+
+    def check_all(self) -> None:
+        """Build every Paper now; raises StoreError naming the file at the first bad record."""
+        for paper_id in self._records:
+            self[paper_id]

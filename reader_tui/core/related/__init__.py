@@ -1,0 +1,1 @@
+"""Related papers and suggested tags."""

@@ -1,0 +1,358 @@
+"""Ranked, typo-tolerant search over a paper list, fast enough to run per keystroke.
+
+How a query runs (`SearchIndex.search`):
+
+1. Each free word is tokenised like the papers and every token is *expanded* against
+   the vocabulary: itself, words it starts ("atten" -> attention), title words that
+   contain it ("muon" -> normuon), and, for words of 4+ letters that are rare or absent
+   (typos), words within 1-2 edits ("attenton" -> attention). Expansions are cached,
+   since typing extends the query one key at a time.
+2. The postings of the expansions give, per word, the papers it matches and a value:
+   field weight (title/short name 4 > tag 3 > notes 2.5 > keyword/author 2 > abstract 1)
+   times match quality (exact 1 > prefix > infix > fuzzy), plus a little for rare words
+   (idf). Tags and notes change often, so they are matched at query time by substring
+   and rapidfuzz over the few papers that have any.
+3. Words are ANDed; a paper's score is the sum of its words' values. When the words
+   have no paper in common, the search falls back to OR (ranked by the same sum) and
+   says so with `SearchResult.partial`, so a stray word never empties the list.
+4. The best hundred are re-ranked by how well the display title matches the whole
+   query (rapidfuzz WRatio), so "conformal singleton" puts the paper titled
+   "Singleton-Optimized Conformal Prediction" first.
+
+Filters, phrases and exclusions narrow the result; a query of filters only keeps the
+list's own order (score 0). Term frequency is ignored (a paper's tokens are a set):
+cheaper to build, and titles/keywords carry the ranking anyway.
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from collections import OrderedDict, defaultdict, deque
+from functools import lru_cache, partial
+from itertools import repeat
+from pathlib import Path
+from typing import Iterable, NamedTuple
+
+from ..model import Status
+from .query import Query, parse_query, year_bounds
+from .scoring import (
+    ABSTRACT, EXACT, FIELD_WEIGHT, FUZZY1, FUZZY2, INFIX, META, NOTES_WEIGHT, PREFIX, STOPWORDS,
+    TAG_WEIGHT, TITLE, Matching, _combine, _Expansion, _matched,
+)
+from ..gc_pause import gc_paused
+from ..text.display import search_text, search_texts, to_display
+from ..text.tokens import fold, tokens
+
+#: the field weights and match qualities stay importable from here, where the scheme is told
+__all__ = [
+    "ABSTRACT", "EXACT", "FIELD_WEIGHT", "FUZZY1", "FUZZY2", "INFIX", "META", "NOTES_WEIGHT", "PREFIX",
+    "STOPWORDS", "TAG_WEIGHT", "TITLE", "Hit", "SearchIndex", "SearchResult", "tokens",
+]
+
+
+def tag_keys(tags: Iterable[str]) -> tuple[str, ...]:
+    """Tags as search matches them: lower case, accents folded."""
+    return tuple(fold(t).lower() for t in tags)
+
+
+def notes_key(notes: str) -> str:
+    """Notes as search matches them: lower case, accents folded."""
+    return fold(notes).lower()
+
+
+@lru_cache(maxsize=4096)  # a list has few venues, each repeated thousands of times
+def venue_key(venue: str | None) -> str:
+    """A venue as `venue:` matches it: its display text, lower case, accents folded."""
+    return fold(to_display(venue or "")).lower()
+
+
+class Hit(NamedTuple):
+    """One search result: the paper id, its score (0 for filter-only queries) and the
+    vocabulary words that matched, one per query word, for highlighting."""
+
+    id: str
+    score: float
+    matched: tuple[str, ...]
+
+
+class SearchResult(list):
+    """The hits, best first. `partial` is True when no paper matched every word and
+    these are the best partial (OR) matches instead."""
+
+    partial: bool = False
+
+
+class SearchIndex(Matching):
+    """A token index of a paper list; build with `SearchIndex.build(records)`.
+
+    Records need id, title, short_name, abstract, authors, keywords, venue, year and the
+    annotation fields status, tags, notes (`model.PaperView` has them all). Searching is
+    safe from a worker thread while `update` runs on another.
+    """
+
+    def __init__(self) -> None:
+        self._ids: list[str] = []
+        self._ordinal: dict[str, int] = {}
+        self._records: list = []
+        self._removed: set[int] = set()
+        # token -> ordinals, one map per field. Arrays, not lists: millions of list items
+        # would make every full garbage collection of the app walk them (0.5 s seen)
+        self._post = tuple(defaultdict(partial(array, "I")) for _ in range(3))
+        self._titles: list[str] = []  # title + short name as their tokens, for the re-rank and phrases
+        self._years: dict[int | None, list[int]] = defaultdict(list)
+        self._venues: dict[str, list[int]] = defaultdict(list)
+        self._status: list[Status] = []
+        self._tags: dict[int, tuple[str, ...]] = {}  # only papers with tags (lower case)
+        self._notes: dict[int, str] = {}  # only papers with notes (lower case)
+        self._vocab: list[str] = []
+        self._by_length: dict[int, list[str]] = {}
+        self._title_vocab: list[str] = []
+        self._abstracts_done = 0  # abstracts of ordinals below this are indexed
+        #: A search that needs the abstracts indexes them first, unless this is turned off
+        #: because another process is indexing them (it then searches the other fields).
+        self.index_abstracts_on_search = True
+        self._cache: OrderedDict[str, _Expansion] = OrderedDict()
+        self._lock = threading.RLock()
+
+    # -- building -------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, records: Iterable, *, abstracts: bool = True) -> "SearchIndex":
+        """Index `records` (in list order, which filter-only queries keep).
+
+        Tokenising abstracts is most of the work (about 2 s for 20,000 papers on a slow
+        2-core machine, against 0.3 s for everything else). With `abstracts=False` it is
+        left to `index_abstracts()`, which an app can run in a worker right after
+        start-up; a search that needs abstracts before that runs it first.
+        """
+        index = cls()
+        with gc_paused():
+            index._append(records, refresh=not abstracts)
+            if abstracts:
+                index.index_abstracts()
+        return index
+
+    @classmethod
+    def load_or_build(cls, records: Iterable, cache: Path) -> "SearchIndex":
+        """The index of `records`, read from the `cache` file when it was made from exactly
+        these papers (same ids in the same order, same texts) by this version, else built
+        and written there (atomically) for the next start. Status, tags and notes always
+        come from `records`. A missing, stale or damaged cache is rebuilt, an unwritable one
+        skipped; neither raises. See `cache`."""
+        from .cache import load_or_build
+
+        return load_or_build(records, cache, cls)
+
+    @property
+    def abstracts_indexed(self) -> bool:
+        """True once every abstract is in the token index."""
+        return self._abstracts_done == len(self._ids)
+
+    def index_abstracts(self) -> None:
+        """Tokenise the abstracts not yet indexed (idempotent, thread-safe)."""
+        with self._lock, gc_paused():
+            post = self._post[ABSTRACT]
+            get, append = post.__getitem__, array.append
+            consume = deque(maxlen=0).extend
+            start = self._abstracts_done
+            for o in range(start, len(self._ids)):
+                abstract = self._records[o].abstract
+                if abstract:
+                    # map(append, ...) keeps the per-token loop in C: these appends are
+                    # the bulk of the build time
+                    consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
+            self._abstracts_done = len(self._ids)
+            if start < self._abstracts_done:
+                self._refresh_vocabulary()
+
+    def __len__(self) -> int:
+        return len(self._ids) - len(self._removed)
+
+    def add(self, records: Iterable) -> None:
+        """Index more papers (an import); a paper whose id is known replaces the old one."""
+        records = list(records)
+        self.remove(r.id for r in records if r.id in self._ordinal)
+        complete = self.abstracts_indexed
+        self._append(records, refresh=not complete)
+        if complete:
+            self.index_abstracts()
+
+    def remove(self, ids: Iterable[str]) -> None:
+        """Drop papers from the results. Their postings stay until the next `build`
+        (cheap: removed ordinals are skipped), so rebuild after removing very many."""
+        with self._lock:
+            for pid in ids:
+                o = self._ordinal.pop(pid, None)
+                if o is not None:
+                    self._removed.add(o)
+                    self._tags.pop(o, None)
+                    self._notes.pop(o, None)
+
+    def update(self, record) -> None:
+        """Refresh the status, tags and notes of one indexed paper (cheap: no re-tokenising).
+
+        Title or author overrides are not re-indexed; `add([record])` does that.
+        """
+        o = self._ordinal.get(record.id)
+        if o is None:
+            return
+        self._status[o] = record.status
+        tags = tag_keys(record.tags)
+        if tags:
+            self._tags[o] = tags
+        else:
+            self._tags.pop(o, None)
+        if record.notes:
+            self._notes[o] = notes_key(record.notes)
+        else:
+            self._notes.pop(o, None)
+
+    def _append(self, records: Iterable, refresh: bool = True) -> None:
+        title_post, meta_post, _ = self._post
+        consume = deque(maxlen=0).extend
+        append = array.append
+        with self._lock:
+            for record in records:
+                o = len(self._ids)
+                self._ids.append(record.id)
+                self._ordinal[record.id] = o
+                self._records.append(record)
+                # titles, names and venues as the user reads them (LaTeX rendered), so
+                # "Vélez" finds V{\'e}lez; abstracts are tokenised as they are (too long
+                # to render at every build), the tokeniser reading their accents
+                words = tokens(f"{search_text(record.title)} {record.short_name or ''}")
+                self._titles.append(" ".join(words))
+                consume(map(append, map(title_post.__getitem__, set(words)), repeat(o)))
+                meta = search_texts((*record.keywords, *record.authors))
+                if meta:
+                    consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
+                self._years[record.year].append(o)
+                self._venues[venue_key(record.venue)].append(o)
+                self._status.append(record.status)
+                if record.tags:
+                    self._tags[o] = tag_keys(record.tags)
+                if record.notes:
+                    self._notes[o] = notes_key(record.notes)
+            if refresh:
+                self._refresh_vocabulary()
+
+    def _refresh_vocabulary(self) -> None:
+        """Rebuild the sorted vocabulary (prefixes), its length buckets (typos) and the
+        title words (infixes); drop cached expansions. Callers hold the lock."""
+        title_post, meta_post, abstract_post = self._post
+        self._vocab = sorted(set(title_post).union(meta_post, abstract_post))
+        by_length: dict[int, list[str]] = defaultdict(list)
+        for word in self._vocab:
+            by_length[len(word)].append(word)
+        self._by_length = dict(by_length)
+        self._title_vocab = list(title_post)
+        self._cache.clear()
+
+    # -- searching ------------------------------------------------------------------
+
+    def search(
+        self, query: Query | str, *, marked: Iterable[str] = frozenset(), limit: int | None = None
+    ) -> SearchResult:
+        """The papers matching `query`, best first (see the module docstring).
+
+        `query` may be text (parsed with `parse_query`, which may raise `QueryError`).
+        `marked` is the set of ids `is:marked` refers to. `limit` caps the hits.
+        """
+        if isinstance(query, str):
+            query = parse_query(query)
+        if (
+            not self.abstracts_indexed
+            and self.index_abstracts_on_search
+            and (query.has_text or query.excluded or query.excluded_phrases)
+        ):
+            self.index_abstracts()
+        tags = dict(self._tags)  # snapshots: update() may run on another thread
+        notes = dict(self._notes)
+        allowed = self._allowed(query, tags, notes, set(marked))
+        result = SearchResult()
+        words = [t for term in query.terms for t in tokens(term)]
+        if len(words) > 1 or not words:
+            content = [w for w in words if w not in STOPWORDS]
+            words = content or words
+        if not words and not query.phrases:
+            ordinals = range(len(self._ids)) if allowed is None else sorted(allowed)
+            removed = self._removed
+            result.extend(Hit(self._ids[o], 0.0, ()) for o in ordinals if o not in removed)
+            return result[:limit] if limit is not None else result
+
+        words = list(dict.fromkeys(words))
+        # earlier words are complete; the last one may still be being typed
+        matches = [self._match_word(w, tags, notes, i == len(words) - 1) for i, w in enumerate(words)]
+        phrase_hits = [self._phrase_matches(p, notes) for p in query.phrases]
+        every = matches + [m for m, _ in phrase_hits]
+        scores, partial = _combine(every, allowed)
+        if partial and phrase_hits:
+            # phrases are never optional: keep only papers that contain all of them
+            scores = {o: s for o, s in scores.items() if all(o in m.values for m, _ in phrase_hits)}
+        for o in self._removed.intersection(scores):
+            del scores[o]
+        ranked = sorted(sorted(scores), key=scores.__getitem__, reverse=True)
+        self._rerank(ranked, scores, " ".join(query.terms + query.phrases))
+        if limit is not None:
+            ranked = ranked[:limit]
+        result.partial = partial
+        # Tens of thousands of hits at 100k papers: every per-hit step is a C-level map,
+        # and the matched words are worked out once per distinct combination (a few
+        # dozen), not once per hit (that alone was 0.2 s for "benchmark").
+        columns = [list(map(m.words.get, ranked, repeat(""))) for m in matches]
+        for m, phrase_words in phrase_hits:
+            joined = " ".join(phrase_words)
+            columns.append([joined if o in m.values else "" for o in ranked])
+        combos = list(zip(*columns))
+        matched = dict(zip(combos, combos))
+        for combo in matched:
+            matched[combo] = _matched(*combo)
+        result.extend(map(Hit, map(self._ids.__getitem__, ranked), map(scores.__getitem__, ranked),
+                          map(matched.__getitem__, combos)))
+        return result
+
+    # -- filters --------------------------------------------------------------------
+
+    def _allowed(self, query: Query, tags: dict, notes: dict, marked: set[str]) -> set[int] | None:
+        """Ordinals passing the filters and exclusions, or None when all pass."""
+        allowed: set[int] | None = None
+        banned: set[int] = set()
+        for f in query.filters:
+            passing = self._filter(f.field, f.value, tags, notes, marked)
+            if f.negated:
+                banned |= passing
+            else:
+                allowed = passing if allowed is None else allowed & passing
+        for word in query.excluded:
+            for w in tokens(word):
+                for post in self._post:
+                    banned.update(post.get(w, ()))
+                banned.update(o for o, ts in tags.items() if any(w in t for t in ts))
+                banned.update(o for o, text in notes.items() if w in text)
+        for phrase in query.excluded_phrases:
+            banned.update(self._phrase_matches(phrase, notes)[0].values)
+        if banned:
+            if allowed is None:
+                allowed = set(range(len(self._ids)))
+            allowed -= banned
+        return allowed
+
+    def _filter(self, field: str, value: str, tags: dict, notes: dict, marked: set[str]) -> set[int]:
+        if field == "tag":
+            value = fold(value)
+            return {o for o, ts in tags.items() if value in ts}
+        if field == "status":
+            status = Status(value)
+            return {o for o, s in enumerate(self._status) if s is status}
+        if field == "is":
+            if value == "marked":
+                return {self._ordinal[i] for i in marked if i in self._ordinal}
+            return set(tags if value == "tagged" else notes)
+        if field == "year":
+            lo, hi = year_bounds(value)
+            return {o for y, os in self._years.items() if y is not None and lo <= y <= hi for o in os}
+        if field == "venue":
+            value = fold(value)
+            return {o for v, os in self._venues.items() if value in v for o in os}
+        raise ValueError(f"unknown field {field!r}")

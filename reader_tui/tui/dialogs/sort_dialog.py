@@ -1,0 +1,77 @@
+"""The sort dialog: order the list by title, status, date added or last change.
+
+A letter picks a field and applies at once (t, s, a, c); r flips the direction. The
+app sorts, with `reader_tui.core.search.sorting.sort_views`.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Checkbox, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...core.search.sorting import SORT_FIELDS, SortKey
+from ...core.paths import styles_dir
+
+#: The key that picks each field.
+FIELD_KEYS = {"title": "t", "status": "s", "added": "a", "changed": "c"}
+
+
+class SortDialog(ModalScreen[SortKey | None]):
+    """Choose the list order; dismisses with a `SortKey`, or None when cancelled."""
+
+    CSS_PATH = str(styles_dir() / "dialogs.tcss")
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="sort.cancel"),
+        Binding("r", "toggle_reverse", "Reverse", id="sort.reverse"),
+        *(
+            Binding(key, f"pick('{name}')", f"By {label}", show=False, id=f"sort.{name}")
+            for name, label in SORT_FIELDS.items()
+            for key in [FIELD_KEYS[name]]
+        ),
+    ]
+
+    def __init__(self, current: SortKey = SortKey()) -> None:
+        super().__init__()
+        self.current = current
+        self._fields = list(SORT_FIELDS)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="sort-dialog", classes="dialog"):
+            yield Static("Sort by", classes="dialog-title", markup=False)
+            yield OptionList(
+                *(Option(f"{FIELD_KEYS[name]}  {label}") for name, label in SORT_FIELDS.items()),
+                id="sort-fields",
+            )
+            yield Checkbox("reverse (Z to A, newest first)", self.current.reverse, id="sort-reverse")
+            yield Static("letter or enter apply · r reverse", classes="dialog-hint", markup=False)
+
+    def on_mount(self) -> None:
+        fields = self.query_one("#sort-fields", OptionList)
+        fields.highlighted = self._fields.index(self.current.field)
+        fields.focus()
+
+    @property
+    def key(self) -> SortKey:
+        """The order highlighted now."""
+        index = self.query_one("#sort-fields", OptionList).highlighted or 0
+        return SortKey(self._fields[index], self.query_one("#sort-reverse", Checkbox).value)
+
+    @on(OptionList.OptionSelected, "#sort-fields")
+    def _apply(self) -> None:
+        self.dismiss(self.key)
+
+    def action_pick(self, name: str) -> None:
+        self.query_one("#sort-fields", OptionList).highlighted = self._fields.index(name)
+        self.dismiss(self.key)
+
+    def action_toggle_reverse(self) -> None:
+        self.query_one("#sort-reverse", Checkbox).toggle()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,47 @@
+"""The benchmark runs end to end on a small synthetic list (a smoke test: the figures
+themselves are checked by people on a quiet machine, never asserted here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench", "--papers", "120", "--runs", "1", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO), "HOME": str(tmp_path)},
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["papers"] == 120
+    expected = {
+        "import_cli_s", "import_tui_s", "import_new_s", "import_duplicates_s", "write_p50_ms",
+        "write_p95_ms", "index_build_s", "query_p50_ms", "query_p95_ms", "query_max_ms",
+        "related_build_s", "related_p50_ms", "export_bibtex_s", "first_paint_s", "tui_peak_rss_mb",
+        "search_ready_s", "index_prepare_s", "prepared_first_paint_s", "prepared_search_ready_s",
+        "prepared_tui_peak_rss_mb", "held_scroll_ms", "held_in_page_ms",
+    }
+    assert expected <= figures.keys()
+    assert all(figures[key] > 0 for key in expected)
+    # what a user sees, from a terminal: one launch here, so median and range are that run
+    launched = {"terminal_list_s", "terminal_first_key_s", "terminal_idle_s", "terminal_peak_rss_mb"}
+    assert launched <= figures.keys()
+    assert all(figures[key]["min"] == figures[key]["median"] > 0 for key in launched)
+
+
+def test_synthetic_lists_grow_to_the_size_asked(tmp_path: Path) -> None:
+    from benchmarks.synthetic import generate
+
+    papers = generate(500)
+    assert len(papers) == 500
+    assert len({p.id for p in papers}) == 500
+    assert all(p.title and p.abstract for p in papers)

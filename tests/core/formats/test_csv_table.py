@@ -1,0 +1,94 @@
+"""CSV importer: spreadsheet exports (BOM, CRLF, `;`, multiline cells) and bad files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core.formats.base import ImportFailure
+from reader_tui.core.formats.csv_table import read_csv, split_authors
+from reader_tui.core.text.display import stable_id
+
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "import_csv"
+
+
+@pytest.fixture(scope="module")
+def sheet():
+    return read_csv(FIXTURES / "spreadsheet.csv")
+
+
+def test_semicolon_bom_crlf_and_multiline_cells(sheet):
+    first = sheet.papers[0]
+    assert first.title == "Multiline; Quoted Title"
+    assert first.abstract == 'First line of the abstract.\nSecond line, with "quotes".'
+    assert first.authors == ("Smith, John", "Doe, Jane")
+    assert first.keywords == ("a", "b", "c")
+    assert (first.year, first.venue, first.doi) == (2024, "ICLR", "10.1/xyz")
+    assert first.id == "CsvForum1"
+    assert first.source == "csv:spreadsheet.csv"
+
+
+def test_abstract_only_row_gets_a_derived_title(sheet):
+    paper = sheet.papers[1]
+    assert paper.title_derived
+    assert paper.short_name == "SOCOP"
+    assert paper.authors == ("A. Smith", "B. Jones")
+    assert paper.year == 2023
+    assert paper.id == stable_id(paper.abstract)
+
+
+def test_skipped_rows_and_junk_years_name_their_line(sheet):
+    path = FIXTURES / "spreadsheet.csv"
+    assert [str(p) for p in sheet.problems] == [
+        f"{path}:5: skipped a row with neither title nor abstract",
+        f"{path}:6: ignored the year 'someday'",
+    ]
+    # the row with the junk year got in: a warning, not a skipped row
+    assert [p.kind for p in sheet.problems] == ["skipped", "warning"]
+    assert sheet.papers[2].title == "Plain Title" and sheet.papers[2].year is None
+    assert sheet.papers[2].authors == ("Ann Lee", "Bob Ray")
+
+
+def test_title_only_comma_csv_and_defaults():
+    paper = read_csv(FIXTURES / "simple.csv", venue="V", year=1999).papers[0]
+    assert (paper.title, paper.year, paper.venue) == ("Just a Title", 2020, "V")
+    assert paper.id == stable_id("Just a Title")
+
+
+def test_tsv():
+    paper = read_csv(FIXTURES / "table.tsv").papers[0]
+    assert paper.title == "Tab Separated, Really"
+    assert paper.authors == ("X Y", "Z W")
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("no_title_column.csv", ["no_title_column.csv:1:", "no title or abstract column"]),
+        ("header_only.csv", ["header_only.csv", "no papers"]),
+        ("unclosed_quote.csv", ["unclosed_quote.csv:3:", "never closed"]),
+        ("latin1.csv", ["latin1.csv:2:", "not UTF-8"]),
+    ],
+)
+def test_unusable_files_fail_with_one_line(name, words):
+    with pytest.raises(ImportFailure) as caught:
+        read_csv(FIXTURES / name)
+    message = str(caught.value)
+    assert "\n" not in message
+    for word in words:
+        assert word in message
+
+
+def test_empty_file(tmp_path):
+    path = tmp_path / "e.csv"
+    path.write_text("\n\n")
+    with pytest.raises(ImportFailure, match="e.csv: is empty"):
+        read_csv(path)
+
+
+def test_split_authors():
+    assert split_authors("Smith, John") == ("Smith, John",)
+    assert split_authors("Ann Lee, Bob Ray") == ("Ann Lee", "Bob Ray")
+    assert split_authors("A; B and C") == ("A", "B", "C")
+    assert split_authors("Alexander Anderson") == ("Alexander Anderson",)

@@ -1,0 +1,65 @@
+"""Sorting the list: each field, reversing, ties and papers without dates."""
+
+from __future__ import annotations
+
+import pytest
+
+from reader_tui.core.model import Annotation, Paper, PaperView, Status
+from reader_tui.core.search.sorting import SORT_FIELDS, SortKey, sort_views
+
+
+def view(pid: str, title: str, *, status: Status = Status.UNREAD, added: str = "", changed: str = "",
+         override: str = "") -> PaperView:
+    ann = Annotation(status=status, changed={"status": changed} if changed else {},
+                     overrides={"title": override} if override else {})
+    return PaperView(Paper(id=pid, title=title, added=added), ann)
+
+
+def ids(views: list[PaperView]) -> list[str]:
+    return [v.id for v in views]
+
+
+def test_title_ignores_case_and_leading_punctuation_and_uses_overrides() -> None:
+    views = [view("a", "zeta"), view("b", "Alpha"), view("c", '"Beta" rules'), view("d", "{GAMMA}"),
+             view("e", "omega", override="aardvark")]
+    assert ids(sort_views(views, SortKey("title"))) == ["e", "b", "c", "d", "a"]
+    assert ids(sort_views(views, SortKey("title", reverse=True))) == ["a", "d", "c", "b", "e"]
+
+
+def test_status_follows_the_reading_order_and_ties_go_by_title() -> None:
+    views = [view("r", "b", status=Status.READ), view("u2", "z"), view("u1", "a"),
+             view("t", "c", status=Status.TO_READ), view("s", "d", status=Status.SKIPPED)]
+    assert ids(sort_views(views, SortKey("status"))) == ["u1", "u2", "t", "r", "s"]
+    assert ids(sort_views(views, SortKey("status", reverse=True))) == ["s", "r", "t", "u1", "u2"]
+
+
+def test_dates_sort_oldest_first_and_undated_papers_stay_last_both_ways() -> None:
+    views = [view("new", "x", added="2026-02-01T00:00:00+00:00"), view("none", "y"),
+             view("old", "z", added="2025-01-01T00:00:00+00:00")]
+    assert ids(sort_views(views, SortKey("added"))) == ["old", "new", "none"]
+    assert ids(sort_views(views, SortKey("added", reverse=True))) == ["new", "old", "none"]
+
+
+def test_last_changed_uses_the_annotation_times() -> None:
+    views = [view("a", "a", changed="2026-01-02T00:00:00+00:00"), view("b", "b"),
+             view("c", "c", changed="2026-01-03T00:00:00+00:00")]
+    assert ids(sort_views(views, SortKey("changed", reverse=True))) == ["c", "a", "b"]
+
+
+def test_equal_keys_keep_the_given_order() -> None:
+    views = [view(str(i), "same", added="2026-01-01T00:00:00+00:00") for i in range(5)]
+    assert ids(sort_views(views, SortKey("added"))) == ["0", "1", "2", "3", "4"]
+    assert ids(sort_views(views, SortKey("added", reverse=True))) == ["0", "1", "2", "3", "4"]
+
+
+def test_returns_a_new_list_and_accepts_any_iterable() -> None:
+    views = [view("b", "b"), view("a", "a")]
+    result = sort_views(iter(views), SortKey())
+    assert ids(result) == ["a", "b"] and ids(views) == ["b", "a"]
+
+
+def test_unknown_field_is_refused_and_labels_read_well() -> None:
+    with pytest.raises(ValueError, match="unknown sort field"):
+        SortKey("colour")
+    assert SortKey("changed", reverse=True).label == "last changed ↓"
+    assert list(SORT_FIELDS) == ["title", "status", "added", "changed"]
