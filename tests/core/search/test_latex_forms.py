@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from reader_tui.core.model import Annotation, Paper, PaperView
-from reader_tui.core.search import SearchIndex
-from reader_tui.core.text import search_text, to_display
-from reader_tui.core.tokens import fold, tokens
+from reader_tui.core.search.index import SearchIndex
+from reader_tui.core.text.display import search_text, to_display
+from reader_tui.core.text.tokens import fold, tokens
 
 # (source as a .bib writes it, the word a user types, the word as displayed)
 FORMS = [
@@ -86,8 +86,8 @@ def test_ties_and_dashes_split_words_in_search_and_display() -> None:
 def test_the_tokeniser_reads_letter_commands_as_pylatexenc_does() -> None:
     # tokens() reads abstracts and queries without rendering them; its table of letter
     # commands must be the one the display (pylatexenc) uses.
-    from reader_tui.core import text as text_module
-    from reader_tui.core import tokens as tokens_module
+    from reader_tui.core.text import display as text_module
+    from reader_tui.core.text import tokens as tokens_module
 
     assert set(tokens_module._LETTER_COMMANDS) == text_module._LETTER_COMMANDS
     for name, letter in tokens_module._LETTER_COMMANDS.items():
