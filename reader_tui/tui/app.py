@@ -12,12 +12,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from textual.app import App
 from textual.binding import Binding
+from textual.signal import Signal
 from textual.theme import Theme
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.paths import styles_dir
 from reader_tui.core.text.display import sanitize
 from reader_tui.tui.commands import ReaderCommands
+from reader_tui.tui.messages import LibraryChanged
 from reader_tui.tui.screens.main_screen import MainScreen
 
 
@@ -40,6 +42,10 @@ class ReaderApp(App[int]):
         self.indexes_stale = False
         """True once the user edited what the index caches are made of (a title, authors):
         `run_app` then has them rebuilt in the background as the app exits."""
+        self.library_changed_signal: Signal[frozenset[str] | None] = Signal(self, "library-changed")
+        """The papers that changed in the Library (None: any may have), published once on
+        the UI thread for every change (made here, by undo or by another process); each
+        widget that shows or indexes papers subscribes."""
 
     def notify(self, message: str, *, title: str = "", **kwargs) -> None:
         """Every notification (widgets' and screens' too) passes here: the messages name
@@ -59,6 +65,9 @@ class ReaderApp(App[int]):
         if isinstance(theme, str) and theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        # The Library calls its listeners on whichever thread made or noticed the change:
+        # a message hands it to the UI thread, where the signal fans it out.
+        self.library.subscribe(lambda ids: self.post_message(LibraryChanged(ids)))
         self.push_screen(MainScreen(self.library))
         if self.library.read_only:
             self.sub_title = "read-only"
@@ -72,6 +81,9 @@ class ReaderApp(App[int]):
             )
         for notice in self.library.notices:
             self.notify(notice, severity="warning", timeout=10, markup=False)
+
+    def on_library_changed(self, message: LibraryChanged) -> None:
+        self.library_changed_signal.publish(message.ids)
 
     def _remember_theme(self, theme: Theme) -> None:
         if self.library.settings.get("theme") != theme.name and not self.library.read_only:
