@@ -88,7 +88,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
     if not values:
         raise UserError("say what to change: --title, --authors, --url or --citekey", EXIT_USAGE)
     if "authors" in values:
-        values["authors"] = [a.strip() for a in values["authors"].split(" and ") if a.strip()]
+        from ..core.text.names import split_authors
+
+        values["authors"] = list(split_authors(values["authors"]))
     library = open_library(args)
     pid = library.resolve_id(args.id)
     try:
