@@ -33,6 +33,7 @@ from .files import (
     folder_writable,
 )
 from ..atomic_storage import ReadOnlyError, StoreError
+from ..stats import tag_counts
 
 Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""
@@ -180,15 +181,9 @@ class Library:
         return found[0]
 
     def all_tags(self) -> dict[str, int]:
-        """Every tag in use (as first typed) with how many papers carry it."""
-        counts: dict[str, int] = {}
-        spelled: dict[str, str] = {}
-        for ann in self.annotations.values():
-            for tag in ann.tags:
-                key = tag.casefold()
-                spelled.setdefault(key, tag)
-                counts[spelled[key]] = counts.get(spelled[key], 0) + 1
-        return counts
+        """Every tag in use (as first typed) with how many of the library's papers carry
+        it, most used first (`core.stats.tag_counts`, the stats' own count)."""
+        return tag_counts(a.tags for pid, a in self.annotations.items() if a.tags and pid in self.papers)
 
     def citekeys(self) -> dict[str, str]:
         """Lower-cased citation key -> paper id, for every paper."""
