@@ -3,7 +3,6 @@ selection choose papers through it, and agree."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import pytest
