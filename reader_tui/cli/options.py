@@ -27,8 +27,8 @@ def select_views(library: Library, *, status: Status | None, tags: Sequence[str]
     chosen = ListFilter.of(status=status, tags=tags, search=search)
     ids = chosen.keep(library.papers, library.annotations)
     if chosen.search:
-        from ..core.search.query import QueryError
         from ..core.library.indexing import search_index
+        from ..core.search.query import QueryError
 
         try:
             # The TUI's cached index, when the catalog has not changed since it was made.
