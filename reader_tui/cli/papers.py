@@ -135,4 +135,6 @@ def format_paper(view: PaperView) -> str:
 
 
 def _stdin_if_dash(text: str) -> str:
-    return sys.stdin.read() if text == "-" else text
+    from .output import read_stdin_text
+
+    return read_stdin_text() if text == "-" else text
