@@ -13,12 +13,12 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
-from ..core.atomic_storage import StoreError
+from ..core.atomic_storage import StoreError, describe_error
 from ..core.formats.base import ImportFailure
 from ..core.library.library import IdError
 from ..core.model import Status
 from .options import open_library, parse_status
-from .output import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError, describe_os_error, first_line, print_error
+from .output import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError, first_line, print_error
 
 #: Set to 1 to let unexpected errors (and the OS's) end the program with their traceback.
 DEBUG_ENV = "READER_TUI_DEBUG"
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:  # a full disk, a folder without permission, a vanished file
         if _debugging():
             raise
-        print_error(describe_os_error(error))
+        print_error(describe_error(error))
         return EXIT_ERROR
     except Exception as error:  # noqa: BLE001 - no traceback reaches a user, but say it is a bug
         if _debugging():

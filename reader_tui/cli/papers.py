@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..core.model import EDITABLE_FIELDS, PaperView
 from .options import open_library, select_views

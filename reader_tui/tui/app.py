@@ -176,7 +176,10 @@ def run_app(library: Library) -> int:
             import sys
 
             lost = library.pending_writes
-            print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {error}", file=sys.stderr)
+            from reader_tui.core.atomic_storage import describe_error
+
+            why = describe_error(error, library.files.annotations_path)
+            print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {why}", file=sys.stderr)
     if app.indexes_stale:
         from reader_tui.core.library.indexing import start_background_prepare
 

@@ -55,7 +55,9 @@ async def test_a_full_disk_does_not_keep_the_tui_from_starting(folder: Path, mon
         async with app.run_test(size=(120, 30)) as pilot:
             await pilot.pause()
             assert len(app.screen.query_one(PaperList).ids) == 6
-            assert any("no backup" in n.message for n in app._notifications)
+            (notice,) = [n.message for n in app._notifications if "no backup" in n.message]
+            assert "Errno" not in notice and str(folder / "backups" / "annotations-") in notice
+            assert notice.endswith("No space left on device: no backup was taken"), notice
             await settle_workers(pilot)
     finally:
         library.close()

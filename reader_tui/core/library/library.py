@@ -32,7 +32,7 @@ from .files import (
     annotation_doc_id,
     folder_writable,
 )
-from ..atomic_storage import ReadOnlyError, StoreError
+from ..atomic_storage import ReadOnlyError, StoreError, describe_error
 
 Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""
@@ -123,7 +123,7 @@ class Library:
         except (OSError, StoreError) as error:
             # A full disk must not keep the user from their list: the backup is a
             # precaution, and the next start tries again.
-            library.notices.append(f"no backup of the annotations was taken: {_reason(error)}")
+            library.notices.append(f"{describe_error(error)}: no backup was taken")
         return library
 
     def _load_catalog(self) -> None:
@@ -611,12 +611,6 @@ def missing_catalog_message(folder: Path, annotations: int) -> str:
         "paper lists again (`reader-tui import FILE...`; the annotations reattach by paper id), "
         "or see `reader-tui doctor`"
     )
-
-
-def _reason(error: BaseException) -> str:
-    if isinstance(error, OSError):
-        return f"{error.filename}: {error.strerror}" if error.filename and error.strerror else str(error)
-    return str(error)
 
 
 def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
