@@ -614,10 +614,12 @@ def missing_catalog_message(folder: Path, annotations: int) -> str:
 
 
 def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
-    """Tags stripped, without empty ones, without case-insensitive repeats (first spelling kept).
+    """Tags trimmed, each run of whitespace inside (spaces, tabs, line breaks) one space,
+    without empty ones, without case-insensitive repeats (first spelling kept).
 
-    Raises ValueError for a tag that holds a comma or a line break, which would not survive
-    the BibTeX `keywords` field or the one-line list.
+    A tag is a one-line label: "deep  learning" and "deep learning" typed a day apart are
+    one tag, and a tab or line break could not be drawn in the one-line list. Raises
+    ValueError for a tag that holds a comma, the BibTeX `keywords` field's separator.
     """
     seen: set[str] = set()
     result: list[str] = []
