@@ -43,7 +43,9 @@ class ReaderApp(App[int]):
 
     def notify(self, message: str, *, title: str = "", **kwargs) -> None:
         """Every notification (widgets' and screens' too) passes here: the messages name
-        files and carry the library's notices, so control characters are drawn, not sent."""
+        files and carry the library's notices, so control characters are drawn, not sent,
+        and markup is off unless a caller asks for it."""
+        kwargs.setdefault("markup", False)
         super().notify(sanitize(message), title=sanitize(title), **kwargs)
 
     def on_load(self) -> None:
