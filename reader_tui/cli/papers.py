@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..core.model import EDITABLE_FIELDS, PaperView
 from .options import open_library, select_views
@@ -137,4 +136,6 @@ def format_paper(view: PaperView) -> str:
 
 
 def _stdin_if_dash(text: str) -> str:
-    return sys.stdin.read() if text == "-" else text
+    from .output import read_stdin_text
+
+    return read_stdin_text() if text == "-" else text
