@@ -49,7 +49,9 @@ class ReaderApp(App[int]):
 
     def notify(self, message: str, *, title: str = "", **kwargs) -> None:
         """Every notification (widgets' and screens' too) passes here: the messages name
-        files and carry the library's notices, so control characters are drawn, not sent."""
+        files and carry the library's notices, so control characters are drawn, not sent,
+        and markup is off unless a caller asks for it."""
+        kwargs.setdefault("markup", False)
         super().notify(sanitize(message), title=sanitize(title), **kwargs)
 
     def on_load(self) -> None:
@@ -188,7 +190,10 @@ def run_app(library: Library) -> int:
             import sys
 
             lost = library.pending_writes
-            print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {error}", file=sys.stderr)
+            from reader_tui.core.atomic_storage import describe_error
+
+            why = describe_error(error, library.files.annotations_path)
+            print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {why}", file=sys.stderr)
     if app.indexes_stale:
         from reader_tui.core.library.indexing import start_background_prepare
 
