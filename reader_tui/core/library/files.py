@@ -178,13 +178,21 @@ class StoreFiles:
     def read_annotations(self) -> tuple[AnnotationsRead | None, FileSignature | None]:
         """The annotations file's documents and settings (None when there is no file yet)
         and its signature: one consistent read, through TinyDB's tables."""
-        db = self._annotations_db
-        with self._thread_lock, gc_paused(), db.storage.transaction(writable=False):
+        with self.reading_annotations() as db:
             signature = FileSignature.of(self.annotations_path)
-            if not self._opened(db, self.annotations_path, "annotations"):
+            if db is None:
                 return None, signature
             settings = table(db, SETTINGS_TABLE).get(doc_id=SETTINGS_DOC_ID)
             return AnnotationsRead(table(db, ANNOTATIONS_TABLE).all(), dict(settings or {})), signature
+
+    @contextlib.contextmanager
+    def reading_annotations(self) -> Iterator[TinyDB | None]:
+        """A consistent read-only view of the annotations file for TinyDB queries
+        (`table(db, ANNOTATIONS_TABLE).search(...)`): the file read once, no lock taken,
+        nothing created. None when there is no file yet; StoreError for a damaged one."""
+        db = self._annotations_db
+        with self._thread_lock, gc_paused(), db.storage.transaction(writable=False):
+            yield db if self._opened(db, self.annotations_path, "annotations") else None
 
     @staticmethod
     def _opened(db: TinyDB, path: Path, kind: str) -> bool:
