@@ -21,8 +21,8 @@ def open_library(args: argparse.Namespace, *, background_writes: bool = False, r
 
 def select_views(library: Library, *, status: Status | None, tags: Sequence[str], search: str | None) -> list[PaperView]:
     if search:
-        from ..core.search.query import QueryError
         from ..core.library.indexing import search_index
+        from ..core.search.query import QueryError
 
         try:
             # The TUI's cached index, when the catalog has not changed since it was made.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from datetime import date
 
-from ..core.model import Status
 from ..core.library.library import Library
+from ..core.model import Status
 from .options import open_library
 from .output import EXIT_OK
 

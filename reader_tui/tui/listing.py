@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from reader_tui.core.search.sorting import SortKey, sort_views
 from reader_tui.core.library.library import Library
+from reader_tui.core.search.sorting import SortKey, sort_views
 from reader_tui.core.text.display import search_text
 from reader_tui.core.text.tokens import tokens
 from reader_tui.tui.dialogs.filter_dialog import FilterChoice

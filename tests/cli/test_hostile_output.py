@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.model import Paper
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reader_tui.core.model import Status
+from textual.widgets import Static
+
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.import_dialog import ImportDialog
-from textual.widgets import Static
 from tui_support import settle
 
 SIZE = (120, 40)

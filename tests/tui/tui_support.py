@@ -10,8 +10,8 @@ from typing import Any
 from textual.app import App
 from textual.worker import WorkerCancelled
 
-from reader_tui.core.model import Paper
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 
 HOSTILE_MARKUP = "[bold red]x[/] and [link=https://evil.example]click[/link]"
 HOSTILE_ESCAPES = "Escape \x1b[31mred\x1b[0m bell\x07 title"

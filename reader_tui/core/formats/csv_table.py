@@ -18,11 +18,11 @@ import io
 import re
 from pathlib import Path
 
-from .identifiers import normalise_doi, openreview_forum_id
 from ..model import Paper
 from ..text.display import stable_id
 from ..text.titles import derive_title
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
+from .identifiers import normalise_doi, openreview_forum_id
 
 _ALIASES = {
     "title": ("title", "paper title", "paper", "name"),

@@ -18,10 +18,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from ...core.text.citekeys import validate_citekey
 from ...core.model import PaperView
-from ...core.text.display import visible_controls
 from ...core.paths import styles_dir
+from ...core.text.citekeys import validate_citekey
+from ...core.text.display import visible_controls
 from ..widgets.data_input import DataInput
 
 AUTHOR_SEPARATOR = " and "

@@ -20,11 +20,11 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input
 
+from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.core.search.sorting import SORT_FIELDS, SortKey
-from reader_tui.core.library.library import Library
-from reader_tui.tui.listing import Listing, compute_listing
 from reader_tui.tui.dialogs.filter_dialog import FilterChoice
+from reader_tui.tui.listing import Listing, compute_listing
 from reader_tui.tui.messages import DiskRead, IndexReady, LibraryChanged, ListingReady
 from reader_tui.tui.screens.main_actions import MainActions
 from reader_tui.tui.screens.main_extras import EXTRA_BINDINGS, MainExtras, RelatedReady
