@@ -12,8 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..core.atomic_storage import StoreError, read_json_file
 from ..core.library.doctor import check_store, plan_annotations_restore, restore_from_backup
+from ..core.atomic_storage import StoreError, describe_error, read_json_file
 from ..core.library.library import Library
 from .output import EXIT_USAGE, UserError
 
@@ -90,7 +90,7 @@ def run_annotations_export(folder: Path, out_path: Path | None, *, force: bool =
         _err(str(error))
         return EXIT_ERROR
     except FileExistsError as error:
-        _err(f"{error.filename}: {error.strerror}")
+        _err(describe_error(error))
         return EXIT_ERROR
     _out(f"{len(document['papers'])} annotated papers written to {out_path}")
     return EXIT_OK

@@ -13,12 +13,12 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
-from ..core.atomic_storage import StoreError
+from ..core.atomic_storage import StoreError, describe_error
 from ..core.formats.base import ImportFailure
 from ..core.library.library import IdError
 from ..core.model import Status
 from .options import open_library, parse_status
-from .output import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError, describe_os_error, first_line, print_error
+from .output import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError, first_line, print_error
 
 #: Set to 1 to let unexpected errors (and the OS's) end the program with their traceback.
 DEBUG_ENV = "READER_TUI_DEBUG"
@@ -31,6 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.extra = extra
     try:
+        _refuse_undecodable_text(parser, args)
         return _handler(args.handler)(args)
     except UserError as error:
         print_error(str(error))
@@ -50,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:  # a full disk, a folder without permission, a vanished file
         if _debugging():
             raise
-        print_error(describe_os_error(error))
+        print_error(describe_error(error))
         return EXIT_ERROR
     except Exception as error:  # noqa: BLE001 - no traceback reaches a user, but say it is a bug
         if _debugging():
@@ -60,6 +61,40 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"reader-tui {__version__}: please report it; {DEBUG_ENV}=1 shows the traceback)"
         )
         return EXIT_ERROR
+
+
+#: Arguments that are file names: any bytes the OS allows, passed on as paths, never stored.
+PATH_ARGUMENTS = frozenset({"db", "files", "file", "output"})
+
+
+def _refuse_undecodable_text(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Raise UserError (exit 2) naming the first text argument whose bytes are not UTF-8.
+
+    Python hands argv bytes that are not UTF-8 over as lone surrogates ("surrogateescape");
+    stored as text they would fail deep in the store's JSON writer. Checked here, once for
+    every command, before anything is opened or written."""
+    from .output import undecodable_offset
+
+    labels = _labels(parser, getattr(args, "command", None))
+    values = [(dest, value) for dest, value in vars(args).items() if dest not in PATH_ARGUMENTS]
+    for dest, value in values:
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, str) or (offset := undecodable_offset(item)) is None:
+                continue
+            label = labels.get(dest, "ID|+TAG|-TAG" if dest == "extra" else dest)
+            shown = item.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            raise UserError(f'{label} "{shown}": not valid UTF-8 at byte {offset}', EXIT_USAGE)
+
+
+def _labels(parser: argparse.ArgumentParser, command: str | None) -> dict[str, str]:
+    """How the user wrote each argument of `command`: its long option or its metavar."""
+    actions = list(parser._actions)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            actions += action.choices[command]._actions
+    return {
+        a.dest: (a.option_strings[-1] if a.option_strings else str(a.metavar or a.dest)) for a in actions
+    }
 
 
 def _handler(spec: str) -> Callable[[argparse.Namespace], int]:

@@ -20,24 +20,23 @@ def open_library(args: argparse.Namespace, *, background_writes: bool = False, r
 
 
 def select_views(library: Library, *, status: Status | None, tags: Sequence[str], search: str | None) -> list[PaperView]:
-    if search:
+    """The papers --status, --tag (all of them) and --search choose, through the list
+    filter the TUI uses (`core.search.filters`): ranked by the search when there is one."""
+    from ..core.search.filters import ListFilter
+
+    chosen = ListFilter.of(status=status, tags=tags, search=search)
+    ids = chosen.keep(library.papers, library.annotations)
+    if chosen.search:
         from ..core.library.indexing import search_index
         from ..core.search.query import QueryError
 
         try:
             # The TUI's cached index, when the catalog has not changed since it was made.
-            hits = search_index(library)[0].search(search)
+            hits = chosen.search_hits(search_index(library)[0], ids)
         except QueryError as error:
             raise UserError(f"search: {error}", EXIT_USAGE) from None
-        views = [library.view(hit.id) for hit in hits]
-    else:
-        views = library.views()
-    wanted = {t.casefold() for t in tags}
-    return [
-        v
-        for v in views
-        if (status is None or v.status is status) and wanted <= {t.casefold() for t in v.tags}
-    ]
+        ids = [hit.id for hit in hits]
+    return library.views(ids)
 
 
 def parse_status(text: str) -> Status:

@@ -15,11 +15,24 @@ class UserError(Exception):
         self.code = code
 
 
-def describe_os_error(error: OSError) -> str:
-    """One line for an error of the operating system: the file it concerns and what failed."""
-    reason = error.strerror or first_line(error) or type(error).__name__
-    names = [str(n) for n in (error.filename, error.filename2) if n is not None]
-    return f"{' -> '.join(names)}: {reason}" if names else reason
+def undecodable_offset(text: str) -> int | None:
+    """The byte offset of the first byte that is not UTF-8 in `text` as it came from the OS
+    (argv and file names carry such bytes as lone surrogates), or None when it is all text."""
+    try:
+        text.encode("utf-8")
+        return None
+    except UnicodeEncodeError as error:
+        return len(text[: error.start].encode("utf-8", "surrogateescape"))
+
+
+def read_stdin_text() -> str:
+    """Standard input as text, exactly (no newline translation), or UserError (exit 2)
+    saying where it is not UTF-8."""
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UserError(f"standard input: not valid UTF-8 at byte {error.start}", EXIT_USAGE) from None
 
 
 def first_line(error: BaseException) -> str:

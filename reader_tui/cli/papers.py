@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..core.model import EDITABLE_FIELDS, PaperView
 from .options import open_library, select_views
@@ -88,7 +87,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
     if not values:
         raise UserError("say what to change: --title, --authors, --url or --citekey", EXIT_USAGE)
     if "authors" in values:
-        values["authors"] = [a.strip() for a in values["authors"].split(" and ") if a.strip()]
+        from ..core.text.names import split_authors
+
+        values["authors"] = list(split_authors(values["authors"]))
     library = open_library(args)
     pid = library.resolve_id(args.id)
     try:
@@ -135,4 +136,6 @@ def format_paper(view: PaperView) -> str:
 
 
 def _stdin_if_dash(text: str) -> str:
-    return sys.stdin.read() if text == "-" else text
+    from .output import read_stdin_text
+
+    return read_stdin_text() if text == "-" else text

@@ -1,4 +1,7 @@
-"""`reader-tui stats`: counts by status and tag, and papers read per day."""
+"""`reader-tui stats`: counts by status and tag, and papers read per day.
+
+Every figure comes from `core.stats.numbers_for`, the stats screen's source too.
+"""
 
 from __future__ import annotations
 
@@ -6,47 +9,45 @@ import argparse
 from datetime import date
 
 from ..core.library.library import Library
-from ..core.model import Status
+from ..core.stats import Numbers, numbers_for
 from .options import open_library
 from .output import EXIT_OK
 
 
-def print_stats(library: Library, *, as_json: bool = False) -> None:
+def print_stats(library: Library, *, as_json: bool = False, today: date | None = None) -> None:
     """Print the library's counts, as text or (`as_json`) one JSON object."""
     from ..core.text.display import safe_json, visible_controls
 
-    stats = library_stats(library)
+    figures = whole_library(library, today)
     if as_json:
-        print(safe_json(stats))
+        print(safe_json({"papers": figures.papers, "status": figures.status, "tags": figures.tags}))
         return
-    print(f"{stats['papers']} papers")
-    for status, count in stats["status"].items():
+    print(f"{figures.papers} papers")
+    for status, count in figures.status.items():
         print(f"  {status:<8} {count:>6}")
-    if stats["tags"]:
+    if figures.tags:
         print("tags")
-        for tag, count in stats["tags"].items():
+        for tag, count in figures.tags.items():
             print(f"  {visible_controls(tag):<20} {count:>6}")
-    print(reads_line(library))
+    print(per_day_line(figures.per_day))
 
 
-def library_stats(library: Library) -> dict:
-    """Counts by status and tag (tags most used first)."""
-    counts = {s.value: 0 for s in Status}
-    for pid in library.papers:
-        counts[library.annotation(pid).status.value] += 1
-    tags = sorted(library.all_tags().items(), key=lambda kv: (-kv[1], kv[0].casefold()))
-    return {"papers": len(library), "status": counts, "tags": dict(tags)}
+def whole_library(library: Library, today: date | None = None) -> Numbers:
+    """The whole library's figures, as the stats screen's "Library" column shows them."""
+    return numbers_for(library.papers, library.annotations, today=today)
 
 
 def reads_line(library: Library, today: date | None = None) -> str:
     """Papers read per day over the last 28 days as one line of block characters."""
-    from ..core.stats import reads_per_day
+    return per_day_line(whole_library(library, today).per_day)
 
-    days = reads_per_day(library.annotations, 28, today)
+
+def per_day_line(days: list[tuple[date, int]]) -> str:
+    """`days` (from `Numbers.per_day`) as one line of block characters and a total."""
     most = max((count for _day, count in days), default=0)
     bars = "".join("·" if not count else "▁▂▃▄▅▆▇█"[min(7, (count * 8 - 1) // most)] for _day, count in days)
     total = sum(count for _day, count in days)
-    return f"read per day {days[0][0]:%b %d} {bars} {days[-1][0]:%b %d}: {total} in 28 days"
+    return f"read per day {days[0][0]:%b %d} {bars} {days[-1][0]:%b %d}: {total} in {len(days)} days"
 
 
 def cmd_stats(args: argparse.Namespace) -> int:

@@ -36,6 +36,20 @@ class ReadOnlyError(SaveError):
     """The library's folder cannot be written (read-only mount, no write permission)."""
 
 
+def describe_error(error: BaseException, path: str | os.PathLike[str] | None = None) -> str:
+    """One line for an error shown to a user: for the OS's, "<file>: <reason in words>"
+    (`path` names the file when the error does not; "a -> b" for a rename), never
+    "[Errno 28] ..."; for any other error, the first line of its message.
+
+    The one place the CLI, the TUI and the library turn an OSError into text."""
+    if isinstance(error, OSError) and error.errno is not None:
+        reason = error.strerror or os.strerror(error.errno)
+        names = [os.fsdecode(n) for n in (error.filename or path, error.filename2) if n not in (None, "")]
+        return f"{' -> '.join(names)}: {reason}" if names else reason
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
 def read_json_file(path: Path) -> Any:
     """The parsed JSON of `path`, or None when the file does not exist.
 
@@ -74,11 +88,15 @@ def write_file_atomically(path: Path, data: bytes) -> None:
             tmp.flush()
             os.fsync(tmp.fileno())
         os.replace(tmp_name, path)
-    except BaseException:
+    except BaseException as error:
         try:
             os.unlink(tmp_name)
         except FileNotFoundError:
             pass
+        if isinstance(error, OSError) and error.filename in (None, tmp_name):
+            # A full disk fails in write() or fsync(), which name no file: name the one
+            # the user knows (the temporary file is gone).
+            error.filename = str(path)
         raise
     _fsync_folder(folder)
 

@@ -1,7 +1,8 @@
 """Reading statistics: status and tag counts, papers read per day, triage progress.
 
-Pure functions of views and annotations (no store access), so the stats screen, the
-`reader-tui stats` command and the tests compute the same numbers. Days are calendar
+Pure functions of views and annotations (no store access). `numbers_for` is the one source of
+the stats screen's and `reader-tui stats`'s figures, and `tag_counts` the one tag counter
+(`Library.all_tags` too), so they cannot disagree. Days are calendar
 days in the local time zone by default (the store records UTC times); `today` and `tz`
 are injectable so tests do not depend on the clock or the machine's zone.
 """
@@ -10,32 +11,74 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from datetime import UTC, date, datetime, timedelta, tzinfo
-from typing import Any
+from datetime import date, datetime, timedelta, timezone, tzinfo
+from typing import Any, NamedTuple
 
 from .model import Annotation, PaperView, Status
+
+DAYS = 28
+
+
+class Numbers(NamedTuple):
+    """The figures for a set of papers: how many, per status (every status, in Status
+    order), per tag (most used first) and read per day (oldest first)."""
+
+    papers: int
+    status: dict[str, int]
+    tags: dict[str, int]
+    per_day: list[tuple[date, int]]
+
+
+class _Row(NamedTuple):  # what library_numbers reads of a view, without building Papers
+    status: Status
+    tags: tuple[str, ...]
+
+
+def numbers_for(
+    ids: Iterable[str],
+    annotations: Mapping[str, Annotation],
+    days: int = DAYS,
+    today: date | None = None,
+    tz: tzinfo | None = None,
+) -> Numbers:
+    """The figures for the papers `ids` (e.g. `Library.papers`, or the ids a filter shows),
+    given every paper's annotation (`Library.annotations`; a paper without one is unread
+    and untagged). Annotations of papers not in `ids` (kept for papers no longer in the
+    catalog) count nowhere."""
+    default = Annotation()
+    chosen = [annotations.get(pid, default) for pid in ids]
+    counts = library_numbers(_Row(a.status, a.tags) for a in chosen)
+    return Numbers(counts["papers"], counts["status"], counts["tags"], reads_per_day(chosen, days, today, tz))
+
+
+def tag_counts(tag_lists: Iterable[Iterable[str]]) -> dict[str, int]:
+    """Tag -> how many of the lists carry it, most used first, ties by name.
+
+    Tags count case-insensitively under their first spelling ("ML" and "ml" are one tag).
+    """
+    tags: Counter[str] = Counter()
+    spelled: dict[str, str] = {}
+    for tag_list in tag_lists:
+        for tag in tag_list:
+            tags[spelled.setdefault(tag.casefold(), tag)] += 1
+    return dict(sorted(tags.items(), key=lambda item: (-item[1], item[0].casefold())))
 
 
 def library_numbers(views: Iterable[PaperView]) -> dict[str, Any]:
     """Counts for the stats screen: {"papers": n, "status": {value: n} in Status order
     (every status, zeros included), "tags": {tag: n} most used first}.
 
-    Tags are counted case-insensitively under their first spelling, like `Library.all_tags`;
-    ties are ordered by name so the chart is stable.
+    Tags are counted by `tag_counts`.
     """
-    total = 0
     status: Counter[Status] = Counter()
-    tags: Counter[str] = Counter()
-    spelled: dict[str, str] = {}
+    tag_lists = []
     for view in views:
-        total += 1
         status[view.status] += 1
-        for tag in view.tags:
-            tags[spelled.setdefault(tag.casefold(), tag)] += 1
+        tag_lists.append(view.tags)
     return {
-        "papers": total,
+        "papers": len(tag_lists),
         "status": {s.value: status[s] for s in Status},
-        "tags": dict(sorted(tags.items(), key=lambda item: (-item[1], item[0].casefold()))),
+        "tags": tag_counts(tag_lists),
     }
 
 

@@ -12,12 +12,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from textual.app import App
 from textual.binding import Binding
+from textual.signal import Signal
 from textual.theme import Theme
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.paths import styles_dir
 from reader_tui.core.text.display import sanitize
 from reader_tui.tui.commands import ReaderCommands
+from reader_tui.tui.messages import LibraryChanged
 from reader_tui.tui.screens.main_screen import MainScreen
 
 
@@ -40,10 +42,16 @@ class ReaderApp(App[int]):
         self.indexes_stale = False
         """True once the user edited what the index caches are made of (a title, authors):
         `run_app` then has them rebuilt in the background as the app exits."""
+        self.library_changed_signal: Signal[frozenset[str] | None] = Signal(self, "library-changed")
+        """The papers that changed in the Library (None: any may have), published once on
+        the UI thread for every change (made here, by undo or by another process); each
+        widget that shows or indexes papers subscribes."""
 
     def notify(self, message: str, *, title: str = "", **kwargs) -> None:
         """Every notification (widgets' and screens' too) passes here: the messages name
-        files and carry the library's notices, so control characters are drawn, not sent."""
+        files and carry the library's notices, so control characters are drawn, not sent,
+        and markup is off unless a caller asks for it."""
+        kwargs.setdefault("markup", False)
         super().notify(sanitize(message), title=sanitize(title), **kwargs)
 
     def on_load(self) -> None:
@@ -59,6 +67,9 @@ class ReaderApp(App[int]):
         if isinstance(theme, str) and theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        # The Library calls its listeners on whichever thread made or noticed the change:
+        # a message hands it to the UI thread, where the signal fans it out.
+        self.library.subscribe(lambda ids: self.post_message(LibraryChanged(ids)))
         self.push_screen(MainScreen(self.library))
         if self.library.read_only:
             self.sub_title = "read-only"
@@ -72,6 +83,9 @@ class ReaderApp(App[int]):
             )
         for notice in self.library.notices:
             self.notify(notice, severity="warning", timeout=10, markup=False)
+
+    def on_library_changed(self, message: LibraryChanged) -> None:
+        self.library_changed_signal.publish(message.ids)
 
     def _remember_theme(self, theme: Theme) -> None:
         if self.library.settings.get("theme") != theme.name and not self.library.read_only:
@@ -176,7 +190,10 @@ def run_app(library: Library) -> int:
             import sys
 
             lost = library.pending_writes
-            print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {error}", file=sys.stderr)
+            from reader_tui.core.atomic_storage import describe_error
+
+            why = describe_error(error, library.files.annotations_path)
+            print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {why}", file=sys.stderr)
     if app.indexes_stale:
         from reader_tui.core.library.indexing import start_background_prepare
 

@@ -70,7 +70,7 @@ class ReaderCommands(Provider):
                 yield binding.description, f"key: {keys}", partial(target.run_action, binding.action)
         for action, text, help_text in PALETTE_ONLY:
             yield text, help_text, partial(screen.run_action, action)
-        yield from screen.palette_commands()  # saved searches (main_extras)
+        yield from screen.palette_commands()  # saved searches
         for name in sorted(self.app.available_themes):
             yield f"Theme: {name}", "switch to this colour theme (remembered)", partial(setattr, self.app, "theme", name)
 

@@ -1,7 +1,8 @@
 """What the paper list shows: filter, sort and search turned into an ordered list of ids.
 
 Pure functions over the Library (no widgets), run in a thread worker by the main
-screen, so a 100,000-paper re-sort never blocks a key press.
+screen, so a 100,000-paper re-sort never blocks a key press. Which papers pass is the
+core list filter's (`core.search.filters.ListFilter`), the CLI's too.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from reader_tui.core.search.filters import ListFilter
+from reader_tui.core.search.sorting import SortKey, sort_views
 from reader_tui.core.library.library import Library
 from reader_tui.core.search.sorting import SortKey, sort_views
 from reader_tui.core.text.display import search_text
@@ -29,7 +32,7 @@ class Listing:
 def compute_listing(
     library: Library,
     *,
-    list_filter: FilterChoice = FilterChoice(),
+    list_filter: ListFilter | FilterChoice = ListFilter(),
     sort: SortKey | None = None,
     search: str = "",
     index: Any = None,
@@ -37,22 +40,16 @@ def compute_listing(
 ) -> Listing:
     """The ids to show. With `search`, the ranked hits (through `index` when it is built,
     else a substring match over the titles' words as the index reads them); otherwise
-    the catalog order, or `sort`'s."""
+    the catalog order, or `sort`'s. A `FilterChoice` (the filter dialog's) stands for
+    its `ListFilter`; `search` adds to the filter's own."""
+    if isinstance(list_filter, FilterChoice):
+        list_filter = list_filter.list_filter
+    marked = set(marked)
     ids = list(library.papers)  # one atomic copy: the UI thread may add papers meanwhile
-    annotations = dict(library.annotations)
-    default = library.annotation("")
-    if not list_filter.is_empty:
-        status = list_filter.status
-        tag = list_filter.tag.casefold() if list_filter.tag is not None else None
-        ids = [
-            pid
-            for pid in ids
-            if (status is None or annotations.get(pid, default).status is status)
-            and (tag is None or any(t.casefold() == tag for t in annotations.get(pid, default).tags))
-        ]
-    text = search.strip()
+    ids = list_filter.keep(ids, dict(library.annotations), marked)
+    text = " ".join(part for part in (list_filter.search.strip(), search.strip()) if part)
     if text:
-        return _search(library, ids, text, index, set(marked))
+        return _search(library, ids, text, index, marked)
     if sort is not None:
         views = [library.view(pid) for pid in ids if pid in library.papers]
         ids = [v.id for v in sort_views(views, sort)]
@@ -74,11 +71,11 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
     except ImportError:  # pragma: no cover - the query module ships with the search index
         QueryError = ValueError  # type: ignore[misc,assignment]
     try:
-        hits = index.search(text, marked=marked)
+        allowed = ids if len(ids) != len(library.papers) else None
+        hits = ListFilter(search=text).search_hits(index, allowed, marked)
     except QueryError as error:
         return Listing([], error=str(error))
-    allowed = set(ids) if len(ids) != len(library.papers) else None
-    order = [hit.id for hit in hits if allowed is None or hit.id in allowed]
+    order = [hit.id for hit in hits]
     matched = {hit.id: frozenset(hit.matched or ()) for hit in hits}
     return Listing(order, matched)
 

@@ -1,7 +1,8 @@
-"""Messages that workers and the Library's listener post to the main screen.
+"""Messages that workers and the Library's listener post.
 
-Workers never touch widgets: they post one of these and the screen's handler, on the
-app's thread, changes what is shown.
+Workers never touch widgets: they post one of these and a handler on the app's thread
+changes what is shown. `LibraryChanged` goes to the app, which fans it out once through
+`ReaderApp.library_changed_signal`.
 """
 
 from __future__ import annotations
@@ -45,3 +46,12 @@ class IndexReady(Message):
     def __init__(self, index: Any) -> None:
         super().__init__()
         self.index = index
+
+
+class RelatedReady(Message):
+    """The related-papers index was built (or loaded from its cache) in `seconds`."""
+
+    def __init__(self, index: Any, seconds: float) -> None:
+        super().__init__()
+        self.index = index
+        self.seconds = seconds

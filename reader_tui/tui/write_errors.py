@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reader_tui.core.atomic_storage import StoreError
+from reader_tui.core.atomic_storage import StoreError, describe_error
 from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import sanitize
 
@@ -12,8 +12,8 @@ def write_error_line(error: BaseException, library: Library) -> str:
     if isinstance(error, StoreError):
         where = str(error)
     elif isinstance(error, OSError):
-        where = f"{error.filename or library.files.annotations_path}: {error.strerror or error}"
+        where = describe_error(error, library.files.annotations_path)
     else:
-        where = f"{library.files.annotations_path}: {error}"
+        where = f"{library.files.annotations_path}: {describe_error(error)}"
     # Paths and messages are shown as they are (no LaTeX or markup reading), on one line.
     return " ".join(sanitize(f"Not saved: {where}. The change is kept and tried again.").split())

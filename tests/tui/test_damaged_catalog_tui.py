@@ -37,7 +37,7 @@ async def test_a_damaged_record_is_a_placeholder_row_and_one_notice(tmp_path: Pa
         await pilot.press("j")  # the damaged paper's detail pane
         await settle(app, pilot)
         assert "damaged record" in screen_text(app)
-        app.screen.refilter()
+        app.screen.browser.refilter()
         await settle(app, pilot)
     library.close()
     line = f"{path}: paper record {doc_id} (id {PAPERS[1].id!r}): authors must be a list of strings"

@@ -359,4 +359,4 @@ async def test_editing_a_title_makes_it_searchable_and_marks_the_index_caches_st
         await settle(app, pilot)
         assert library.view(IDS[0]).title == "Quokkas Considered Harmful"
         assert app.indexes_stale  # run_app has the caches rebuilt as the app exits
-        assert [hit.id for hit in app.screen.index.search("quokkas")] == [IDS[0]]
+        assert [hit.id for hit in app.screen.browser.index.search("quokkas")] == [IDS[0]]

@@ -31,9 +31,9 @@ async def test_related_shows_same_cluster_and_jumps(clusters: Library) -> None:
     async with app.run_test(size=SIZE) as pilot:
         related = app.screen.query_one(RelatedList)
         await settle(app, pilot)
-        assert app.screen.related_index is not None
+        assert related.index is not None
         for paper in PAPERS:  # every paper's top three are the rest of its cluster
-            app.screen.show_related(paper.id)
+            related.show_for(paper.id)
             assert {TOPIC[pid] for pid in related.paper_ids[:3]} == {TOPIC[paper.id]}, paper.id
         papers = app.screen.query_one(PaperList)
         papers.move_to(papers.ids.index("rl-0"))
@@ -58,7 +58,7 @@ async def test_computing_until_the_index_arrives_and_cache_written(clusters: Lib
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         related = app.screen.query_one(RelatedList)
-        if app.screen.related_index is None:
+        if related.index is None:
             assert COMPUTING in related.text
         await settle(app, pilot)
         assert COMPUTING not in related.text and related.paper_ids

@@ -32,8 +32,8 @@ async def test_round_trip(library: Library) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        screen.list_filter = FilterChoice(status=Status.TO_READ, tag="llm")
-        screen.refilter()
+        screen.browser.list_filter = FilterChoice(status=Status.TO_READ, tag="llm")
+        screen.browser.refilter()
         await settle(app, pilot)
         _command(app, "Save this search…")()
         await pilot.pause()
@@ -42,8 +42,8 @@ async def test_round_trip(library: Library) -> None:
         await settle(app, pilot)
         assert [(s.name, s.query) for s in list_searches(library)] == [("to-read llm", "status:to-read tag:llm")]
 
-        screen.list_filter = FilterChoice()  # back to everything, then run it from the palette
-        screen.refilter()
+        screen.browser.list_filter = FilterChoice()  # back to everything, then run it from the palette
+        screen.browser.refilter()
         await settle(app, pilot)
         papers = screen.query_one(PaperList)
         assert len(papers.ids) == 6

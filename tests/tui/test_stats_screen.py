@@ -56,8 +56,8 @@ async def test_a_filter_gets_its_own_column(library: Library) -> None:
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        app.screen.list_filter = FilterChoice(tag="gnn")
-        app.screen.refilter()
+        app.screen.browser.list_filter = FilterChoice(tag="gnn")
+        app.screen.browser.refilter()
         await settle(app, pilot)
         await pilot.press("S")
         await settle(app, pilot)

@@ -112,8 +112,8 @@ async def test_respects_the_filter_and_notes(library: Library) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        screen.list_filter = FilterChoice(tag="llm")
-        screen.refilter()
+        screen.browser.list_filter = FilterChoice(tag="llm")
+        screen.browser.refilter()
         triage = await _open_triage(app, pilot)
         assert triage.queue == ["p-graphs", "p-rl"]
         assert "1 of 2 untriaged in this filter (filter: tag:llm)" in screen_text(app)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..model import Paper
 from ..text.display import stable_id
+from ..text.names import split_authors as bibtex_names
 from ..text.titles import derive_title
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
 from .identifiers import normalise_doi, openreview_forum_id
@@ -37,7 +38,6 @@ _ALIASES = {
 }
 _COLUMN = {alias: name for name, aliases in _ALIASES.items() for alias in aliases}
 _YEAR = re.compile(r"^\s*(\d{4})(?:\.0+)?\s*$")  # spreadsheets like "2024.0"
-_AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s+and\s+", re.IGNORECASE)
 _KEYWORD_SPLIT = re.compile(r"[;,]")
 _DELIMITERS = ",;\t|"
 
@@ -170,14 +170,12 @@ def _paper(
 
 
 def split_authors(text: str) -> tuple[str, ...]:
-    """Authors from a cell: split on ";" or " and"; on "," only when every piece has two
-    or more words ("A. Smith, B. Jones"), since "Smith, John" is one name."""
+    """Authors from a cell: split on ";" and on " and " (BibTeX's rule, `names`); on ","
+    only when every piece has two or more words ("A. Smith, B. Jones"), since "Smith, John"
+    is one name."""
     text = " ".join(text.split())
-    if not text:
-        return ()
-    if ";" in text or re.search(r"\sand\s", text, re.IGNORECASE):
-        names = _AUTHOR_SPLIT.split(text)
-    else:
-        pieces = [p.strip() for p in text.split(",")]
-        names = pieces if len(pieces) > 1 and all(len(p.split()) >= 2 for p in pieces) else [text]
-    return tuple(n.strip().strip(",") for n in names if n.strip().strip(","))
+    if ";" in text or len(names := bibtex_names(text)) > 1:
+        names = tuple(n for piece in text.split(";") for n in bibtex_names(piece))
+    elif len(pieces := [p.strip() for p in text.split(",")]) > 1 and all(len(p.split()) >= 2 for p in pieces):
+        names = tuple(pieces)
+    return tuple(n for n in (name.strip(",").strip() for name in names) if n)

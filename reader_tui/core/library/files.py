@@ -2,7 +2,7 @@
 
     <folder>/catalog.json      papers as imported (large, written only by imports)
     <folder>/annotations.json  the user's status, tags, notes, edits, settings (small, written often)
-    <folder>/.lock             taken (flock) around every read-modify-write
+    <folder>/.lock             held (`locks`, filelock) around every read-modify-write
     <folder>/backups/          the last few good annotations files, one per session start
 
 Reading takes no lock and creates nothing, so a read-only library (a read-only mount, a
@@ -31,12 +31,7 @@ from typing import Any
 from tinydb import TinyDB
 
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
-from ..gc_pause import gc_paused
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: one process at a time is all we promise there
-    fcntl = None  # type: ignore[assignment]
+from .locks import exclusive
 
 FORMAT_VERSION = 1
 CATALOG_FILE = "catalog.json"
@@ -101,17 +96,8 @@ class StoreFiles:
         """Hold the store's lock: one read-modify-write at a time, across threads and
         processes. Re-entrant within a thread, whichever StoreFiles of the folder asks."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        lock = _folder_lock(self.folder)
-        with self._thread_lock, lock.rlock:
-            if lock.depth == 0:
-                lock.acquire_file(self.folder / LOCK_FILE)
-            lock.depth += 1
-            try:
-                yield
-            finally:
-                lock.depth -= 1
-                if lock.depth == 0:
-                    lock.release_file()
+        with self._thread_lock, exclusive(self.folder / LOCK_FILE):
+            yield
 
     # -- reading ------------------------------------------------------------------------
 
@@ -241,37 +227,6 @@ def saving(path: Path) -> Iterator[None]:
         other = error.filename if error.filename not in (None, str(path)) else None
         where = f" ({other})" if other else ""
         raise SaveError(f"{path}: not saved: {reason}{where}; the file is as it was") from error
-
-
-class _FolderLock:
-    """One process's hold on a store folder's lock file. flock belongs to an open file,
-    so a second open in the same process would wait on itself: nested holders share one."""
-
-    def __init__(self) -> None:
-        self.rlock = threading.RLock()
-        self.depth = 0
-        self._handle: Any = None
-
-    def acquire_file(self, path: Path) -> None:
-        self._handle = open(path, "a+b")
-        if fcntl is not None:
-            fcntl.flock(self._handle.fileno(), fcntl.LOCK_EX)
-
-    def release_file(self) -> None:
-        if fcntl is not None:
-            fcntl.flock(self._handle.fileno(), fcntl.LOCK_UN)
-        self._handle.close()
-        self._handle = None
-
-
-_folder_locks: dict[Path, _FolderLock] = {}
-_folder_locks_guard = threading.Lock()
-
-
-def _folder_lock(folder: Path) -> _FolderLock:
-    key = folder.resolve()
-    with _folder_locks_guard:
-        return _folder_locks.setdefault(key, _FolderLock())
 
 
 def list_backups(folder: Path) -> list[Path]:

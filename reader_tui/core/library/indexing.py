@@ -8,14 +8,13 @@ starts `reader-tui index` in a detached background process, the way `git gc --au
 does, and the TUI's next start finds both ready: search works at once, and neither the
 seconds of CPU nor the build's transient memory land in the TUI's process.
 
-Each cache file has a lock (flock) held while it is built: a TUI that starts while a
+Each cache file has a lock (`locks`, a lock file) held while it is built: a TUI that starts while a
 background build runs waits for it and then loads its result, instead of doing the
 same work twice on a machine with two cores. A TUI that finds no fresh cache for a
 big library has a child `reader-tui index` build them too (`provide_indexes`), and
 searches titles meanwhile. Edits of titles or authors (`reader-tui edit`, or the TUI's
 as it exits) start the background build like an import. Anything that goes
-wrong with a cache, a lock or a child (read-only cache folder, no flock on this
-platform) costs a rebuild in the app's worker thread, never an error.
+wrong with a cache, a lock or a child (read-only cache folder) costs a rebuild in the app's worker thread, never an error.
 """
 
 from __future__ import annotations
@@ -31,11 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..paths import store_cache_path
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX: builds are not coordinated, only repeated
-    fcntl = None  # type: ignore[assignment]
+from .locks import exclusive_if_possible
 
 if TYPE_CHECKING:
     from ..related.similar import RelatedIndex
@@ -60,21 +55,8 @@ def related_cache_path(folder: Path) -> Path:
 def building(cache: Path) -> Iterator[None]:
     """Hold `cache`'s build lock: wait while another process builds it, keep others waiting
     while this one does. Without a usable lock file (read-only folder) it does not wait."""
-    handle = None
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(cache.with_name(cache.name + ".lock"), "a+b")  # noqa: SIM115 - held across the yield
-        if fcntl is not None:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-    except OSError:
-        if handle is not None:
-            handle.close()
-        handle = None
-    try:
+    with exclusive_if_possible(cache.with_name(cache.name + ".lock")):
         yield
-    finally:
-        if handle is not None:
-            handle.close()  # closing the file releases the flock
 
 
 def load_search_index(library: Library) -> SearchIndex | None:

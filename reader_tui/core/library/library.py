@@ -32,7 +32,8 @@ from .files import (
     annotation_doc_id,
     folder_writable,
 )
-from .writer import BackgroundWriter, BlockedWrite
+from ..atomic_storage import ReadOnlyError, StoreError, describe_error
+from ..stats import tag_counts
 
 Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""
@@ -123,7 +124,7 @@ class Library:
         except (OSError, StoreError) as error:
             # A full disk must not keep the user from their list: the backup is a
             # precaution, and the next start tries again.
-            library.notices.append(f"no backup of the annotations was taken: {_reason(error)}")
+            library.notices.append(f"{describe_error(error)}: no backup was taken")
         return library
 
     def _load_catalog(self) -> None:
@@ -180,15 +181,9 @@ class Library:
         return found[0]
 
     def all_tags(self) -> dict[str, int]:
-        """Every tag in use (as first typed) with how many papers carry it."""
-        counts: dict[str, int] = {}
-        spelled: dict[str, str] = {}
-        for ann in self.annotations.values():
-            for tag in ann.tags:
-                key = tag.casefold()
-                spelled.setdefault(key, tag)
-                counts[spelled[key]] = counts.get(spelled[key], 0) + 1
-        return counts
+        """Every tag in use (as first typed) with how many of the library's papers carry
+        it, most used first (`core.stats.tag_counts`, the stats' own count)."""
+        return tag_counts(a.tags for pid, a in self.annotations.items() if a.tags and pid in self.papers)
 
     def citekeys(self) -> dict[str, str]:
         """Lower-cased citation key -> paper id, for every paper."""
@@ -613,17 +608,13 @@ def missing_catalog_message(folder: Path, annotations: int) -> str:
     )
 
 
-def _reason(error: BaseException) -> str:
-    if isinstance(error, OSError):
-        return f"{error.filename}: {error.strerror}" if error.filename and error.strerror else str(error)
-    return str(error)
-
-
 def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
-    """Tags stripped, without empty ones, without case-insensitive repeats (first spelling kept).
+    """Tags trimmed, each run of whitespace inside (spaces, tabs, line breaks) one space,
+    without empty ones, without case-insensitive repeats (first spelling kept).
 
-    Raises ValueError for a tag that holds a comma or a line break, which would not survive
-    the BibTeX `keywords` field or the one-line list.
+    A tag is a one-line label: "deep  learning" and "deep learning" typed a day apart are
+    one tag, and a tab or line break could not be drawn in the one-line list. Raises
+    ValueError for a tag that holds a comma, the BibTeX `keywords` field's separator.
     """
     seen: set[str] = set()
     result: list[str] = []

@@ -20,7 +20,6 @@ import hashlib
 import heapq
 import marshal
 import math
-import os
 from array import array
 from collections import Counter
 from collections.abc import Iterable
@@ -28,6 +27,7 @@ from itertools import chain, compress, repeat
 from operator import ge, gt, mul
 from pathlib import Path
 
+from ..cache_file import read_cache, write_cache
 from ..gc_pause import gc_paused
 from ..model import PaperView
 
@@ -62,8 +62,10 @@ STOP_WORDS = frozenset(
 _KEEP = b"abcdefghijklmnopqrstuvwxyz0123456789"
 _TABLE = bytes(c if c in _KEEP else 32 for c in range(256))
 
-# Bump when tokenising or weighting changes, so old caches are rebuilt, not trusted.
-_CACHE_FORMAT = 2
+# Bump when tokenising, weighting or the cache's body change, so old caches are rebuilt.
+# 3: the body of a `core.cache_file`
+_CACHE_FORMAT = 3
+CACHE_KIND = "related index"
 #: How many of its heaviest terms each paper keeps.
 TOP_TERMS = 30
 
@@ -198,39 +200,32 @@ class RelatedIndex:
     def load(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = TOP_TERMS) -> RelatedIndex | None:
         """The index of `views` from the `cache` file, or None when there is none made from
         exactly these papers' texts by this version (never raises for a bad file)."""
-        expected = fingerprint(list(views), top_terms)
+        body = read_cache(Path(cache), CACHE_KIND, _CACHE_FORMAT, fingerprint(list(views), top_terms))
+        if body is None:
+            return None  # no cache yet, or not one made from these papers by this version
         try:
             with gc_paused():
-                data = marshal.loads(Path(cache).read_bytes())
-            if data["format"] == _CACHE_FORMAT and data["fingerprint"] == expected:
-                return cls(
-                    data["ids"],
-                    data["vocab"],
-                    [array("I", b) for b in data["terms"]],
-                    [array("d", b) for b in data["weights"]],
-                )
-        except (OSError, EOFError, ValueError, TypeError, KeyError):
-            pass  # no cache yet, or not one this version can trust
-        return None
+                data = marshal.loads(body)
+            return cls(
+                data["ids"],
+                data["vocab"],
+                [array("I", b) for b in data["terms"]],
+                [array("d", b) for b in data["weights"]],
+            )
+        except (EOFError, ValueError, TypeError, KeyError):
+            return None  # well signed but not of this shape: rebuild
 
     def save(self, cache: Path, papers_fingerprint: str) -> None:
-        """Write this index to `cache` (atomically), tagged with its papers' fingerprint."""
+        """Write this index to the `cache` file (`core.cache_file`: atomically, with fsync),
+        keyed by its papers' fingerprint. A read-only or full disk costs the next start a
+        rebuild, nothing more."""
         payload = {
-            "format": _CACHE_FORMAT,
-            "fingerprint": papers_fingerprint,
             "ids": self._ids,
             "vocab": self._vocab,
             "terms": [a.tobytes() for a in self._vector_terms],
             "weights": [a.tobytes() for a in self._vector_weights],
         }
-        try:
-            cache = Path(cache)
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            partial = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
-            partial.write_bytes(marshal.dumps(payload))
-            os.replace(partial, cache)
-        except OSError:
-            pass  # a read-only or full disk costs the next start a rebuild, nothing more
+        write_cache(Path(cache), CACHE_KIND, _CACHE_FORMAT, papers_fingerprint, marshal.dumps(payload))
 
     def __len__(self) -> int:
         return len(self._ids)

@@ -8,14 +8,12 @@ vocabulary, the lower-cased titles, years and venues. The records themselves (li
 for ordinal, and takes their status, tags and notes from them, since those change all
 the time and are cheap to gather.
 
-The file is one header line, then a pickle:
-
-    reader-tui search index <FORMAT> <cache tag> rapidfuzz-<version> <fingerprint> <size> <digest>\\n
-
-The fingerprint is a hash of everything the build reads from the records (ids in order,
-title, short name, abstract, authors, keywords, venue, year). Anything but an exact
-match of the header line, or a body of another size or digest, means rebuild and
-rewrite: a stale, foreign, truncated or damaged file is never unpickled.
+The file is a `core.cache_file` (one header line, then a pickle; written atomically with
+fsync), of kind "search index", version FORMAT, keyed by rapidfuzz's version and the
+fingerprint: a hash of everything the build reads from the records (ids in order, title,
+short name, abstract, authors, keywords, venue, year). Anything but an exact match of the
+header, or a body of another size or digest, means rebuild and rewrite: a stale, foreign,
+truncated or damaged file is never unpickled.
 
 Why pickle is acceptable here: the file is written by this program into the user's own
 cache folder, and its body is only unpickled after its header (format, Python, fingerprint)
@@ -28,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-import sys
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable
@@ -38,7 +35,9 @@ from pathlib import Path
 
 import rapidfuzz
 
-from ..atomic_storage import write_file_atomically
+from ..model import PaperView
+from .index import SearchIndex, notes_key, tag_keys
+from ..cache_file import read_cache, write_cache
 from ..gc_pause import gc_paused
 from ..model import PaperView
 from .index import SearchIndex, notes_key, tag_keys
@@ -48,8 +47,7 @@ from .index import SearchIndex, notes_key, tag_keys
 #: 2: titles, names and venues indexed as displayed, accents folded;
 #: 3: nested-brace accents ({\c{c}}), letter commands (\ss, \"\i) and ø ł ß æ folded
 FORMAT = 3
-_MAGIC = "reader-tui search index"
-_MAX_HEADER = 512  # bytes: a longer first line is not a header of ours
+KIND = "search index"
 #: The attributes of a SearchIndex this module knows how to store or rebuild (a test checks
 #: that the index has no others, so a new field cannot be silently left out of the cache).
 KNOWN_ATTRIBUTES = frozenset({
@@ -85,15 +83,10 @@ def fingerprint(records: Iterable) -> str:
     return digest.hexdigest()
 
 
-def _header_prefix(fp: str) -> bytes:
-    """The header line up to the body's size and digest: what a load must match exactly."""
-    return f"{_MAGIC} {FORMAT} {sys.implementation.cache_tag} rapidfuzz-{rapidfuzz.__version__} {fp} ".encode(
-        "ascii", "replace"
-    )
-
-
-def _body_digest(body: bytes) -> str:
-    return hashlib.sha1(body, usedforsecurity=False).hexdigest()
+def cache_key(fp: str) -> str:
+    """The cache file's key: the records' fingerprint, and the rapidfuzz whose output
+    (the vocabulary's order) the index holds."""
+    return f"rapidfuzz-{rapidfuzz.__version__} {fp}"
 
 
 # -- saving ------------------------------------------------------------------------------
@@ -113,13 +106,7 @@ def save(index: SearchIndex, cache: Path, fp: str | None = None) -> bool:
         if fp is None:
             fp = fingerprint(index._records)
         state = _state(index)  # a copy: pickled outside the lock, which searches take too
-    body = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-    header = _header_prefix(fp) + f"{len(body)} {_body_digest(body)}\n".encode("ascii")
-    try:
-        write_file_atomically(Path(cache), header + body)
-    except OSError:
-        return False
-    return True
+    return write_cache(Path(cache), KIND, FORMAT, cache_key(fp), pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _state(index: SearchIndex) -> dict:
@@ -157,16 +144,10 @@ def load(
     records = records if isinstance(records, list) else list(records)
     if fp is None:
         fp = fingerprint(records)
-    expected = _header_prefix(fp)
+    body = read_cache(Path(cache), KIND, FORMAT, cache_key(fp))
+    if body is None:
+        return None  # missing, stale, foreign or damaged: never unpickled
     try:
-        with open(cache, "rb") as f:
-            header = f.readline(_MAX_HEADER)
-            if not header.startswith(expected) or not header.endswith(b"\n"):
-                return None  # stale, foreign or damaged: do not read further
-            size, digest = header[len(expected):].decode("ascii").split()
-            body = f.read(int(size) + 1)
-        if len(body) != int(size) or _body_digest(body) != digest:
-            return None  # truncated or damaged
         with gc_paused():
             return _restore(cls, records, pickle.loads(body))
     except Exception:  # noqa: BLE001 - a cache must never stop the app: rebuild instead

@@ -19,17 +19,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from ...core.model import PaperView
+from ...core.text.display import visible_controls
+from ...core.text.names import join_authors, split_authors
 from ...core.paths import styles_dir
 from ...core.text.citekeys import validate_citekey
 from ...core.text.display import visible_controls
 from ..widgets.data_input import DataInput
 
-AUTHOR_SEPARATOR = " and "
-
-
-def split_authors(text: str) -> list[str]:
-    """ "A and B and C" -> ["A", "B", "C"] (BibTeX's separator; blanks dropped)."""
-    return [a.strip() for a in text.split(AUTHOR_SEPARATOR) if a.strip()]
 
 
 def show_error(widget: Static, text: str) -> None:
@@ -69,7 +65,7 @@ class EditDialog(ModalScreen[dict | None]):
         #: change, even when cleaning it (spaces, control characters) would alter it
         self.initial = {
             "title": view.title,
-            "authors": AUTHOR_SEPARATOR.join(view.authors),
+            "authors": join_authors(view.authors),
             "url": view.url,
             "citekey": view.citekey,
         }
@@ -100,7 +96,7 @@ class EditDialog(ModalScreen[dict | None]):
         """What the fields hold now, cleaned."""
         return {
             "title": " ".join(self.query_one("#edit-title", Input).value.split()),
-            "authors": split_authors(self.query_one("#edit-authors", Input).value),
+            "authors": list(split_authors(self.query_one("#edit-authors", Input).value)),
             "url": self.query_one("#edit-url", Input).value.strip(),
             "citekey": self.query_one("#edit-citekey", Input).value.strip(),
         }

@@ -19,6 +19,8 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.model import PaperView, Status
+from ...core.search.filters import ListFilter
+from ...core.text.display import sanitize
 from ...core.paths import styles_dir
 from ...core.text.display import sanitize
 
@@ -34,23 +36,18 @@ class FilterChoice:
     def is_empty(self) -> bool:
         return self.status is None and self.tag is None
 
+    @property
+    def list_filter(self) -> ListFilter:
+        """This choice as the core list filter, which the list, the CLI and triage share."""
+        return ListFilter.of(status=self.status, tag=self.tag)
+
     def matches(self, view: PaperView) -> bool:
         """True when `view` passes this filter."""
-        if self.status is not None and view.status is not self.status:
-            return False
-        if self.tag is not None:
-            want = self.tag.casefold()
-            return any(t.casefold() == want for t in view.tags)
-        return True
+        return self.list_filter.matches(view)
 
     def describe(self) -> str:
         """A status-line description: "status:read tag:llm", or "" when there is no filter."""
-        parts = []
-        if self.status is not None:
-            parts.append(f"status:{self.status.value}")
-        if self.tag is not None:
-            parts.append(f"tag:{self.tag}")
-        return " ".join(parts)
+        return self.list_filter.describe()
 
 
 class FilterDialog(ModalScreen[FilterChoice | None]):

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, ProgressBar, Select, Static
 
+from ...core.atomic_storage import describe_error
 from ...core.formats.base import ImportFailure
 from ...core.library.library import ImportSummary, Library
 from ...core.paths import styles_dir
@@ -131,7 +132,7 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
         except Exception as error:  # never crash the app; see below for why this is true
             # The papers go to disk in one write that is waited for and, when it fails,
             # never kept to be written later: so the library is as it was, now and later.
-            failure = f"Nothing imported; the library is as it was: {error}"
+            failure = f"Nothing imported; the library is as it was: {describe_error(error, self.library.files.catalog_path)}"
             self.post_message(self.Finished(ImportOutcome(None, problems, failure)))
             return
         summary.add_problems(result.problems)
@@ -146,7 +147,8 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
                 return ""
             return "The papers are imported; their tags and notes are still being written."
         except Exception as error:
-            return f"The papers are imported, but their tags and notes are not saved yet (kept and tried again): {error}"
+            why = describe_error(error, self.library.files.annotations_path)
+            return f"The papers are imported, but their tags and notes are not saved yet (kept and tried again): {why}"
 
     # -- reporting ----------------------------------------------------------------------------
 

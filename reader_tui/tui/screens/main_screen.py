@@ -1,16 +1,20 @@
-"""The main screen: the paper list, the current paper's detail and notes, a status line.
+"""The main screen: the paper browser, the current paper's detail, related papers and
+notes, the saved searches and a status line.
 
-The screen owns what the list shows (filter, sort, search) and turns key presses into
-Library calls; the widgets only draw. The Library tells the screen what changed (from
-any thread, as a message), so a change made here, by undo or by another process is
-drawn the same way.
+Each widget owns its state (the browser its filter, sort and search; the related list
+its index; the saved searches their counts); the screen composes them, turns key
+presses into Library calls and passes what one widget says on to another (attributes
+down, messages up). Library changes arrive once, through the app's
+`library_changed_signal`, and each widget handles its own part.
 """
 
 from __future__ import annotations
 
 import time
 import webbrowser
+from collections.abc import Iterator
 from functools import partial
+from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -21,30 +25,27 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
-from reader_tui.core.search.sorting import SORT_FIELDS, SortKey
-from reader_tui.tui.dialogs.filter_dialog import FilterChoice
-from reader_tui.tui.listing import Listing, compute_listing
-from reader_tui.tui.messages import DiskRead, IndexReady, LibraryChanged, ListingReady
-from reader_tui.tui.screens.main_actions import MainActions
-from reader_tui.tui.screens.main_extras import EXTRA_BINDINGS, MainExtras, RelatedReady
+from reader_tui.core.text.display import one_line
+from reader_tui.tui.messages import DiskRead, IndexReady, RelatedReady
+from reader_tui.tui.saving import SavingIndicator
+from reader_tui.tui.screens import main_dialogs
 from reader_tui.tui.widgets.notes_editor import NotesEditor
+from reader_tui.tui.widgets.paper_browser import PaperBrowser
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.related_list import RelatedList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
 from reader_tui.tui.widgets.search_bar import SearchBar
 from reader_tui.tui.widgets.status_bar import StatusBar
-from reader_tui.tui.write_errors import write_error_line
 
-SEARCH_DELAY = 0.05
 DETAIL_DELAY = 0.04
 RELOAD_EVERY = 1.5
-SAVED_CHECK_EVERY = 0.2
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
 
 
-class MainScreen(MainActions, MainExtras, Screen):
+class MainScreen(Screen):
     """List on the left, detail and notes on the right (stacked on narrow terminals)."""
 
     AUTO_FOCUS = "PaperList"
@@ -70,27 +71,20 @@ class MainScreen(MainActions, MainExtras, Screen):
         Binding("tab", "app.focus_next", "Next pane", show=False, id="focus.next"),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="focus.previous"),
         Binding("escape", "back", "Back to list", show=False, id="focus.list"),
-        *EXTRA_BINDINGS,
+        Binding("T", "triage", "Triage", id="list.triage"),
+        Binding("S", "stats", "Stats", id="app.stats"),
+        Binding("right_square_bracket", "related(1)", "Next related paper", show=False, id="paper.related_next"),
+        Binding("left_square_bracket", "related(-1)", "Previous related paper", show=False, id="paper.related_previous"),
+        Binding("M", "more_like_this", "More like this", show=False, id="list.more_like_this"),
+        Binding("b", "toggle_saved_searches", "Saved searches", show=False, id="list.saved_searches"),
     ]
 
     def __init__(self, library: Library) -> None:
         super().__init__()
         self.library = library
-        self.list_filter = FilterChoice()
+        self.saving = SavingIndicator(self, library)
         self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
-        self.sort_key: SortKey | None = None
-        self.search_text = ""
-        self.index = None
-        self._token = 0
-        self._keep: str | None = None
-        self._before_search: tuple[list[str], str | None, float] | None = None
-        self._search_timer: Timer | None = None
-        self._saving_timer: Timer | None = None
-        self._write_error: Exception | None = None  # the Library's writes fail (reported)
-        self._notes_error: Exception | None = None  # the Library refused the notes
-        self._notes_handed: set[str] = set()  # papers whose notes are on their way to disk
         self._detail_timer: Timer | None = None
-        self._matched = {}
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -99,14 +93,18 @@ class MainScreen(MainActions, MainExtras, Screen):
         search.display = False
         yield search
         with Horizontal(id="panes"):
-            yield SavedSearchList(id="saved-searches")
-            yield PaperList(self.library, list(self.library.papers), id="papers")
+            yield SavedSearchList(self.library, id="saved-searches")
+            yield PaperBrowser(self.library, id="browser")
             with Vertical(id="side"):
                 yield PaperDetail(id="detail")
-                yield RelatedList(id="related")
+                yield RelatedList(self.library, id="related")
                 yield NotesEditor(self.library, id="notes")
         yield StatusBar(id="status")
         yield Footer()
+
+    @property
+    def browser(self) -> PaperBrowser:
+        return self.query_one(PaperBrowser)
 
     @property
     def paper_list(self) -> PaperList:
@@ -117,150 +115,64 @@ class MainScreen(MainActions, MainExtras, Screen):
         return self.query_one(StatusBar)
 
     def on_mount(self) -> None:
-        self.library.subscribe(self._library_changed)
+        self.app.library_changed_signal.subscribe(self, self._library_changed)
         self._update_counts()
         self._describe()
         # After the first frame: building the index holds the GIL for a while.
         self.call_after_refresh(self._build_index)
-        saved = self.library.settings.get("sort")
-        if isinstance(saved, dict) and saved.get("field") in SORT_FIELDS:
-            self.sort_key = SortKey(saved["field"], bool(saved.get("reverse")))
-            self.refilter(first=True)
+        self.browser.restore_sort()
         self.set_interval(RELOAD_EVERY, self._poll_disk, name="reload-poll")
 
     # -- what the list shows ----------------------------------------------------------------
 
-    def refilter(self, keep: str | None = None, *, first: bool = False) -> None:
-        """Recompute the list (filter, sort, search) off the UI thread; the cursor stays on
-        `keep` (default: the current paper), or goes to the top with `first`."""
-        self._token += 1
-        self._compute(
-            self._token,
-            self.list_filter,
-            self.sort_key,
-            self.search_text,
-            self.index,
-            frozenset(self.paper_list.marked),
-        )
-        self._keep = None if first else keep if keep is not None else self.paper_list.current_id
-
-    @work(thread=True, exclusive=True, group="search")
-    def _compute(self, token: int, list_filter, sort_key, search, index, marked) -> None:
-        listing = compute_listing(
-            self.library, list_filter=list_filter, sort=sort_key, search=search, index=index, marked=marked
-        )
-        self.post_message(ListingReady(listing, token))
-
-    def on_listing_ready(self, message: ListingReady) -> None:
-        if message.token != self._token:
-            return  # a newer filter or search is on its way
-        listing: Listing = message.listing
-        if listing.error:
-            self.status_bar.set_message(f"search: {listing.error}", error=True)
-            return
-        self._matched = listing.matched
-        self.paper_list.empty_text = "No papers match" if self.search_text or not self.list_filter.is_empty else "No papers"
-        self.paper_list.set_ids(listing.ids, keep=self._keep, matched=listing.matched)
-        self.status_bar.set_message("")
+    def on_paper_browser_listing_changed(self, message: PaperBrowser.ListingChanged) -> None:
+        self.status_bar.set_message(message.note)
         self._update_counts()
         self._describe()
         self._report_damaged()  # a filter or sort met every record
 
-    def _describe(self) -> None:
-        self.status_bar.set_view(self.status_bar_description(), len(self.paper_list.marked))
+    def on_paper_browser_search_failed(self, message: PaperBrowser.SearchFailed) -> None:
+        self.status_bar.set_message(f"search: {message.error}", error=True)
 
-    def status_bar_description(self) -> str:
-        """The filter, sort and search in effect, e.g. "filter: tag:llm · sort: title"."""
-        parts = []
-        if not self.list_filter.is_empty:
-            parts.append(f"filter: {self.list_filter.describe()}")
-        if self.sort_key is not None:
-            parts.append(f"sort: {self.sort_key.label}")
-        if self.search_text.strip():
-            parts.append(f"search: {self.search_text.strip()}")
-        return " · ".join(parts)
+    def _describe(self) -> None:
+        self.status_bar.set_view(self.browser.describe(), len(self.paper_list.marked))
 
     def _update_counts(self) -> None:
-        annotations = self.library.annotations
-        read = reading = 0
-        ids = self.paper_list.ids
-        if len(annotations) < len(ids):  # few annotated papers: count those instead of the rows
-            shown = set(ids) if len(ids) != len(self.library.papers) else None
-            for pid, ann in annotations.items():
-                if shown is None or pid in shown:
-                    read += ann.status is Status.READ
-                    reading += ann.status is Status.READING
-        else:
-            for pid in ids:
-                ann = annotations.get(pid)
-                if ann is not None:
-                    read += ann.status is Status.READ
-                    reading += ann.status is Status.READING
-        self.status_bar.set_counts(len(ids), read, reading, len(self.library.papers))
+        self.status_bar.set_counts(*self.browser.counts())
 
-    # -- search ---------------------------------------------------------------------------
+    # -- the search bar (above every pane: the screen passes it to the browser) -----------------
 
     def action_search(self) -> None:
+        self.browser.begin_search()
         bar = self.query_one(SearchBar)
-        if self._before_search is None:
-            papers = self.paper_list
-            self._before_search = (list(papers.ids), papers.current_id, papers.scroll_y)
         bar.display = True
         bar.focus()
 
+    def on_paper_browser_search_typed(self, message: PaperBrowser.SearchTyped) -> None:
+        bar = self.query_one(SearchBar)
+        if not bar.display:
+            self.action_search()
+        bar.insert_text_at_cursor(message.text)
+
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
-        if event.value == self.search_text:
-            return
-        self.search_text = event.value
-        if self._search_timer is not None:
-            self._search_timer.stop()
-        self._search_timer = self.set_timer(SEARCH_DELAY, self._run_search, name="search-debounce")
-
-    def _run_search(self) -> None:
-        self._search_timer = None
-        if not self.search_text.strip() and self._before_search is not None:
-            self._restore_list()
-            return
-        self.refilter(first=True)  # the best hit first
+        self.browser.search_for(event.value)
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
-        if self._search_timer is not None:
-            self._search_timer.stop()
-            self._run_search()
-        if not self.search_text.strip():
+        if not self.browser.submit_search():
             self.cancel_search()
-            return
-        self.paper_list.move_to(0)
-        self.paper_list.focus()
 
     @on(SearchBar.Cancelled)
     def cancel_search(self) -> None:
         """Escape: the list, cursor and scroll position as they were before `/`."""
-        if self._search_timer is not None:
-            self._search_timer.stop()
-            self._search_timer = None
         bar = self.query_one(SearchBar)
-        self.search_text = ""
         with bar.prevent(Input.Changed):
             bar.value = ""
         bar.display = False
-        self._restore_list()
-        self.paper_list.focus()
+        self.browser.cancel_search()
 
-    def _restore_list(self) -> None:
-        self._token += 1  # drop results still on their way
-        self._matched = {}
-        if self._before_search is not None:
-            ids, current, scroll_y = self._before_search
-            self.paper_list.set_ids(ids, keep=current, scroll_y=round(scroll_y))
-            self._before_search = None if not self.query_one(SearchBar).display else self._before_search
-        self.status_bar.set_message("")
-        self._update_counts()
-        self._describe()
-
-    # -- the index and other processes ---------------------------------------------------------
+    # -- the indexes and other processes ---------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def _build_index(self) -> None:
@@ -268,6 +180,9 @@ class MainScreen(MainActions, MainExtras, Screen):
 
         from reader_tui.core.library.indexing import provide_indexes
 
+        # One build for both indexes (a child process makes both for a large library);
+        # each goes to its owner: the search index to the browser, the related one to
+        # the related list.
         worker = get_current_worker()
         started = time.perf_counter()
         provide_indexes(
@@ -278,10 +193,14 @@ class MainScreen(MainActions, MainExtras, Screen):
         )
 
     def on_index_ready(self, message: IndexReady) -> None:
-        self.index = message.index
         self._report_damaged()  # building the index met every record
-        if self.search_text.strip():
-            self.refilter()
+        self.browser.set_index(message.index)
+        self.query_one(SavedSearchList).index = message.index
+
+    def on_related_ready(self, message: RelatedReady) -> None:
+        related = self.query_one(RelatedList)
+        related.set_index(message.index, message.seconds)
+        related.show_for(self.paper_list.current_id)
 
     @work(thread=True, exclusive=True, group="reload", exit_on_error=False)
     def _poll_disk(self) -> None:
@@ -292,11 +211,7 @@ class MainScreen(MainActions, MainExtras, Screen):
             self.post_message(DiskRead(found))
 
     def on_disk_read(self, message: DiskRead) -> None:
-        self.library.apply_disk(message.found)  # the listener reports what changed
-
-    def _library_changed(self, ids: frozenset[str] | None) -> None:
-        # Called on whichever thread made or noticed the change: hand it to the UI thread.
-        self.post_message(LibraryChanged(ids))
+        self.library.apply_disk(message.found)  # the app's signal says what changed
 
     def _report_damaged(self) -> None:
         """Say once each damaged catalog record met so far (drawn as placeholder rows)."""
@@ -307,23 +222,16 @@ class MainScreen(MainActions, MainExtras, Screen):
             self.notify(line, title="Damaged catalog record", severity="error", markup=False, timeout=30)
         self._damaged_shown = (problems, len(problems))
 
-    def on_library_changed(self, message: LibraryChanged) -> None:
-        ids = message.ids
-        papers = self.paper_list
-        papers.refresh_papers(ids)
+    def _library_changed(self, ids: frozenset[str] | None) -> None:
+        # The browser redraws its rows and tells its index; the saved searches recount.
         if ids is None:
-            self.refilter()  # another process imported papers: they join the list
-            self._build_index()
-        elif self.index is not None:
-            for pid in ids:
-                if pid in self.library.papers:
-                    self.index.update(self.library.view(pid))
-        current = papers.current_id
+            self._build_index()  # another process imported papers: index them
+        current = self.paper_list.current_id
         if ids is None or current in ids:
             self._show_current(current)
             self.query_one(NotesEditor).reload()
         self._update_counts()
-        self._watch_saving()
+        self.saving.watch()
         self._report_damaged()
 
     # -- current paper ------------------------------------------------------------------------
@@ -351,11 +259,15 @@ class MainScreen(MainActions, MainExtras, Screen):
         if isinstance(event.widget, NotesEditor) and self._detail_timer is not None:
             self.show_current_now()
 
+    def on_descendant_blur(self, event: Any) -> None:
+        if isinstance(event.widget, RelatedList):
+            self.remove_class("-related-open")
+
     def _show_current(self, paper_id: str | None) -> None:
         self.query_one(NotesEditor).load(paper_id)
         view = self.library.view(paper_id) if paper_id in self.library.papers else None
-        self.query_one(PaperDetail).show(view, self._matched.get(paper_id, ()) if paper_id else ())
-        self.show_related(view.id if view is not None else None)
+        self.query_one(PaperDetail).show(view, self.browser.matched.get(paper_id, ()) if paper_id else ())
+        self.query_one(RelatedList).show_for(view.id if view is not None else None)
 
     def on_paper_list_selected(self, message: PaperList.Selected) -> None:
         self.query_one(PaperDetail).focus()
@@ -364,66 +276,19 @@ class MainScreen(MainActions, MainExtras, Screen):
         self._describe()
 
     def on_notes_editor_edited(self, message: NotesEditor.Edited) -> None:
-        self._watch_saving()
+        self.saving.watch()
 
     def on_notes_editor_saved(self, message: NotesEditor.Saved) -> None:
-        self._notes_handed.add(message.paper_id)
-        self._notes_error = None
-        self._watch_saving()
+        self.saving.notes_saved(message.paper_id)
 
     def on_notes_editor_save_failed(self, message: NotesEditor.SaveFailed) -> None:
-        if self._notes_error is None:
-            self.notify(write_error_line(message.error, self.library), severity="error", markup=False)
-        self._notes_error = message.error
-        self._watch_saving()
-
-    def _watch_saving(self) -> None:
-        """Follow the writes to disk until all are there: "saved" only then."""
-        if not self._check_saved() and self._saving_timer is None:
-            self._saving_timer = self.set_interval(SAVED_CHECK_EVERY, self._check_saved, name="saving-indicator")
-
-    def _check_saved(self) -> bool:
-        """Show where the changes are: "editing…", "saving…", "not saved" (a write failed:
-        reported once, retried by the Library) or "saved" (every write returned without
-        error). True when there is nothing left to follow."""
-        notes = self.query_one(NotesEditor)
-        try:
-            self.library.flush(timeout=0)
-            error = None
-        except Exception as failure:  # any write error: the change is not on disk
-            error = failure
-        pending = self.library.pending_writes
-        if error is not None and (self._write_error is None or str(error) != str(self._write_error)):
-            self.notify(write_error_line(error, self.library), severity="error", markup=False)
-        elif error is None and self._write_error is not None and not pending:
-            self.notify("The changes that could not be saved are on disk now", markup=False)
-        self._write_error = error
-        if not notes.dirty:
-            self._notes_error = None
-        if not pending:
-            self._notes_handed.clear()
-        failing = error is not None or self._notes_error is not None
-        notes.set_unsaved(failing and (notes.dirty or notes.paper_id in self._notes_handed))
-        if failing:
-            count = pending + notes.dirty
-            self.status_bar.set_saving(f"not saved ({count} write{'s' if count != 1 else ''} waiting)", error=True)
-        elif notes.dirty:
-            self.status_bar.set_saving("editing…")
-        elif pending:
-            self.status_bar.set_saving("saving…")
-        else:
-            self.status_bar.set_saving("saved")
-        settled = not pending and not notes.dirty and not failing
-        if settled and self._saving_timer is not None:
-            self._saving_timer.stop()
-            self._saving_timer = None
-        return settled
+        self.saving.notes_refused(message.error)
 
     def save_pending(self) -> None:
         """Hand unsaved notes to the Library (the app then flushes it to disk)."""
         self.query_one(NotesEditor).save_now()
 
-    # -- simple actions -------------------------------------------------------------------
+    # -- actions on the current or marked papers ---------------------------------------------------
 
     def targets(self) -> list[str]:
         """The marked papers in list order, or else the current one."""
@@ -448,7 +313,7 @@ class MainScreen(MainActions, MainExtras, Screen):
             notes.focus()
 
     def action_back(self) -> None:
-        if self.search_text or self._before_search is not None:
+        if self.browser.searching:
             self.cancel_search()
         elif self.paper_list.has_focus:
             self.paper_list.clear_marks()
@@ -473,3 +338,112 @@ class MainScreen(MainActions, MainExtras, Screen):
         # webbrowser.open may wait on a browser starting up: never on the UI thread.
         self.run_worker(partial(webbrowser.open, url), thread=True, group="browser", exit_on_error=False)
         self.notify(f"Opening {url}", markup=False)
+
+    def action_filter(self) -> None:
+        self.browser.choose_filter()
+
+    def action_sort(self) -> None:
+        self.browser.choose_sort()
+
+    def action_edit_tags(self) -> None:
+        main_dialogs.edit_tags(self, self.library, self.targets(), self.query_one(RelatedList).suggest_tags_for)
+
+    def action_edit_paper(self) -> None:
+        main_dialogs.edit_paper(self, self.library, self.paper_list.current_id, self.browser.reindex)
+
+    def action_export(self) -> None:
+        papers = self.paper_list
+        marked = [pid for pid in papers.ids if pid in papers.marked]
+        main_dialogs.export(self, self.library, marked, list(papers.ids), self.browser.describe())
+
+    def action_copy_bibtex(self) -> None:
+        main_dialogs.copy_bibtex(self, self.library, self.targets())
+
+    def action_copy_cites(self) -> None:
+        """Copy `\\cite{key1,key2}` for the marked papers (or the current one)."""
+        main_dialogs.copy_cites(self, self.library, self.targets())
+
+    def action_import_file(self) -> None:
+        """Ask for a file and import it (the dialog runs the import and reports)."""
+        main_dialogs.import_file(self, self.library)
+
+    def action_help(self) -> None:
+        main_dialogs.help_screen(self)
+
+    # -- triage, stats, related papers ---------------------------------------------------------
+
+    def action_triage(self) -> None:
+        self.save_pending()
+        main_dialogs.triage(self, self.library, self.paper_list, self.browser, self.query_one(RelatedList).suggest_tags_for)
+
+    def action_stats(self) -> None:
+        main_dialogs.stats(self, self.library, list(self.paper_list.ids), self.browser.describe())
+
+    def action_related(self, step: int) -> None:
+        related = self.query_one(RelatedList)
+        self.show_current_now()
+        if not related.paper_ids:
+            self.notify("related: computing…" if related.index is None else "No related papers", markup=False)
+            return
+        self.add_class("-related-open")
+        related.step(step)
+
+    def on_related_list_chosen(self, message: RelatedList.Chosen) -> None:
+        self.jump_to(message.paper_id)
+
+    def jump_to(self, paper_id: str) -> None:
+        """Put the list's cursor on `paper_id`, showing every paper when the current
+        filter or search hides it."""
+        papers = self.paper_list
+        papers.focus()
+        if paper_id in papers.ids:
+            papers.move_to(papers.ids.index(paper_id))
+            return
+        if self.browser.searching:
+            self.cancel_search()
+        if paper_id in papers.ids:
+            papers.move_to(papers.ids.index(paper_id))
+            return
+        self.browser.show_everything(keep=paper_id)
+        self.notify("The paper was outside the filter: showing every paper", markup=False)
+
+    def action_more_like_this(self) -> None:
+        pid = self.paper_list.current_id
+        if pid is None:
+            return
+        ids = self.query_one(RelatedList).more_like_this(pid)
+        if ids is None:
+            self.notify("related: computing…, try again in a moment", markup=False)
+            return
+        self.browser.show_only(ids, keep=pid, note=f"more like: {one_line(self.library.view(pid).title, 40)} (escape restores)")
+        self.paper_list.focus()
+
+    # -- saved searches ------------------------------------------------------------------------
+
+    def palette_commands(self) -> Iterator[tuple[str, str, Any]]:
+        """Commands for the palette that are not key bindings: saved searches."""
+        yield "Save this search…", "name the current filter and search", self.action_save_search
+        yield from self.query_one(SavedSearchList).palette_commands(self.run_saved_search)
+
+    def action_save_search(self) -> None:
+        self.query_one(SavedSearchList).save_search(self.browser.query_text())
+
+    def run_saved_search(self, search: SavedSearch) -> None:
+        """Run `search` in the search bar (within the current filter); escape restores."""
+        self.action_search()
+        self.query_one(SearchBar).value = search.query  # the bar's Changed event runs the search
+        self.paper_list.focus()
+
+    def action_toggle_saved_searches(self) -> None:
+        side = self.query_one(SavedSearchList)
+        if not side.toggle():
+            self.paper_list.focus()
+        elif self.has_class("-narrow"):
+            self.notify("Too narrow for the saved searches list: find them in ctrl+p (\"Search: …\")", markup=False)
+        else:
+            self.call_after_refresh(side.focus)
+
+    def on_saved_search_list_chosen(self, message: SavedSearchList.Chosen) -> None:
+        found = get_search(self.library, message.search.name)
+        if found is not None:
+            self.run_saved_search(found)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
-from typing import NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 from textual import work
@@ -24,10 +23,10 @@ from textual.widgets import Digits, Footer, ProgressBar, Sparkline, Static
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
-from reader_tui.core.stats import library_numbers, reads_per_day
+from reader_tui.core.stats import DAYS, Numbers, numbers_for
+from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import visible_controls
 
-DAYS = 28
 TOP_TAGS = 15
 BAR = 24
 _EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -40,29 +39,9 @@ STATUS_STYLES = {
 }
 
 
-class _Row(NamedTuple):  # what library_numbers reads of a view, without building Papers
-    status: Status
-    tags: tuple[str, ...]
-
-
-class Numbers(NamedTuple):
-    """One column's numbers."""
-
-    papers: int
-    status: dict[str, int]
-    tags: dict[str, int]
-    per_day: list[tuple[date, int]]
-
-
 def compute_numbers(library: Library, ids: Sequence[str] | None, today: date | None = None) -> Numbers:
-    """The numbers for `ids` (None: every paper)."""
-    annotations = library.annotations
-    default = library.annotation("")
-    chosen = library.papers if ids is None else ids
-    rows = [_Row((a := annotations.get(pid, default)).status, a.tags) for pid in chosen]
-    counts = library_numbers(rows)
-    mine = annotations.values() if ids is None else [annotations[p] for p in ids if p in annotations]
-    return Numbers(counts["papers"], counts["status"], counts["tags"], reads_per_day(mine, DAYS, today))
+    """The numbers for `ids` (None: every paper), from `core.stats.numbers_for` like the CLI's."""
+    return numbers_for(library.papers if ids is None else ids, library.annotations, DAYS, today)
 
 
 def bar(value: int, most: int, width: int = BAR) -> str:

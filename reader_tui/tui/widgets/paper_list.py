@@ -143,7 +143,12 @@ class PaperList(GutterScrollView, can_focus=True):
             self.scroll_to(y=scroll_y, animate=False, immediate=True)
         self._scroll_cursor_visible(center=scroll_y is None)
         self.refresh()
-        self.post_message(self.Highlighted(self.current_id))
+        self._say(self.Highlighted(self.current_id))
+
+    def _say(self, message: Message) -> None:
+        # Sent as the list's own, whoever moved the cursor: Textual stops a message after
+        # the widget that caused it, and the list's container (the browser) causes most.
+        self.post_message(message.set_sender(self))
 
     def refresh_papers(self, ids: Iterable[str] | None) -> None:
         """Redraw the rows of `ids` (None: every row) after their papers changed."""
@@ -160,14 +165,14 @@ class PaperList(GutterScrollView, can_focus=True):
         if self.marked:
             self.marked.clear()
             self.refresh()
-            self.post_message(self.MarksChanged(frozenset()))
+            self._say(self.MarksChanged(frozenset()))
 
     def move_to(self, row: int) -> None:
         if self._ids:
             self.cursor = max(0, min(row, len(self._ids) - 1))
 
     def on_mount(self) -> None:
-        self.post_message(self.Highlighted(self.current_id))
+        self._say(self.Highlighted(self.current_id))
 
     # -- actions --------------------------------------------------------------------------
 
@@ -198,18 +203,18 @@ class PaperList(GutterScrollView, can_focus=True):
         else:
             self.marked.add(pid)
         self.refresh_line(self.cursor)
-        self.post_message(self.MarksChanged(frozenset(self.marked)))
+        self._say(self.MarksChanged(frozenset(self.marked)))
         self.move_to(self.cursor + 1)
 
     def action_select(self) -> None:
         if (pid := self.current_id) is not None:
-            self.post_message(self.Selected(pid))
+            self._say(self.Selected(pid))
 
     def watch_cursor(self, old: int, new: int) -> None:
         self.refresh_line(old)
         self.refresh_line(new)
         self._scroll_cursor_visible()
-        self.post_message(self.Highlighted(self.current_id))
+        self._say(self.Highlighted(self.current_id))
 
     def _scroll_cursor_visible(self, center: bool = False) -> None:
         height = self.scrollable_content_region.height

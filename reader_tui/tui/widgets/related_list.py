@@ -1,12 +1,15 @@
 """Related papers under the detail pane: the five papers most like the current one.
 
-The screen hands down (id, title, score) rows; enter on a row posts `RelatedList.Chosen`
-and the screen moves the list's cursor there. Titles are data: each row is a `Content`.
+The list owns the related-papers index (handed down once built: it is built in the
+search index's worker, after it) and answers what needs it: the rows for a paper, "more
+like this", suggested tags. Enter on a row posts `RelatedList.Chosen` and the screen
+moves the paper list's cursor there. Titles are data: each row is a `Content`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual.binding import Binding
 from textual.content import Content
@@ -14,9 +17,12 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import one_line
 
 COMPUTING = "related: computing…"
+RELATED_SHOWN = 5
+MORE_LIKE_THIS = 50
 
 
 class RelatedList(OptionList):
@@ -35,8 +41,13 @@ class RelatedList(OptionList):
             super().__init__()
             self.paper_id = paper_id
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, library: Library, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.library = library
+        self.index: Any = None
+        """The related-papers index once built (None: "computing…")."""
+        self.seconds: float | None = None
+        """How long the index took to arrive (shown by the statistics)."""
         # Out of the tab order (tab / shift+tab stay list, detail, notes): `]` and `[`
         # make it focusable while they walk it.
         self.can_focus = False
@@ -48,6 +59,45 @@ class RelatedList(OptionList):
     def text(self) -> str:
         """The rows as plain text (for tests)."""
         return "\n".join(getattr(o.prompt, "plain", str(o.prompt)) for o in self.options)
+
+    def set_index(self, index: Any, seconds: float) -> None:
+        """The related-papers index arrived, `seconds` after the build started."""
+        self.index = index
+        self.seconds = seconds
+
+    def show_for(self, paper_id: str | None) -> None:
+        """Fill the list for `paper_id` (called with the detail pane)."""
+        if self.index is None:
+            self.show_computing()
+            return
+        self.show_papers(self._near(paper_id, RELATED_SHOWN) if paper_id is not None else [])
+
+    def _near(self, paper_id: str, count: int) -> list[tuple[str, str, float]]:
+        papers = self.library.papers
+        return [
+            (pid, self.library.view(pid).title, score)
+            for pid, score in self.index.related(paper_id, count)
+            if pid in papers
+        ]
+
+    def more_like_this(self, paper_id: str) -> list[str] | None:
+        """`paper_id` and the papers most like it, best first (None: still computing)."""
+        if self.index is None:
+            return None
+        return [paper_id] + [other for other, _ in self.index.more_like_this(paper_id, MORE_LIKE_THIS)]
+
+    def suggest_tags_for(self, paper_id: str) -> list[str]:
+        """Tags for the tag editor: those on the most similar papers and the paper's own
+        keywords (core.related.tag_suggest), then the most used tags."""
+        from reader_tui.core.related.tag_suggest import suggest_tags
+
+        view = self.library.view(paper_id)
+        known = self.library.all_tags()
+        near = [self.library.view(pid) for pid, _t, _s in self._near(paper_id, 10)] if self.index is not None else []
+        suggestions = suggest_tags(view, near, known, limit=5)
+        have = {t.casefold() for t in [*suggestions, *view.tags]}
+        popular = [t for t in sorted(known, key=lambda t: -known[t]) if t.casefold() not in have]
+        return suggestions + popular[: max(0, 8 - len(suggestions))]
 
     def show_computing(self) -> None:
         """The related-papers index is still being built."""

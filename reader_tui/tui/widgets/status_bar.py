@@ -1,5 +1,5 @@
-"""The status line: counts of what the list shows, the filter, marks, a message and
-whether the notes and changes are on disk yet."""
+"""The status line: counts of what the list shows, the filter, marks, a message,
+whether the notes and changes are on disk yet, and "read-only" when they never can be."""
 
 from __future__ import annotations
 
@@ -23,6 +23,15 @@ class StatusBar(Horizontal):
         self._message = ""
         self._message_is_error = False
         self._saving: tuple[str, bool] = ("", False)
+        self._read_only = False
+
+    def on_mount(self) -> None:
+        # A notification fades; a library that cannot be written stays so for the whole
+        # session, so the line the user keeps looking at says it, at its right end.
+        library = getattr(self.app, "library", None)
+        self._read_only = bool(getattr(library, "read_only", False))
+        if self._read_only:
+            self._draw_saving()
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-text", markup=False)
@@ -48,9 +57,14 @@ class StatusBar(Horizontal):
         """"editing…", "saving…", "saved", "not saved: …" (`error`) or ""."""
         if (state, error) != self._saving:
             self._saving = (state, error)
-            self.query_one("#status-saving", Static).update(
-                Content.styled(state, "bold $text-error" if error else "$text-muted")
-            )
+            self._draw_saving()
+
+    def _draw_saving(self) -> None:
+        state, error = self._saving
+        content = Content.styled(state, "bold $text-error" if error else "$text-muted")
+        if self._read_only:
+            content = Content.assemble(content, "  " if state else "", ("read-only", "bold $text-warning"))
+        self.query_one("#status-saving", Static).update(content)
 
     def _redraw(self) -> None:
         shown, read, reading = self._counts

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from reader_tui.core.search import cache as search_cache
+from reader_tui.core.cache_file import write_cache
+from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from benchmarks.synthetic import load_views
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.search import cache as search_cache
@@ -219,8 +222,7 @@ def test_a_well_signed_body_of_the_wrong_shape_is_rebuilt(papers, cache, monkeyp
     SearchIndex.load_or_build(papers, cache)
     for body in (pickle.dumps({"n": len(papers)}), pickle.dumps([1, 2, 3]), pickle.dumps({"n": 3, "titles": []})):
         fp = search_cache.fingerprint(papers)
-        header = search_cache._header_prefix(fp) + f"{len(body)} {search_cache._body_digest(body)}\n".encode()
-        cache.write_bytes(header + body)
+        assert write_cache(cache, search_cache.KIND, search_cache.FORMAT, search_cache.cache_key(fp), body)
         assert search_cache.load(papers, cache) is None
         assert _rebuilt(papers, cache, monkeypatch)
 

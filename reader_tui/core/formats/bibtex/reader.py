@@ -69,6 +69,7 @@ from bibtexparser import model as bib
 
 from ...model import Paper
 from ...text.display import stable_id
+from ...text.names import split_authors
 from ..base import ImportFailure, ImportProblem, ImportResult, read_text_file
 from ..identifiers import BIBTEX_SOURCE, OWN_EXPORT_SOURCE, fold, normalise_doi, openreview_forum_id
 from .user_text import decode_user_text, split_keywords
@@ -83,7 +84,6 @@ _MONTHS = {
 _MONTH_MACROS = {k.lower(): v for k, v in _MONTHS.items()}
 
 _WS = re.compile(r"\s+")
-_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _YEAR = re.compile(r"^\s*\{?\s*(\d{4})\s*\}?\s*$")
 _KEYWORD_SPLIT = re.compile(r"[;,]")
 _BLOCK_HEAD = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s{}()]*)")
@@ -293,32 +293,6 @@ def _catalog_keywords(values: dict[str, str], ours: bool) -> tuple[str, ...]:
     if ours and "tags" not in values:
         return ()
     return tuple(k.strip() for k in _KEYWORD_SPLIT.split(values.get("keywords", "")) if k.strip())
-
-
-def split_authors(text: str) -> tuple[str, ...]:
-    """Split a BibTeX author list on " and " outside braces ("{Barnes and Noble}" is one).
-
-    Names are kept as written ("Last, First" stays so).
-    """
-    if not text.strip():
-        return ()
-    names: list[str] = []
-    depth = 0
-    start = 0
-    # Find " and " only at brace depth 0: walk the matches and check the depth before each.
-    position = 0
-    for match in _AND.finditer(text):
-        for char in text[position : match.start()]:
-            if char == "{":
-                depth += 1
-            elif char == "}":
-                depth = max(0, depth - 1)
-        position = match.start()
-        if depth == 0:
-            names.append(text[start : match.start()])
-            start = match.end()
-    names.append(text[start:])
-    return tuple(n.strip() for n in names if n.strip())
 
 
 def _evaluate(raw: str, macros: dict[str, str]) -> str:

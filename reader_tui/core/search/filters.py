@@ -1,0 +1,111 @@
+"""The list filter: which papers a list shows, one model for the TUI's list, its
+saved-search counts and triage, and the CLI's `list` and `export` selection.
+
+A `ListFilter` holds statuses (any of them), tags (all of them, or any with
+`any_tag`), whether only marked papers count, and a search query. `matches` is its
+predicate over one `PaperView`; `keep` applies the same predicate to ids and their
+annotations (no views built: the TUI refilters 100,000 papers per key press);
+`search_hits` ranks the kept papers by the query through a search index. Tags compare
+case-insensitively, as everywhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..model import Annotation, PaperView, Status
+
+
+class _Annotated(Protocol):  # a PaperView or an Annotation: what the predicate reads
+    status: Status
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ListFilter:
+    """Papers whose status is one of `statuses` (empty: any), carrying every tag of
+    `tags` (or, with `any_tag`, at least one; empty: any), marked if `marked_only`, and
+    matching the search query `search` (blank: every paper, in list order)."""
+
+    statuses: frozenset[Status] = frozenset()
+    tags: tuple[str, ...] = ()
+    any_tag: bool = False
+    marked_only: bool = False
+    search: str = ""
+
+    @classmethod
+    def of(
+        cls, *, status: Status | None = None, tag: str | None = None, tags: Iterable[str] = (), search: str | None = None
+    ) -> ListFilter:
+        """The filter of one optional status and tag(s), as the filter dialog and the
+        CLI's --status/--tag/--search give them."""
+        wanted = (*(() if tag is None else (tag,)), *tags)
+        return cls(frozenset(() if status is None else (status,)), wanted, search=(search or "").strip())
+
+    @property
+    def is_empty(self) -> bool:
+        """True when every paper passes, in list order."""
+        return not (self.statuses or self.tags or self.marked_only or self.search.strip())
+
+    @property
+    def has_conditions(self) -> bool:
+        """True when the status, tag or marked conditions leave papers out (the search aside)."""
+        return bool(self.statuses or self.tags or self.marked_only)
+
+    def matches(self, view: PaperView, marked: Collection[str] = frozenset()) -> bool:
+        """True when `view` passes the status, tag and marked conditions (the search is
+        `search_hits`'s: it ranks as well as selects)."""
+        return self._passes(view.id, view, marked)
+
+    def keep(
+        self, ids: Iterable[str], annotations: Mapping[str, Annotation], marked: Collection[str] = frozenset()
+    ) -> list[str]:
+        """The ids, in order, whose annotation (`Library.annotations`; none: unread and
+        untagged) passes the status, tag and marked conditions."""
+        if not self.has_conditions:
+            return list(ids)
+        default = Annotation()
+        passes = self._passes
+        return [pid for pid in ids if passes(pid, annotations.get(pid, default), marked)]
+
+    def search_hits(self, index: Any, allowed: Collection[str] | None = None, marked: Collection[str] = frozenset()) -> list[Any]:
+        """The search index's hits for `search` (best first) among `allowed` ids (None:
+        all). Raises `QueryError` for a query the parser cannot read."""
+        hits = index.search(self.search, marked=marked)
+        if allowed is None:
+            return list(hits)
+        allowed = allowed if isinstance(allowed, (set, frozenset, dict)) else set(allowed)
+        return [hit for hit in hits if hit.id in allowed]
+
+    def describe(self) -> str:
+        """A status-line description, "status:read tag:llm", or "" when nothing is set."""
+        return " ".join(self._conditions(quoted=False))
+
+    def as_query(self) -> str:
+        """The filter as one search query ("status:to-read tag:llm attention"), for saved
+        searches. Exact for at most one status and tags that must all be there, which is
+        what the filter dialog sets."""
+        return " ".join([*self._conditions(quoted=True), self.search.strip()]).strip()
+
+    def _conditions(self, *, quoted: bool) -> list[str]:
+        parts = [f"status:{s.value}" for s in sorted(self.statuses, key=list(Status).index)]
+        parts += [f'tag:"{t}"' if quoted and " " in t else f"tag:{t}" for t in self.tags]
+        if self.marked_only:
+            parts.append("is:marked")
+        return parts
+
+    def _passes(self, pid: str, annotated: _Annotated, marked: Collection[str]) -> bool:
+        if self.statuses and annotated.status not in self.statuses:
+            return False
+        if self.marked_only and pid not in marked:
+            return False
+        if self.tags:
+            have = {t.casefold() for t in annotated.tags}
+            wanted = (t.casefold() for t in self.tags)
+            return any(t in have for t in wanted) if self.any_tag else all(t in have for t in wanted)
+        return True
+
+
+__all__ = ["ListFilter"]

@@ -1,0 +1,165 @@
+"""What the main screen's keys that open a dialog or a screen do: tags, edit, export,
+import, triage, stats, help, and the BibTeX and \\cite copies.
+
+Functions, not a mixin: each takes the screen that asks (to push the dialog and notify)
+and the papers it is about. The dialogs only collect a choice; the callbacks here hand
+it to the Library, so the core does the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.screen import Screen
+
+from reader_tui.core.library.library import Library
+from reader_tui.core.text.display import one_line
+
+
+def edit_tags(screen: Screen, library: Library, ids: list[str], suggest: Callable[[str], list[str]]) -> None:
+    """Ask for tags to add and remove on `ids` (`suggest` offers tags for one paper)."""
+    from reader_tui.tui.dialogs.tag_editor import TagEditor
+
+    if not ids:
+        return
+    views = library.views(ids)
+    common = [t for t in views[0].tags if all(t.casefold() in {x.casefold() for x in v.tags} for v in views[1:])]
+    known = library.all_tags()
+    suggestions = suggest(ids[0]) if len(ids) == 1 else sorted(known, key=lambda t: -known[t])[:8]
+    editor = TagEditor([v.title for v in views], common, known, suggestions)
+
+    def apply(edit) -> None:
+        if edit is None:
+            return
+        try:
+            library.retag(ids, add=edit.add, remove=edit.remove)
+        except ValueError as error:
+            screen.notify(str(error), severity="error", markup=False)
+
+    screen.app.push_screen(editor, apply)
+
+
+def edit_paper(screen: Screen, library: Library, pid: str | None, reindex: Callable[[str], None]) -> None:
+    """Ask for new catalog fields of `pid`; `reindex` makes an edited title searchable."""
+    from reader_tui.tui.dialogs.edit_dialog import EditDialog
+
+    if pid is None:
+        return
+
+    def apply(changes: dict | None) -> None:
+        if not changes:
+            return
+        try:
+            library.edit(pid, **changes)
+        except ValueError as error:
+            screen.notify(str(error), severity="error", markup=False)
+            return
+        if {"title", "authors"} & changes.keys():
+            reindex(pid)  # an edited title is searchable at once
+            screen.app.indexes_stale = True  # the caches are rebuilt as the app exits
+
+    screen.app.push_screen(EditDialog(library.view(pid), library.citekeys()), apply)
+
+
+def export(screen: Screen, library: Library, marked: list[str], shown: list[str], label: str) -> None:
+    """Ask what to export (the `marked` papers, the `shown` ones or all) and how."""
+    from reader_tui.tui.dialogs.export_dialog import ExportDialog
+
+    scopes = {"marked": marked, "filter": shown, "all": list(library.papers)}
+
+    def apply(request) -> None:
+        if request is not None:
+            # Rendering thousands of entries takes seconds: off the UI thread.
+            job = lambda: _export(screen, library, request, scopes[request.scope])  # noqa: E731
+            screen.run_worker(job, thread=True, group="export", exit_on_error=False)
+
+    dialog = ExportDialog(len(marked), len(shown), len(library.papers), filter_label=label)
+    screen.app.push_screen(dialog, apply)
+
+
+def _export(screen: Screen, library: Library, request: Any, ids: list[str]) -> None:
+    # In a worker thread: the result is reported through the app (call_from_thread),
+    # never by touching widgets here.
+    from reader_tui.core.formats.bibtex.writer import export_bibtex
+    from reader_tui.core.formats.markdown import export_markdown
+    from reader_tui.core.formats.write import write_export
+    from reader_tui.tui.clipboard import copy_text
+
+    views = library.views(ids)
+    if request.format == "bibtex":
+        text = export_bibtex(views, abstract=request.abstract)
+    else:
+        text = export_markdown(views)
+    what = f"{len(views)} paper{'s' if len(views) != 1 else ''}"
+    notify = screen.app.call_from_thread
+    if request.to_clipboard or request.path is None:
+        how = notify(copy_text, screen.app, text)
+        notify(screen.notify, f"Copied {what} to the {how}", markup=False)
+        return
+    try:
+        write_export(text, request.path, force=request.overwrite)
+    except OSError as error:
+        notify(screen.notify, f"Export failed: {error}", severity="error", markup=False)
+        return
+    notify(screen.notify, f"Exported {what} to {request.path}", markup=False)
+
+
+def copy_bibtex(screen: Screen, library: Library, ids: list[str]) -> None:
+    """Copy the BibTeX entries of `ids`."""
+    from reader_tui.core.formats.bibtex.writer import entry_for
+    from reader_tui.tui.clipboard import copy_text
+
+    if not ids:
+        return
+    text = "\n".join(entry_for(view) for view in library.views(ids))
+    how = copy_text(screen.app, text)
+    what = one_line(library.view(ids[0]).title, 50) if len(ids) == 1 else f"{len(ids)} papers"
+    screen.notify(f"Copied BibTeX of {what} to the {how}", markup=False)
+
+
+def copy_cites(screen: Screen, library: Library, ids: list[str]) -> None:
+    """Copy `\\cite{key1,key2}` for `ids`."""
+    from reader_tui.tui.clipboard import copy_text
+
+    if not ids:
+        return
+    text = "\\cite{" + ",".join(view.citekey for view in library.views(ids)) + "}"
+    how = copy_text(screen.app, text)
+    screen.notify(f"Copied {text} to the {how}", markup=False)
+
+
+def import_file(screen: Screen, library: Library) -> None:
+    """Ask for a file and import it (the dialog runs the import and reports)."""
+    from reader_tui.tui.dialogs.import_dialog import ImportDialog
+
+    screen.app.push_screen(ImportDialog(library))
+
+
+def help_screen(screen: Screen) -> None:
+    from reader_tui.tui.screens.help_screen import HelpScreen
+
+    screen.app.push_screen(HelpScreen())
+
+
+def triage(screen: Screen, library: Library, papers: Any, browser: Any, suggest: Callable[[str], list[str]]) -> None:
+    """Triage the papers the list shows; back on the list, the cursor is on the last one."""
+    from reader_tui.tui.screens.triage_screen import TriageScreen
+
+    def back(pid: str | None) -> None:
+        if pid is not None and pid in papers.ids:
+            papers.move_to(papers.ids.index(pid))
+        papers.focus()
+
+    triage_screen = TriageScreen(
+        library, list(papers.ids), filter_key=browser.query_text() or "all", filter_label=browser.describe(),
+        suggest=suggest,
+    )
+    screen.app.push_screen(triage_screen, back)
+
+
+def stats(screen: Screen, library: Library, shown: list[str], label: str) -> None:
+    """Statistics of the `shown` papers (of the whole library when every paper is shown)."""
+    from reader_tui.tui.screens.stats_screen import StatsScreen
+
+    screen.app.push_screen(StatsScreen(library, None if len(shown) == len(library.papers) else shown, filter_label=label))

@@ -1,0 +1,76 @@
+"""The one list filter (`core.search.filters.ListFilter`): the TUI's list and the CLI's
+selection choose papers through it, and agree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reader_tui.cli import options
+from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
+from reader_tui.core.search.filters import ListFilter
+from reader_tui.core.search.index import SearchIndex
+from reader_tui.tui.dialogs.filter_dialog import FilterChoice
+from reader_tui.tui.listing import compute_listing
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Library:
+    library = Library.open(tmp_path / "lib")
+    titles = ["Graph networks", "Attention 論文", "Graph attention 🎉", "Diffusion שלום", "Reinforcement"]
+    library.import_papers([Paper(id=f"p{n}", title=t, abstract=f"about {t}") for n, t in enumerate(titles)])
+    library.set_status(["p0", "p2"], Status.READ)
+    library.set_status(["p1"], Status.TO_READ)
+    library.set_tags("p0", ["GNN", "LLM"])
+    library.set_tags("p2", ["gnn"])
+    library.set_tags("p3", ["llm", "my tag"])
+    return library
+
+
+def test_the_predicate(library: Library) -> None:
+    views = {v.id: v for v in library.views()}
+    ids = list(views)
+
+    def chosen(f: ListFilter, marked: frozenset[str] = frozenset()) -> list[str]:
+        by_views = [pid for pid in ids if f.matches(views[pid], marked)]
+        assert f.keep(ids, library.annotations, marked) == by_views  # one predicate, two inputs
+        return by_views
+
+    assert chosen(ListFilter()) == ids
+    assert chosen(ListFilter.of(status=Status.READ)) == ["p0", "p2"]
+    assert chosen(ListFilter(frozenset({Status.READ, Status.TO_READ}))) == ["p0", "p1", "p2"]
+    assert chosen(ListFilter.of(tags=["gnn", "llm"])) == ["p0"]  # all of them
+    assert chosen(ListFilter(tags=("gnn", "LLM"), any_tag=True)) == ["p0", "p2", "p3"]
+    assert chosen(ListFilter(marked_only=True), frozenset({"p4", "p1"})) == ["p1", "p4"]
+    assert ListFilter.of(status=Status.TO_READ, tag="my tag", search="x").as_query() == 'status:to-read tag:"my tag" x'
+    assert ListFilter.of(status=Status.TO_READ, tag="my tag").describe() == "status:to-read tag:my tag"
+
+
+@pytest.mark.parametrize(
+    ("status", "tags", "search"),
+    [(None, [], None), (Status.READ, [], None), (None, ["GNN"], None), (Status.READ, ["gnn"], "graph"), (None, [], "attention")],
+)
+def test_the_cli_and_the_tui_list_choose_the_same_papers(library, monkeypatch, status, tags, search) -> None:
+    index = SearchIndex.build(library.views())
+    monkeypatch.setattr("reader_tui.core.library.indexing.search_index", lambda lib, **k: (index, True))
+    cli = [v.id for v in options.select_views(library, status=status, tags=tags, search=search)]
+    tui = compute_listing(
+        library, list_filter=ListFilter.of(status=status, tags=tags), search=search or "", index=index
+    ).ids
+    assert cli == tui
+    if len(tags) <= 1:  # what the filter dialog can set
+        choice = FilterChoice(status=status, tag=tags[0] if tags else None)
+        assert compute_listing(library, list_filter=choice, search=search or "", index=index).ids == tui
+
+
+def test_every_user_goes_through_it() -> None:
+    import inspect
+
+    from reader_tui.tui import listing
+    from reader_tui.tui.dialogs import filter_dialog
+
+    assert "ListFilter" in inspect.getsource(options.select_views)
+    assert "casefold" not in inspect.getsource(options) + inspect.getsource(listing)
+    assert "casefold" not in inspect.getsource(filter_dialog.FilterChoice)

@@ -1,0 +1,58 @@
+"""One cache file format for the derived indexes, written like the store (fsync, rename)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core import atomic_storage, cache_file
+from reader_tui.core.related.similar import CACHE_KIND, RelatedIndex, fingerprint
+from reader_tui.core.model import Annotation, Paper, PaperView
+from reader_tui.core.search import cache as search_cache
+from reader_tui.core.search.index import SearchIndex
+
+VIEWS = [
+    PaperView(Paper(id=f"p{n}", title=f"Graph networks {n} 論文 🎉", abstract=f"graph message passing {n} שלום"), Annotation())
+    for n in range(6)
+]
+
+
+def test_round_trip_and_what_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c.bin"
+    assert cache_file.write_cache(path, "test index", 1, "key-a", b"\x00body\n")
+    assert cache_file.read_cache(path, "test index", 1, "key-a") == b"\x00body\n"
+    assert cache_file.read_cache(path, "test index", 2, "key-a") is None  # another version
+    assert cache_file.read_cache(path, "test index", 1, "key-b") is None  # other papers
+    assert cache_file.read_cache(path, "other index", 1, "key-a") is None
+    data = path.read_bytes()
+    for bad in (data[:-1], data + b"x", data[:-2] + b"X\n", b"", data[: data.index(b"\n")]):
+        path.write_bytes(bad)
+        assert cache_file.read_cache(path, "test index", 1, "key-a") is None
+    assert cache_file.read_cache(tmp_path / "missing", "test index", 1, "key-a") is None
+
+
+@pytest.mark.parametrize("which", ["search", "related"])
+def test_both_indexes_write_it_durably(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, which: str) -> None:
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(atomic_storage.os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
+    cache = tmp_path / "cache"
+    if which == "search":
+        SearchIndex.load_or_build(VIEWS, cache)
+        kind, version, key = search_cache.KIND, search_cache.FORMAT, search_cache.cache_key(search_cache.fingerprint(VIEWS))
+    else:
+        RelatedIndex.load_or_build(VIEWS, cache)
+        kind, version, key = CACHE_KIND, 3, fingerprint(VIEWS)
+    assert synced  # the file (and its folder) went through the store's writer
+    assert cache.read_bytes().startswith(f"reader-tui {kind} {version} ".encode())
+    assert cache_file.read_cache(cache, kind, version, key) is not None
+    assert [p.name for p in tmp_path.iterdir()] == ["cache"]  # no temporary file left
+
+
+def test_a_related_cache_of_other_papers_is_not_used(tmp_path: Path) -> None:
+    cache = tmp_path / "related"
+    RelatedIndex.load_or_build(VIEWS, cache)
+    assert RelatedIndex.load(VIEWS, cache) is not None
+    assert RelatedIndex.load(VIEWS[:-1], cache) is None

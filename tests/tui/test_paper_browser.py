@@ -1,0 +1,51 @@
+"""The paper browser: a search typed in one burst, and the search index kept up to date
+by the library's change events (not by the screen)."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widgets import Input
+
+from reader_tui.core.model import Status
+from reader_tui.core.library.library import Library
+from reader_tui.tui.app import create_app
+from reader_tui.tui.widgets.paper_list import PaperList
+
+from tui_support import settle
+
+SIZE = (120, 40)
+
+
+async def test_slash_then_letters_in_one_burst_all_reach_the_search(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        tags_before = {pid: library.view(pid).tags for pid in library.papers}
+        # As a terminal delivers a pasted or fast-typed "/attention": every key is queued
+        # before the first one is handled, so they all reach the list, which has focus.
+        for char in "/attention":
+            key = "slash" if char == "/" else char
+            app.post_message(events.Key(key, char))
+        await settle(app, pilot)
+        bar = app.screen.query_one("#search", Input)
+        assert bar.value == "attention"
+        assert bar.display and bar.has_focus
+        assert app.screen.query_one(PaperList).ids[0] == "p-attention"
+        # none of the letters ran its binding (t: tags, n: notes)
+        assert app.screen.query_one(PaperList).has_focus is False
+        assert {pid: library.view(pid).tags for pid in library.papers} == tags_before
+
+
+async def test_a_status_change_is_found_by_a_status_search(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        papers = app.screen.query_one(PaperList)
+        await pilot.press("slash", *"status:read", "enter")
+        await settle(app, pilot)
+        assert papers.ids == []
+        library.set_status(["p-graphs"], Status.READ)  # the library says; nobody else
+        await settle(app, pilot)
+        await pilot.press("escape", "slash", *"status:read", "enter")  # searched again
+        await settle(app, pilot)
+        assert papers.ids == ["p-graphs"]
