@@ -133,9 +133,6 @@ def test_the_tui_uses_core_never_the_cli_and_nothing_imports_the_benchmarks() ->
 KNOWN_DEFERRED_CYCLE_EDGES = {
     # SearchIndex.load_or_build defers to the cache, which imports the index
     ("reader_tui.core.search.index", "reader_tui.core.search.cache"),
-    # the MainScreen mixins name their host class for type checking
-    ("reader_tui.tui.screens.main_actions", "reader_tui.tui.screens.main_screen"),
-    ("reader_tui.tui.screens.main_extras", "reader_tui.tui.screens.main_screen"),
 }
 
 

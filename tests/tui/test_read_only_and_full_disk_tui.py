@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.atomic_storage import ReadOnlyError
-from reader_tui.core.model import Status
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app

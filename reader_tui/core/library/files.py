@@ -31,6 +31,7 @@ from typing import Any
 from tinydb import TinyDB
 
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
+from ..gc_pause import gc_paused
 from .locks import exclusive
 
 FORMAT_VERSION = 1

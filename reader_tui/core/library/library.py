@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic_storage import ReadOnlyError, StoreError
+from ..atomic_storage import ReadOnlyError, StoreError, describe_error
 from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
+from ..stats import tag_counts
 from .catalog import Catalog
 from .catalog_merge import ImportSummary, merge_papers
 from .files import (
@@ -32,8 +33,7 @@ from .files import (
     annotation_doc_id,
     folder_writable,
 )
-from ..atomic_storage import ReadOnlyError, StoreError, describe_error
-from ..stats import tag_counts
+from .writer import BackgroundWriter, BlockedWrite
 
 Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""

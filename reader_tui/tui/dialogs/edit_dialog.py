@@ -19,13 +19,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from ...core.model import PaperView
-from ...core.text.display import visible_controls
-from ...core.text.names import join_authors, split_authors
 from ...core.paths import styles_dir
 from ...core.text.citekeys import validate_citekey
 from ...core.text.display import visible_controls
+from ...core.text.names import join_authors, split_authors
 from ..widgets.data_input import DataInput
-
 
 
 def show_error(widget: Static, text: str) -> None:

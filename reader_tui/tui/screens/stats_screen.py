@@ -24,7 +24,6 @@ from textual.widgets import Digits, Footer, ProgressBar, Sparkline, Static
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.core.stats import DAYS, Numbers, numbers_for
-from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import visible_controls
 
 TOP_TAGS = 15
