@@ -28,15 +28,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from tinydb import TinyDB
 from tinydb.table import Document, Table
 
-from ..gc_pause import gc_paused
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
+from ..gc_pause import gc_paused
 from .locks import exclusive
 
 FORMAT_VERSION = 1
@@ -64,7 +64,7 @@ class FileSignature:
     inode: int
 
     @classmethod
-    def of(cls, path: Path) -> "FileSignature | None":
+    def of(cls, path: Path) -> FileSignature | None:
         try:
             st = path.stat()
         except FileNotFoundError:
@@ -291,7 +291,7 @@ class StoreFiles:
                     return None
                 if time.time() - newest.stat().st_mtime < min_age_s:
                     return None
-            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
             target = self.folder / BACKUP_DIR / f"annotations-{stamp}.json"
             write_file_atomically(target, current)
             for old in list_backups(self.folder)[BACKUPS_KEPT:]:
@@ -385,7 +385,7 @@ def restore_backup(folder: Path, backup: Path) -> Path | None:
 
 def unique_aside_name(path: Path, label: str) -> Path:
     """A name beside `path` for keeping a damaged file, never one that exists already."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     candidate = path.with_name(f"{path.stem}.{label}-{stamp}{path.suffix}")
     n = 1
     while candidate.exists():

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .writer import BackgroundWriter, BlockedWrite
+from ..atomic_storage import ReadOnlyError, StoreError, describe_error
+from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
+from ..stats import tag_counts
 from .catalog import Catalog
 from .catalog_merge import ImportSummary, merge_papers
-from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
 from .files import (
     ANNOTATIONS_TABLE,
     AnnotationsRead,
@@ -34,8 +35,7 @@ from .files import (
     put_annotation_records,
     table,
 )
-from ..atomic_storage import ReadOnlyError, StoreError, describe_error
-from ..stats import tag_counts
+from .writer import BackgroundWriter, BlockedWrite
 
 Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""
@@ -56,7 +56,7 @@ class Change:
     before: dict[str, Any]
     after: dict[str, Any]
 
-    def inverse(self) -> "Change":
+    def inverse(self) -> Change:
         return Change(self.field, self.after, self.before)
 
 
@@ -97,7 +97,7 @@ class Library:
         seed: Path | None = None,
         background_writes: bool = False,
         rebuilding_catalog: bool = False,
-    ) -> "Library":
+    ) -> Library:
         """Open the store in `folder`, creating it when new. A new store (no catalog yet)
         first takes in the papers of `seed`.
 
@@ -426,7 +426,7 @@ class Library:
                 )
 
         self._write(write, wait="reattaching annotations to their papers")
-        for old_id, new_id in orphans.items():
+        for old_id in orphans:
             self.annotations.pop(old_id, None)
         self.annotations.update(moved)
         self._notify(frozenset(moved))
@@ -474,7 +474,7 @@ class Library:
         found = self.read_disk()
         return frozenset() if found is None else self.apply_disk(found)
 
-    def read_disk(self) -> "DiskRead | None":
+    def read_disk(self) -> DiskRead | None:
         """Read and parse what another process wrote, changing nothing in the Library, so
         any thread may call it. None when neither file changed (or only the annotations
         did while a change of ours is still on its way to disk: the next read gets both)."""
@@ -502,7 +502,7 @@ class Library:
             return None
         return DiskRead(mark, started, catalog, annotations)
 
-    def apply_disk(self, found: "DiskRead") -> frozenset[str] | None:
+    def apply_disk(self, found: DiskRead) -> frozenset[str] | None:
         """Take in what `read_disk` found, on the thread that changes the Library (the UI
         thread in the TUI), keeping every change made here since the read began. Returns
         and notifies what changed, as `reload_if_changed`."""

@@ -24,12 +24,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
-from ..text.citekeys import validate_citekey
 from ..formats.identifiers import fold, normalise_doi, normalise_url
 from ..model import EDITABLE_FIELDS, Annotation, Status, now_iso
+from ..text.citekeys import validate_citekey
 from .files import ANNOTATIONS_TABLE, annotation_records, put_annotation_records, table
 from .library import Library, clean_tags
 
@@ -293,8 +293,8 @@ def _normal_time(text: str) -> str | None:
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return when.astimezone(timezone.utc).replace(microsecond=0).isoformat()
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
 def _label(entry: dict[str, Any], position: int) -> str:
