@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..memory import release_free_memory
 from ..paths import store_cache_path
 from .locks import exclusive_if_possible
 
@@ -189,6 +190,8 @@ def provide_indexes(
     if related is None:
         related, _ = related_index(library)
     on_related(related)
+    # Both indexes are in and every catalog record is a Paper: what start-up freed can go.
+    release_free_memory()
 
 
 def start_index_child(folder: Path) -> subprocess.Popen | None:
