@@ -24,6 +24,9 @@ from typing import Any
 from ..atomic_storage import StoreError
 from ..model import Paper
 
+#: Record fields whose values repeat from record to record (see `Catalog.__init__`).
+_REPEATED = ("venue", "source", "entry_type", "added")
+
 
 class Catalog(Mapping[str, Paper]):
     """Paper id -> Paper, in file order, built lazily from the stored records."""
@@ -37,6 +40,10 @@ class Catalog(Mapping[str, Paper]):
         self._papers: dict[str, Paper] = {}
         # Record numbers, for messages, only where they are not the usual 1, 2, 3...
         self._doc_ids: dict[str, str] = {}
+        # The parser makes a new string for every value: venue, source, entry type and the
+        # import time repeat across thousands of records, so each is kept once.
+        shared: dict[str, str] = {}
+        share = shared.setdefault
         for number, (doc_id, record) in enumerate(records.items(), 1):
             if type(record) is not dict:
                 raise StoreError(
@@ -47,6 +54,10 @@ class Catalog(Mapping[str, Paper]):
                 raise StoreError(f"{path}: paper record {doc_id} has no id")
             if type(record.get("title")) is not str:
                 raise StoreError(f"{path}: paper record {doc_id} (id {pid!r}): the title must be a string")
+            for key in _REPEATED:
+                value = record.get(key)
+                if type(value) is str:
+                    record[key] = share(value, value)
             self._records[pid] = record
             if doc_id != str(number):
                 self._doc_ids[pid] = doc_id
