@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
@@ -31,6 +31,7 @@ from reader_tui.core.text.display import one_line
 from reader_tui.tui.messages import DiskRead, IndexReady, RelatedReady
 from reader_tui.tui.saving import SavingIndicator
 from reader_tui.tui.screens import main_dialogs
+from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_browser import PaperBrowser
 from reader_tui.tui.widgets.paper_list import PaperList
@@ -95,7 +96,7 @@ class MainScreen(Screen):
             yield PaperBrowser(self.library, id="browser")
             yield SidePane(self.library, lambda paper_id: self.browser.matched.get(paper_id, ()), id="side")
         yield StatusBar(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def browser(self) -> PaperBrowser:
