@@ -2,23 +2,21 @@
 papers and notes), the saved searches and a status line.
 
 Each widget owns its state (the browser its filter, sort and search; the side pane the
-paper it shows and when; the related list its index; the saved searches their counts);
-the screen composes them, turns key
-presses into Library calls and passes what one widget says on to another (attributes
-down, messages up). Library changes arrive once, through the app's
+paper it shows and when; the related list its index; the saved searches their counts;
+the invisible LibraryWatcher the index worker and the disk poll); the screen composes
+them, turns key presses into Library calls and passes what one widget says on to
+another (attributes down, messages up). Library changes arrive once, through the app's
 `library_changed_signal`, and each widget handles its own part.
 """
 
 from __future__ import annotations
 
-import gc
-import time
 import webbrowser
 from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -29,10 +27,11 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
 from reader_tui.core.text.display import one_line
-from reader_tui.tui.messages import DiskRead, IndexReady, RelatedReady
+from reader_tui.tui.messages import IndexReady, RelatedReady
 from reader_tui.tui.saving import SavingIndicator
 from reader_tui.tui.screens import main_dialogs
 from reader_tui.tui.widgets.footer import KeyFooter
+from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_browser import PaperBrowser
 from reader_tui.tui.widgets.paper_list import PaperList
@@ -42,7 +41,6 @@ from reader_tui.tui.widgets.search_bar import SearchBar
 from reader_tui.tui.widgets.side_pane import SidePane
 from reader_tui.tui.widgets.status_bar import StatusBar
 
-RELOAD_EVERY = 1.5
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
 
 
@@ -97,6 +95,7 @@ class MainScreen(Screen):
             yield PaperBrowser(self.library, id="browser")
             yield SidePane(self.library, lambda paper_id: self.browser.matched.get(paper_id, ()), id="side")
         yield StatusBar(id="status")
+        yield LibraryWatcher(self.library)
         yield KeyFooter()
 
     @property
@@ -119,10 +118,7 @@ class MainScreen(Screen):
         self.app.library_changed_signal.subscribe(self, self._library_changed)
         self._update_counts()
         self._describe()
-        # After the first frame: building the index holds the GIL for a while.
-        self.call_after_refresh(self._build_index)
         self.browser.restore_sort()
-        self.set_interval(RELOAD_EVERY, self._poll_disk, name="reload-poll")
 
     # -- what the list shows ----------------------------------------------------------------
 
@@ -173,51 +169,16 @@ class MainScreen(Screen):
         bar.display = False
         self.browser.cancel_search()
 
-    # -- the indexes and other processes ---------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
-    def _build_index(self) -> None:
-        from textual.worker import get_current_worker
-
-        from reader_tui.core.gc_pause import gc_paused
-        from reader_tui.core.library.indexing import provide_indexes
-
-        # One build for both indexes (a child process makes both for a large library);
-        # each goes to its owner: the search index to the browser, the related one to
-        # the related list.
-        worker = get_current_worker()
-        started = time.perf_counter()
-        # Loading the indexes makes millions of objects; a full collection over them
-        # (0.1 s at 20,000 papers, each holding the GIL) would stall the UI's first keys.
-        # The collector waits until the indexes are in; the handlers below freeze them.
-        with gc_paused():
-            provide_indexes(
-                self.library,
-                on_search=lambda index: self.post_message(IndexReady(index)),
-                on_related=lambda index: self.post_message(RelatedReady(index, time.perf_counter() - started)),
-                cancelled=lambda: worker.is_cancelled,
-            )
+    # -- the indexes (from the LibraryWatcher) and the Library's changes ------------------------
 
     def on_index_ready(self, message: IndexReady) -> None:
-        gc.freeze()  # the index lives as long as the app: out of the collector's sight
+        # From the LibraryWatcher: each index to its owner.
         self._report_damaged()  # building the index met every record
         self.browser.set_index(message.index)
         self.query_one(SavedSearchList).index = message.index
 
     def on_related_ready(self, message: RelatedReady) -> None:
-        gc.freeze()
         self.side.set_related_index(message.index, message.seconds)
-
-    @work(thread=True, exclusive=True, group="reload", exit_on_error=False)
-    def _poll_disk(self) -> None:
-        # Reads and parses only: the Library is changed on the UI thread, by the handler
-        # below, so a change the user makes meanwhile is not replaced by the older file.
-        found = self.library.read_disk()
-        if found is not None:
-            self.post_message(DiskRead(found))
-
-    def on_disk_read(self, message: DiskRead) -> None:
-        self.library.apply_disk(message.found)  # the app's signal says what changed
 
     def _report_damaged(self) -> None:
         """Say once each damaged catalog record met so far (drawn as placeholder rows)."""
@@ -229,9 +190,8 @@ class MainScreen(Screen):
         self._damaged_shown = (problems, len(problems))
 
     def _library_changed(self, ids: frozenset[str] | None) -> None:
-        # The browser redraws its rows and tells its index; the saved searches recount.
-        if ids is None:
-            self._build_index()  # another process imported papers: index them
+        # The browser redraws its rows and tells its index; the saved searches recount;
+        # the watcher re-indexes after another process's import.
         current = self.paper_list.current_id
         if ids is None or current in ids:
             self.side.reload(current)
