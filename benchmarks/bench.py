@@ -37,9 +37,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from reader_tui.core.model import Paper, Status
-from reader_tui.core.library.library import Library
 from reader_tui.core.library.indexing import BACKGROUND_ENV
+from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
 from reader_tui.core.paths import CACHE_ENV
 
 from .synthetic import load_papers
@@ -125,10 +125,10 @@ def step_writes(context: dict) -> dict:
 
 
 def step_search(context: dict) -> dict:
-    from .bench_search import run_benchmark
-
     from reader_tui.core.search import cache as search_cache
     from reader_tui.core.search.index import SearchIndex
+
+    from .bench_search import run_benchmark
 
     library = Library.open(context["folder"])
     views = library.views()
@@ -212,8 +212,9 @@ def tui_figures(folder: str, held: bool = False) -> None:
     seconds until its search index was complete, resident memory once its workers ended,
     and this process's peak resident memory; with `held`, also the CPU cost of a held `j`
     (bench_tui.measure_held_keys). Run by `step_tui` in a fresh process."""
-    from . import bench_tui
     from reader_tui.tui.screens.main_screen import MainScreen
+
+    from . import bench_tui
 
     search_ready: list[float] = []
     original = MainScreen.on_index_ready

@@ -12,11 +12,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .synthetic import load_views
 from reader_tui.core.formats.bibtex import latex
 from reader_tui.core.formats.bibtex import writer as bibtex
 from reader_tui.core.formats.markdown import export_markdown
 from reader_tui.core.model import PaperView
+
+from .synthetic import load_views
 
 
 def _timed(fn, *args, **kwargs) -> tuple[float, str]:

@@ -15,9 +15,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .synthetic import load_views
 from reader_tui.core.model import PaperView
 from reader_tui.core.related.similar import RelatedIndex
+
+from .synthetic import load_views
 
 
 def run_benchmark(

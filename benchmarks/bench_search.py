@@ -16,11 +16,12 @@ import re
 import statistics
 import sys
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
-from .synthetic import load_views
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.search.index import SearchIndex
+
+from .synthetic import load_views
 
 #: Realistic queries: single words, typos, partial words, several words, phrases, fields.
 QUERIES = (

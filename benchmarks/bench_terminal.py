@@ -329,7 +329,7 @@ def measure_run(argv: Sequence[str], marks: Sequence[str], env: dict[str, str] |
         shown = terminal.wait_for(marks, start + LIST_TIMEOUT_S)
         first_key = terminal.wait_cursor_moved(time.perf_counter() + KEY_TIMEOUT_S, lambda: terminal.send("j"))
         idle = _wait_idle(terminal.pid, time.perf_counter() + IDLE_TIMEOUT_S)
-        peak, resident = _status_mb(terminal.pid, "VmHWM:"), _status_mb(terminal.pid, "VmRSS:")
+        peak, resident = status_mb(terminal.pid, "VmHWM:"), status_mb(terminal.pid, "VmRSS:")
         asked = terminal.send("q")
         deadline = asked + QUIT_TIMEOUT_S
         while not terminal.exited():
@@ -375,7 +375,8 @@ def _cpu_s(pid: int, tick: int) -> float:
     return (int(fields[11]) + int(fields[12])) / tick  # utime, stime
 
 
-def _status_mb(pid: int, field: str) -> float:
+def status_mb(pid: int, field: str) -> float:
+    """A memory figure (`VmHWM:`, `VmRSS:`) of process `pid` in MB, from /proc; NaN when gone."""
     try:
         with open(f"/proc/{pid}/status", encoding="ascii") as status:
             for line in status:

@@ -15,6 +15,7 @@ figures). The project's main benchmark calls `measure_first_paint(library)` and
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import resource
 import statistics
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.bench_terminal import status_mb
 from reader_tui.core.library.library import Library
 
 SIZE = (140, 45)
@@ -149,8 +151,8 @@ async def _held(app: Any, pilot: Any, key: str, keys: int) -> tuple[float, float
 
 
 def current_rss_mb() -> float:
-    """Resident memory of this process now, in MB (Linux; 0 where /proc is missing)."""
-    return _proc_status_mb("VmRSS:")
+    """Resident memory of this process now, in MB (Linux; NaN where /proc is missing)."""
+    return status_mb(os.getpid(), "VmRSS:")
 
 
 def rss_mb() -> float:
@@ -160,18 +162,8 @@ def rss_mb() -> float:
     exec'ed process inherits `maxrss`), so an app started by a benchmark whose own
     process holds the whole catalog would report the benchmark's peak, not its own.
     """
-    return _proc_status_mb("VmHWM:") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def _proc_status_mb(field: str) -> float:
-    try:
-        with open(f"/proc/{os.getpid()}/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith(field):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+    peak = status_mb(os.getpid(), "VmHWM:")
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 if math.isnan(peak) else peak
 
 
 def main(argv: list[str] | None = None) -> int:

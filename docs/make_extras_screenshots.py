@@ -10,8 +10,8 @@ from datetime import date
 from pathlib import Path
 
 from reader_tui.core.formats.seed import read_seed
-from reader_tui.core.model import Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.core.paths import default_seed_path
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.stats_screen import StatsScreen

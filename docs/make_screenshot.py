@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 
 from reader_tui.core.formats.seed import read_seed
-from reader_tui.core.model import Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.core.paths import default_seed_path
 from reader_tui.tui.app import create_app
 

@@ -12,8 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..core.library.doctor import check_store, plan_annotations_restore, restore_from_backup
 from ..core.atomic_storage import StoreError, describe_error, read_json_file
+from ..core.library.doctor import check_store, plan_annotations_restore, restore_from_backup
 from ..core.library.library import Library
 from .output import EXIT_USAGE, UserError
 

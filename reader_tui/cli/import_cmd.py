@@ -8,8 +8,8 @@ import os
 import sys
 from pathlib import Path
 
-from ..core.library.catalog_merge import ImportSummary
 from ..core.formats.base import ImportFailure
+from ..core.library.catalog_merge import ImportSummary
 from ..core.library.library import Library
 from .options import open_library
 

@@ -9,9 +9,11 @@ the old state or the new one. A file that is not a JSON object of tables raises
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -109,12 +111,71 @@ def dump_json(data: Any) -> bytes:
 
 
 class AtomicJSONStorage(Storage):
-    """TinyDB storage: one JSON file, written atomically, validated on read."""
+    """TinyDB storage: one JSON file, written atomically, validated on read.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    TinyDB's `Table` reads the whole file before every operation and writes it after
+    every change. Inside `transaction()` the file is read once and every operation works
+    on that one copy, so a change of many documents (and of several tables) reaches the
+    disk as one atomic write at the end, or not at all when the block raises. Outside a
+    transaction each `read` parses the file afresh, so nothing stale is ever served.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, keep_written: bool = False) -> None:
         self.path = Path(path)
+        self._in_transaction = False
+        self._writable = False
+        self._held: dict[str, dict[str, Any]] | None = None
+        self._dirty = False
+        # With `keep_written`, the tables as this storage last wrote them and the file's
+        # stat then: a transaction on a file nobody replaced since skips parsing it again.
+        self._keep_written = keep_written
+        self._written: tuple[tuple[int, int, int], dict[str, dict[str, Any]]] | None = None
+
+    @contextlib.contextmanager
+    def transaction(self, *, writable: bool = True) -> Iterator[None]:
+        """Read the file once and serve every `read` from that copy until the block ends;
+        then write it atomically if anything changed (never when the block raises).
+
+        A read-only transaction (`writable=False`) is a consistent snapshot: writing in it
+        raises. The caller holds the store's lock around a writable one."""
+        if self._in_transaction:
+            raise RuntimeError(f"{self.path}: transactions do not nest")
+        written = self._written if writable else None
+        if written is not None:
+            self._written = None  # its tables are changed in place: kept again once written
+        if written is not None and written[0] == _stat(self.path):
+            held = written[1]  # nobody wrote since we did: no need to parse it again
+        else:
+            held = self._read_file()
+        self._in_transaction, self._writable, self._held, self._dirty = True, writable, held, False
+        try:
+            yield
+            if self._dirty and self._held is not None:
+                write_file_atomically(self.path, dump_json(self._held))
+                if self._keep_written:
+                    self._written = (_stat(self.path), self._held)
+            elif not self._dirty and written is not None and held is written[1]:
+                self._written = written
+        finally:
+            self._in_transaction, self._held, self._dirty = False, None, False
 
     def read(self) -> dict[str, dict[str, Any]] | None:
+        if self._in_transaction:
+            return self._held
+        return self._read_file()
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        if not self._in_transaction:
+            write_file_atomically(self.path, dump_json(data))
+            return
+        if not self._writable:
+            raise RuntimeError(f"{self.path}: a write inside a read-only transaction")
+        self._held, self._dirty = data, True
+
+    def close(self) -> None:
+        pass
+
+    def _read_file(self) -> dict[str, dict[str, Any]] | None:
         data = read_json_file(self.path)
         if data is None:
             return None
@@ -122,11 +183,13 @@ class AtomicJSONStorage(Storage):
             raise StoreError(f"{self.path}: not a reader-tui store (expected an object of tables)")
         return data
 
-    def write(self, data: dict[str, dict[str, Any]]) -> None:
-        write_file_atomically(self.path, dump_json(data))
 
-    def close(self) -> None:
-        pass
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def _fsync_folder(folder: Path) -> None:

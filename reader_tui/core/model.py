@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, fields, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 
@@ -26,7 +26,7 @@ class Status(str, enum.Enum):
     SKIPPED = "skipped"
 
     @classmethod
-    def parse(cls, text: str) -> "Status":
+    def parse(cls, text: str) -> Status:
         """The status named by `text` (case-insensitive, `_` or space for `-`).
 
         Raises ValueError with the accepted names when `text` names none.
@@ -60,7 +60,7 @@ EDITABLE_FIELDS = ("title", "authors", "url", "citekey")
 
 def now_iso() -> str:
     """The current time as an ISO 8601 UTC string with seconds (what the store records)."""
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,7 @@ class Paper:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Paper":
+    def from_dict(cls, data: dict[str, Any]) -> Paper:
         """Build a Paper from its stored dict; unknown keys are ignored.
 
         Raises ValueError (or TypeError) when a required field is missing or of the wrong type.
@@ -144,7 +144,7 @@ class Paper:
         values["extra_fields"] = tuple(extra.items())
         return cls(**values)
 
-    def evolve(self, **changes: Any) -> "Paper":
+    def evolve(self, **changes: Any) -> Paper:
         """A copy with `changes` applied."""
         return replace(self, **changes)
 
@@ -167,7 +167,7 @@ class Annotation:
     history: list[list[str]] = field(default_factory=list)
     overrides: dict[str, Any] = field(default_factory=dict)
 
-    def copy(self) -> "Annotation":
+    def copy(self) -> Annotation:
         return Annotation(
             status=self.status,
             tags=self.tags,
@@ -203,7 +203,7 @@ class Annotation:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Annotation":
+    def from_dict(cls, data: dict[str, Any]) -> Annotation:
         """Build an Annotation from its stored dict. Raises ValueError on a bad shape."""
         if not isinstance(data, dict):
             raise TypeError(f"an annotation must be an object, not {type(data).__name__}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from datetime import date, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any, NamedTuple
 
 from .model import Annotation, PaperView, Status
@@ -173,7 +173,7 @@ def _parse(text: str) -> datetime | None:
         return None  # a hand-edited or foreign history entry: skip it, never crash the stats
     # The store writes UTC with an offset; a naive time can only have come from elsewhere,
     # and UTC is the store's convention.
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _day(text: str, tz: tzinfo | None) -> date | None:

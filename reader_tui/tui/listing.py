@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from reader_tui.core.library.library import Library
 from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey, sort_views
-from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import search_text
 from reader_tui.core.text.tokens import tokens
 from reader_tui.tui.dialogs.filter_dialog import FilterChoice
@@ -28,10 +28,14 @@ class Listing:
     error: str = ""
 
 
+#: The filter that keeps every paper (a frozen value, so one instance serves as the default).
+NO_FILTER = ListFilter()
+
+
 def compute_listing(
     library: Library,
     *,
-    list_filter: ListFilter | FilterChoice = ListFilter(),
+    list_filter: ListFilter | FilterChoice = NO_FILTER,
     sort: SortKey | None = None,
     search: str = "",
     index: Any = None,

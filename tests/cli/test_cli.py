@@ -1,19 +1,35 @@
-"""Every CLI command end to end, in a real subprocess, against a temporary store."""
+"""Every CLI command end to end against a temporary store: in-process through
+`reader_tui.cli.main` (what a subprocess would add is proved once, by the tests marked
+"in a real subprocess": the module entry point, exit codes and the import of Textual)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from reader_tui.cli import main
+
 REPO = Path(__file__).resolve().parents[2]
 
-Run = Callable[..., subprocess.CompletedProcess]
+
+@dataclass
+class Result:
+    """What a run of the command gave: its exit code and its output."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+Run = Callable[..., Result]
 
 
 @pytest.fixture
@@ -22,21 +38,32 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def run(db: Path, tmp_path: Path) -> Run:
-    env = {k: v for k, v in os.environ.items() if k != "READER_TUI_DB"}
-    env["PYTHONPATH"] = str(REPO)
-    env["HOME"] = str(tmp_path / "home")
-    env["XDG_DATA_HOME"] = str(tmp_path / "home" / "data")
+def run(db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    """`reader-tui ARGS --db DB`, in this process; stdin is `stdin` (or empty, not a terminal)."""
 
-    def run(*args: str, stdin: str | None = None, use_db: bool = True, extra_env: dict | None = None):
-        cmd = [sys.executable, "-m", "reader_tui", *args]
-        if use_db:
-            cmd += ["--db", str(db)]
-        return subprocess.run(
-            cmd, input=stdin, capture_output=True, text=True, env={**env, **(extra_env or {})}, timeout=60
-        )
+    def run(*args: str, stdin: str | None = None, use_db: bool = True, extra_env: dict | None = None) -> Result:
+        argv = [*args, *(["--db", str(db)] if use_db else [])]
+        capsys.readouterr()
+        with monkeypatch.context() as patch:
+            for name, value in (extra_env or {}).items():
+                patch.setenv(name, value)
+            patch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((stdin or "").encode())))
+            try:
+                code = main(argv)
+            except SystemExit as done:  # argparse: --help, --version, usage errors
+                code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        out, err = capsys.readouterr()
+        return Result(code, out, err)
 
     return run
+
+
+def run_process(db: Path | None, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python -m reader_tui ARGS [--db DB]` in a real subprocess."""
+    env = {k: v for k, v in os.environ.items() if k != "READER_TUI_DB"}
+    env.update(PYTHONPATH=str(REPO), HOME=str(tmp_path / "home"), XDG_DATA_HOME=str(tmp_path / "home" / "data"))
+    command = [sys.executable, "-m", "reader_tui", *args, *(["--db", str(db)] if db else [])]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
 
 
 def ids(run: Run) -> list[str]:
@@ -45,10 +72,13 @@ def ids(run: Run) -> list[str]:
     return [paper["id"] for paper in json.loads(result.stdout)]
 
 
-def test_version(run: Run) -> None:
+def test_version(run: Run, tmp_path: Path) -> None:
     result = run("--version", use_db=False)
     assert result.returncode == 0
     assert result.stdout.startswith("reader-tui ")
+    # in a real subprocess: the module runs the command and exits with its code
+    result = run_process(None, tmp_path, "--version")
+    assert result.returncode == 0 and result.stdout == run("--version", use_db=False).stdout
 
 
 def test_help_of_every_command(run: Run) -> None:
@@ -185,13 +215,16 @@ def test_import_of_a_missing_file_is_a_clear_error(run: Run, tmp_path: Path) -> 
     assert "nope.txt" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_a_corrupt_store_stops_with_the_file_named(run: Run, db: Path) -> None:
+def test_a_corrupt_store_stops_with_the_file_named(run: Run, db: Path, tmp_path: Path) -> None:
     run("mark", "read", ids(run)[0])
     (db / "annotations.json").write_text("{broken", encoding="utf-8")
     result = run("list")
     assert result.returncode == 1
     assert str(db / "annotations.json") in result.stderr
     assert "Traceback" not in result.stderr
+    # in a real subprocess: the exit code and the one line reach the shell, no traceback
+    done = run_process(db, tmp_path, "list")
+    assert (done.returncode, done.stderr) == (1, result.stderr)
     assert (db / "annotations.json").read_text(encoding="utf-8") == "{broken"
 
 

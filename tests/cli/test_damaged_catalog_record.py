@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from reader_tui import cli
-from reader_tui.core.model import Paper
 from reader_tui.core.library.files import CATALOG_FILE
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 
 
 @pytest.fixture(autouse=True)

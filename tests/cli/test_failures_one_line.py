@@ -13,9 +13,9 @@ import pytest
 
 from reader_tui import cli
 from reader_tui.cli import papers, stats
-from reader_tui.core.model import Paper, Status
 from reader_tui.core.library.files import CATALOG_FILE
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
 
 
 @pytest.fixture(autouse=True)

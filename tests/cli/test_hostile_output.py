@@ -6,17 +6,14 @@ text as the user reads it and as it is stored (issue 12, items 8-10)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from reader_tui.core.model import Paper
+from reader_tui.cli import main
 from reader_tui.core.library.library import Library
-
-REPO = Path(__file__).resolve().parents[2]
+from reader_tui.core.model import Paper
 
 TITLE = "Evil ``how'' d{\\'e}j{\\`a} \x1b]0;pwned\x07 \x1b[2J \x9b31m \u202eevil"
 AUTHORS = ("M{\\\"u}ller, Hans", "V{\\'e}lez, Ana", "\x1b[31mRed\x1b[0m Author")
@@ -42,17 +39,26 @@ def db(tmp_path: Path) -> Path:
     return folder
 
 
-def cli(db: Path, tmp_path: Path, *args: str, raw: tuple[bytes, ...] = RAW) -> tuple[bytes, bytes]:
-    env = {k: v for k, v in os.environ.items() if k != "READER_TUI_DB"}
-    env.update(PYTHONPATH=str(REPO), HOME=str(tmp_path / "home"), READER_TUI_CACHE=str(tmp_path / "cache"),
-               READER_TUI_BACKGROUND_INDEX="0")
-    done = subprocess.run([sys.executable, "-m", "reader_tui", "--db", str(db), *args], capture_output=True,
-                          env=env, timeout=60)
-    assert done.returncode == 0, done.stderr.decode()
-    for byte in raw:
-        assert byte not in done.stdout, (args, byte, done.stdout)
-        assert byte not in done.stderr, (args, byte, done.stderr)
-    return done.stdout, done.stderr
+Cli = Callable[..., tuple[bytes, bytes]]
+
+
+@pytest.fixture
+def cli(capfdbinary: pytest.CaptureFixture[bytes], monkeypatch: pytest.MonkeyPatch) -> Cli:
+    """`reader-tui --db DB ARGS` in this process, its output captured as the bytes written
+    to file descriptors 1 and 2 (what a terminal would get), checked for every `raw` byte."""
+
+    def cli(db: Path, tmp_path: Path, *args: str, raw: tuple[bytes, ...] = RAW) -> tuple[bytes, bytes]:
+        monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
+        capfdbinary.readouterr()
+        code = main(["--db", str(db), *args])
+        out, err = capfdbinary.readouterr()
+        assert code == 0, err.decode()
+        for byte in raw:
+            assert byte not in out, (args, byte, out)
+            assert byte not in err, (args, byte, err)
+        return out, err
+
+    return cli
 
 
 COMMANDS = [
@@ -68,12 +74,12 @@ CONTROLS = RAW[:3]
 
 
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a).encode("unicode_escape").decode())
-def test_no_command_prints_a_raw_control_character(db: Path, tmp_path: Path, args: tuple[str, ...]) -> None:
+def test_no_command_prints_a_raw_control_character(cli: Cli, db: Path, tmp_path: Path, args: tuple[str, ...]) -> None:
     cli(db, tmp_path, *args)
 
 
 @pytest.mark.parametrize("args", BIBTEX_EXPORTS, ids=" ".join)
-def test_no_bibtex_export_writes_a_raw_control_character(db: Path, tmp_path: Path, args: tuple[str, ...]) -> None:
+def test_no_bibtex_export_writes_a_raw_control_character(cli: Cli, db: Path, tmp_path: Path, args: tuple[str, ...]) -> None:
     cli(db, tmp_path, *args, raw=CONTROLS)
 
 
@@ -92,18 +98,14 @@ EVIL_BIB = (
 
 
 @pytest.mark.parametrize("args", [*BIBTEX_EXPORTS, ("export", "--format", "markdown")], ids=" ".join)
-def test_an_imported_bib_is_exported_without_its_control_characters(tmp_path: Path, args: tuple[str, ...]) -> None:
+def test_an_imported_bib_is_exported_without_its_control_characters(cli: Cli, tmp_path: Path, args: tuple[str, ...]) -> None:
     """A .bib's own fields are written back as they came, but for their control
     characters, which are left out with a line saying how many (markdown draws them)."""
     evil = tmp_path / "evil.bib"
     evil.write_text(EVIL_BIB, encoding="utf-8")
     db = tmp_path / "library"
     Library.open(db).close()
-    env = {k: v for k, v in os.environ.items() if k != "READER_TUI_DB"}
-    env.update(PYTHONPATH=str(REPO), HOME=str(tmp_path / "home"), READER_TUI_CACHE=str(tmp_path / "cache"),
-               READER_TUI_BACKGROUND_INDEX="0")
-    subprocess.run([sys.executable, "-m", "reader_tui", "--db", str(db), "import", str(evil)], check=True,
-                   capture_output=True, env=env, timeout=60)
+    cli(db, tmp_path, "import", str(evil), raw=())
     markdown = "markdown" in args
     out, err = cli(db, tmp_path, *args, "--search", "evil", raw=RAW if markdown else CONTROLS)
     text = out.decode()
@@ -115,7 +117,7 @@ def test_an_imported_bib_is_exported_without_its_control_characters(tmp_path: Pa
     assert f"{lost} control characters (ESC, BEL, DEL...) left out of" in err.decode()
 
 
-def test_show_prints_notes_and_tags_as_typed_and_names_rendered(db: Path, tmp_path: Path) -> None:
+def test_show_prints_notes_and_tags_as_typed_and_names_rendered(cli: Cli, db: Path, tmp_path: Path) -> None:
     out = cli(db, tmp_path, "show", "p1")[0].decode()
     assert out.startswith("Evil \u201chow\u201d déjà ␛]0;pwned␇ ␛[2J \ufffd31m \ufffdevil\n")
     assert "brace \\{ lone } trailing \\\n␛]0;note␇\ttab\n\nשלום 🎉 e\u0301" in out  # not LaTeX
@@ -126,21 +128,21 @@ def test_show_prints_notes_and_tags_as_typed_and_names_rendered(db: Path, tmp_pa
     assert "url      https://x.org/␛]8;;e␇\n" in out
 
 
-def test_list_prints_tags_as_typed_and_ids_visibly(db: Path, tmp_path: Path) -> None:
+def test_list_prints_tags_as_typed_and_ids_visibly(cli: Cli, db: Path, tmp_path: Path) -> None:
     lines = cli(db, tmp_path, "list")[0].decode().splitlines()
     assert lines[0].startswith("p1  · unread   Evil \u201chow\u201d déjà")
     assert lines[0].endswith("  [a\\{b}, ␛]0;tag␇, \ufffdtag, 🎉]")
     assert lines[1].startswith("evil␛[2J  · unread   Second paper")
 
 
-def test_tag_and_stats_print_tags_visibly(db: Path, tmp_path: Path) -> None:
+def test_tag_and_stats_print_tags_visibly(cli: Cli, db: Path, tmp_path: Path) -> None:
     out = cli(db, tmp_path, "tag", "p1", "+\x1b]0;new\x07")[0].decode()
     assert out == "p1: a\\{b}, ␛]0;tag␇, \ufffdtag, 🎉, ␛]0;new␇\n"
     stats = cli(db, tmp_path, "stats")[0].decode()
     assert "  ␛]0;tag␇ " in stats and "  a\\{b} " in stats
 
 
-def test_json_carries_the_text_as_read_and_as_stored(db: Path, tmp_path: Path) -> None:
+def test_json_carries_the_text_as_read_and_as_stored(cli: Cli, db: Path, tmp_path: Path) -> None:
     papers = json.loads(cli(db, tmp_path, "list", "--json")[0])
     shown = json.loads(cli(db, tmp_path, "show", "p1", "--json")[0])
     first = papers[0]
@@ -160,7 +162,6 @@ def test_a_preamble_and_an_annote_with_control_characters_do_not_reach_the_expor
     terminal escapes into an export (the annote comes back exactly through user text)."""
     from reader_tui.core.formats.bibtex.reader import read_bibtex
     from reader_tui.core.formats.bibtex.writer import export_bibtex
-    from reader_tui.core.library.library import Library
 
     bib = tmp_path / "evil.bib"
     bib.write_text(

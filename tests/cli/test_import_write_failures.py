@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from reader_tui.cli import main
-from reader_tui.core.model import Paper
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 
 BIB = r"""
 @article{smith2024,

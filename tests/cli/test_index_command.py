@@ -82,8 +82,8 @@ def test_import_builds_the_indexes_in_the_background(tmp_path: Path, env: dict[s
 def test_import_starts_a_build_only_when_it_changed_the_catalog(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from reader_tui.core.library import indexing
     from reader_tui.cli import main
+    from reader_tui.core.library import indexing
 
     started: list[Path] = []
     monkeypatch.setattr(indexing, "start_background_prepare", started.append)

@@ -6,8 +6,8 @@ from datetime import date
 from pathlib import Path
 
 from reader_tui.cli.stats import reads_line
-from reader_tui.core.model import Paper, Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
 
 
 def test_reads_line(tmp_path: Path) -> None:

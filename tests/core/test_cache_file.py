@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core import atomic_storage, cache_file
-from reader_tui.core.related.similar import CACHE_KIND, RelatedIndex, fingerprint
 from reader_tui.core.model import Annotation, Paper, PaperView
+from reader_tui.core.related.similar import CACHE_KIND, RelatedIndex, fingerprint
 from reader_tui.core.search import cache as search_cache
 from reader_tui.core.search.index import SearchIndex
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
+from reader_tui.core.library.library import Library
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.stats import (
     decisions_since,
@@ -14,9 +15,7 @@ from reader_tui.core.stats import (
     status_changes_per_day,
     triage_progress,
 )
-from reader_tui.core.library.library import Library
 
-UTC = timezone.utc
 TODAY = date(2026, 3, 10)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reader_tui.core.model import Paper
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 
 _CLUSTERS = {
     "graph": [

@@ -10,7 +10,6 @@ from reader_tui.core.library.files import CATALOG_FILE
 from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_list import PaperList
-
 from tui_support import PAPERS, make_library, screen_text, settle
 
 

@@ -12,15 +12,15 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
-from reader_tui.core.search.sorting import SortKey
 from reader_tui.core.paths import styles_dir
+from reader_tui.core.search.sorting import SortKey
 from reader_tui.tui.dialogs.confirm_dialog import ConfirmDialog
 from reader_tui.tui.dialogs.edit_dialog import EditDialog
 from reader_tui.tui.dialogs.export_dialog import ExportDialog
 from reader_tui.tui.dialogs.filter_dialog import FilterChoice, FilterDialog
-from reader_tui.tui.screens.help_screen import HelpScreen
 from reader_tui.tui.dialogs.sort_dialog import SortDialog
 from reader_tui.tui.dialogs.tag_editor import TagEditor
+from reader_tui.tui.screens.help_screen import HelpScreen
 
 SIZE = (80, 24)
 KNOWN = {"llm": 12, "reinforcement learning": 4, "graphs": 3, "LLM agents": 2, "[bold]x": 1}

@@ -19,9 +19,9 @@ from reader_tui.tui.dialogs.confirm_dialog import ConfirmDialog
 from reader_tui.tui.dialogs.edit_dialog import EditDialog
 from reader_tui.tui.dialogs.export_dialog import ExportDialog, ExportRequest
 from reader_tui.tui.dialogs.filter_dialog import FilterChoice, FilterDialog
-from reader_tui.tui.screens.help_screen import HelpScreen, help_entries
 from reader_tui.tui.dialogs.sort_dialog import SortDialog
 from reader_tui.tui.dialogs.tag_editor import TagEdit, TagEditor
+from reader_tui.tui.screens.help_screen import HelpScreen, help_entries
 
 NOTHING = object()
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList

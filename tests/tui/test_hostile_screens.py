@@ -11,12 +11,12 @@ from textual.app import App
 from textual.screen import Screen
 from textual.widgets import Input
 
-from reader_tui.core.model import Annotation, Paper, PaperView
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Annotation, Paper, PaperView
 from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.edit_dialog import EditDialog
-from reader_tui.tui.screens.stats_screen import StatsScreen
 from reader_tui.tui.dialogs.tag_editor import TagEditor
+from reader_tui.tui.screens.stats_screen import StatsScreen
 from reader_tui.tui.screens.triage_screen import TriageScreen
 from reader_tui.tui.widgets.paper_detail import header_content
 from tui_support import screen_text, settle
@@ -144,8 +144,9 @@ async def test_fields_left_alone_are_not_rewritten_or_refused() -> None:
 
 def test_folded_search_words_highlight_the_accented_text() -> None:
     # search matched "velez" (accents folded); the pane marks "Vélez", as shown
-    from reader_tui.tui.widgets.paper_detail import _highlight
     from textual.content import Content
+
+    from reader_tui.tui.widgets.paper_detail import _highlight
 
     marked = _highlight(Content("Müller, Hans; Vélez, Ana"), ("velez", "muller"))
     spans = sorted((span.start, span.end) for span in marked.spans)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reader_tui.core.model import Status
+from textual.widgets import Static
+
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.import_dialog import ImportDialog
-from textual.widgets import Static
-from tui_support import settle
+from tui_support import enter_text, settle
 
 SIZE = (120, 40)
 
@@ -29,8 +30,7 @@ async def _import(app, pilot, bib: Path) -> str:  # type: ignore[no-untyped-def]
     await app.screen.run_action("import_file")
     await pilot.pause()
     assert isinstance(app.screen, ImportDialog)
-    await pilot.click("#import-path")
-    await pilot.press(*str(bib), "enter")
+    await enter_text(pilot, "#import-path", str(bib))
     await settle(app, pilot)
     shown = [str(app.screen.query_one(f"#import-{part}", Static).content) for part in ("error", "result")]
     return " ".join(shown)

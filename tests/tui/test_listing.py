@@ -10,7 +10,6 @@ import pytest
 from reader_tui.core.model import Paper
 from reader_tui.core.search.index import SearchIndex
 from reader_tui.tui.listing import compute_listing
-
 from tui_support import make_library
 
 PAPERS = [

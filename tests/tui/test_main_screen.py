@@ -7,15 +7,14 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from reader_tui.core.model import Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList
-
 from tui_support import HOSTILE_ESCAPES, HOSTILE_MARKUP, PAPERS, screen_text, settle
 
 SIZE = (120, 40)

@@ -11,15 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.library.writer import BackgroundWriter
-from reader_tui.core.model import Status
 from reader_tui.core.atomic_storage import StoreError
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.writer import BackgroundWriter
+from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
-from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.status_bar import StatusBar
-
 from tui_support import PAPERS, make_library, screen_text, settle
 
 SIZE = (120, 40)

@@ -6,11 +6,10 @@ from __future__ import annotations
 from textual import events
 from textual.widgets import Input
 
-from reader_tui.core.model import Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_list import PaperList
-
 from tui_support import settle
 
 SIZE = (120, 40)

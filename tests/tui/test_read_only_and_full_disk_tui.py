@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.atomic_storage import ReadOnlyError
-from reader_tui.core.model import Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_list import PaperList
 from tui_support import make_library, settle_workers

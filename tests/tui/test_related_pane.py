@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from clusters import PAPERS, TOPIC, cluster_library
+from reader_tui.core.library.indexing import related_cache_path
 from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
-from reader_tui.core.library.indexing import related_cache_path
 from reader_tui.tui.dialogs.tag_editor import TagEditor
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.related_list import COMPUTING, RelatedList
-
-from clusters import PAPERS, TOPIC, cluster_library
 from tui_support import screen_text, settle
 
 SIZE = (120, 40)

@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import threading
 
-from reader_tui.core.model import Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.paper_list import PaperList
-
 from tui_support import PAPERS, settle
 
 IDS = [p.id for p in PAPERS]

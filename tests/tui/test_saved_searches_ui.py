@@ -3,16 +3,15 @@ list (with live counts), delete from the palette."""
 
 from __future__ import annotations
 
-from reader_tui.core.model import Status
-from reader_tui.core.library.saved_searches import list_searches, save_search
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.saved_searches import list_searches, save_search
+from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.filter_dialog import FilterChoice
-from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.dialogs.name_prompt import NamePrompt
+from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
-
 from tui_support import settle
 
 SIZE = (120, 40)

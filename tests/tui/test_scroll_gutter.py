@@ -6,13 +6,13 @@ from __future__ import annotations
 from test_paper_list import FakeLibrary, ListApp
 from textual import events
 from textual.color import Color
-from tui_support import screen_text, settle
 
-from reader_tui.core.model import Paper
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.scroll_gutter import LOWER_BLOCKS, gutter_cells, thumb_span
+from tui_support import screen_text, settle
 
 
 def gutter(papers: PaperList) -> str:

@@ -3,8 +3,8 @@ once; a cache from another catalog is never used."""
 
 from __future__ import annotations
 
-from reader_tui.core.model import Paper
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 from reader_tui.core.paths import store_cache_path
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_list import PaperList

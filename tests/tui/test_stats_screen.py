@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from textual.widgets import Digits, ProgressBar, Sparkline
 
-from reader_tui.core.model import Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.screens.stats_screen import StatsScreen, bar
-
 from tui_support import screen_text, settle
 
 SIZE = (130, 60)

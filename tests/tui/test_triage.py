@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reader_tui.core.model import Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.screens.triage_screen import POSITION_SETTING, TriageScreen
 from reader_tui.tui.widgets.paper_list import PaperList
-
 from tui_support import PAPERS, make_library, screen_text, settle
 
 SIZE = (120, 40)

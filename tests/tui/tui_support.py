@@ -10,8 +10,8 @@ from typing import Any
 from textual.app import App
 from textual.worker import WorkerCancelled
 
-from reader_tui.core.model import Paper
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 
 HOSTILE_MARKUP = "[bold red]x[/] and [link=https://evil.example]click[/link]"
 HOSTILE_ESCAPES = "Escape \x1b[31mred\x1b[0m bell\x07 title"
@@ -113,3 +113,16 @@ async def settle(app: App[Any], pilot: Any) -> None:
     if show_now is not None:  # the detail pane waits for the cursor to rest: not in tests
         show_now()
         await pilot.pause()
+
+
+async def enter_text(pilot: Any, selector: str, text: str) -> None:
+    """Put `text` into the Input at `selector` and press enter, as typing it would, without
+    a key press (and a repaint) per character: for tests where typing is not what is tested."""
+    from textual.widgets import Input
+
+    field = pilot.app.screen.query_one(selector, Input)
+    field.focus()
+    field.value = text
+    field.cursor_position = len(text)
+    await pilot.pause()
+    await pilot.press("enter")

@@ -18,12 +18,12 @@ import io
 import re
 from pathlib import Path
 
-from .identifiers import normalise_doi, openreview_forum_id
 from ..model import Paper
 from ..text.display import stable_id
 from ..text.names import split_authors as bibtex_names
 from ..text.titles import derive_title
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
+from .identifiers import normalise_doi, openreview_forum_id
 
 _ALIASES = {
     "title": ("title", "paper title", "paper", "name"),

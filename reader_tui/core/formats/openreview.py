@@ -23,9 +23,10 @@ import io
 import json
 import re
 import zlib
-from datetime import datetime, timezone
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any
 
 from ..gc_pause import gc_paused
 from ..model import Paper
@@ -324,7 +325,7 @@ def _year(record: dict[str, Any], content: dict[str, Any] | None, venue: str, de
         stamp = record.get(key)
         if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and stamp > 0:
             try:
-                return datetime.fromtimestamp(stamp / 1000, tz=timezone.utc).year
+                return datetime.fromtimestamp(stamp / 1000, tz=UTC).year
             except (OverflowError, OSError, ValueError):
                 continue
     return None

@@ -15,6 +15,7 @@ import os
 import stat
 from pathlib import Path
 
+
 class ExportError(OSError):
     """The export cannot be written where asked. `str()` is one line naming the path."""
 

@@ -21,8 +21,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..model import Paper
 from ..atomic_storage import StoreError
+from ..model import Paper
 
 
 class Catalog(Mapping[str, Paper]):

@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .catalog import Catalog
 from ..model import Paper
-
+from .catalog import Catalog
 
 _WHY = {
     "doi": "the same DOI",
@@ -159,9 +158,9 @@ def merge_papers(
     fills in what the first lacks. Fuzzy matching never joins two BibTeX entries with
     different keys (`same_paper.distinct_entries`).
     """
+    from ..formats.identifiers import BIBTEX_SOURCE
     from ..text.citekeys import CitekeyAllocator
     from .same_paper import distinct_entries, match_papers, merge_paper
-    from ..formats.identifiers import BIBTEX_SOURCE
 
     on_disk = Catalog(records, catalog_path)
     papers = {pid: on_disk[pid] for pid in on_disk}

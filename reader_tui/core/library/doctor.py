@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..atomic_storage import StoreError, dump_json, read_json_file, write_file_atomically
 from ..model import Annotation, Paper
 from .files import (
     ANNOTATIONS_FILE,
@@ -27,8 +28,8 @@ from .files import (
     BACKUP_DIR,
     CATALOG_FILE,
     PAPERS_TABLE,
-    StoreFiles,
     SETTINGS_TABLE,
+    StoreFiles,
     annotation_doc_id,
     check_meta,
     list_backups,
@@ -37,7 +38,6 @@ from .files import (
     unique_aside_name,
 )
 from .salvage import salvage_annotations
-from ..atomic_storage import StoreError, dump_json, read_json_file, write_file_atomically
 
 
 @dataclass(slots=True)

@@ -10,9 +10,13 @@ folder without write permission) can still be listed, shown and exported. A writ
 fails (full disk, no permission) raises `SaveError` naming the file, which is left as it was.
 
 Keeping the two apart is what makes a status change cost a millisecond instead of
-rewriting a 36 MB catalog. Every write re-reads the file under the lock and changes
-only the records it means to, so two processes never overwrite each other's work.
-Each file carries a `_meta` table with its format version, checked on open.
+rewriting a 36 MB catalog. The annotations and settings are TinyDB tables of documents,
+read and changed through TinyDB's API (`get`, `upsert`, `update`, `remove`) inside a
+transaction (`writing_annotations`): under the lock, the file re-read once, one atomic
+write at the end. Only the documents and fields a change means to touch are changed, so
+two processes never overwrite each other's work. An annotation's document id is derived
+from its paper id (`annotation_doc_id`), so it is found without a scan and two processes
+agree on it. Each file carries a `_meta` table with its format version, checked on open.
 """
 
 from __future__ import annotations
@@ -22,16 +26,17 @@ import hashlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from tinydb import TinyDB
+from tinydb.table import Document, Table
 
-from ..gc_pause import gc_paused
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
+from ..gc_pause import gc_paused
 from .locks import exclusive
 
 FORMAT_VERSION = 1
@@ -47,6 +52,7 @@ SETTINGS_TABLE = "settings"
 META_TABLE = "_meta"
 
 Tables = dict[str, dict[str, Any]]
+META_DOC_ID = SETTINGS_DOC_ID = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +64,7 @@ class FileSignature:
     inode: int
 
     @classmethod
-    def of(cls, path: Path) -> "FileSignature | None":
+    def of(cls, path: Path) -> FileSignature | None:
         try:
             st = path.stat()
         except FileNotFoundError:
@@ -67,10 +73,66 @@ class FileSignature:
 
 
 def annotation_doc_id(paper_id: str) -> str:
-    """The TinyDB document id of a paper's annotation: derived from the paper id, so two
-    processes that annotate the same new paper agree on where it goes."""
+    """The TinyDB document id of a paper's annotation, as the file keys it: derived from
+    the paper id, so two processes that annotate the same new paper agree on where it goes."""
+    return str(_doc_id(paper_id))
+
+
+def _doc_id(paper_id: str) -> int:
+    # TinyDB's own form of `annotation_doc_id` (its tables key documents by int).
     digest = hashlib.blake2b(paper_id.encode("utf-8"), digest_size=7).digest()
-    return str(int.from_bytes(digest, "big"))
+    return int.from_bytes(digest, "big")
+
+
+def table(db: TinyDB, name: str) -> Table:
+    """The table `name` of `db`, without TinyDB's query cache: that cache is cleared only
+    by the same Table's own writes, so it would answer with what another process has
+    since changed. (Every document lookup here is by id, which the cache never serves.)"""
+    return db.table(name, cache_size=0)
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotationsRead:
+    """The annotations file as read: the annotations table's documents (each with its
+    `doc_id`) and the settings."""
+
+    documents: list[Document]
+    settings: dict[str, Any]
+
+
+def annotation_records(annotations: Table, paper_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The stored annotation documents of `paper_ids` that exist, by paper id (one read)."""
+    wanted = {_doc_id(pid): pid for pid in paper_ids}
+    found = annotations.get(doc_ids=list(wanted)) if wanted else []
+    return {wanted[doc.doc_id]: dict(doc) for doc in found}
+
+
+def put_annotation_records(annotations: Table, records: Mapping[str, Mapping[str, Any]], path: Path) -> None:
+    """Upsert each paper's annotation document (`records`: paper id -> the document's
+    fields) under the id derived from the paper id: fields given replace those stored,
+    others are kept. One `update` for those stored, one `insert_multiple` for the new."""
+    by_doc_id = {_doc_id(pid): (pid, record) for pid, record in records.items()}
+
+    def replace(document: dict[str, Any]) -> None:
+        pid = document.get("paper_id")
+        if pid not in records:
+            # Another paper's record under this paper's id: a hash clash or a hand edit.
+            # Refused (the transaction writes nothing) rather than overwritten.
+            raise StoreError(f"{path}: an annotation of paper {pid!r} is stored where another paper's belongs")
+        document.update(records[pid])
+
+    if not by_doc_id:
+        return
+    # Only ids that exist go to `update`: tinydb 4.8 fails on the others (4.9 skips them).
+    stored = {document.doc_id for document in annotations.get(doc_ids=list(by_doc_id))}
+    if stored:
+        annotations.update(replace, doc_ids=list(stored))
+    if len(stored) < len(by_doc_id):
+        annotations.insert_multiple(
+            Document({"paper_id": pid, **record}, doc_id)
+            for doc_id, (pid, record) in by_doc_id.items()
+            if doc_id not in stored
+        )
 
 
 class StoreFiles:
@@ -83,12 +145,12 @@ class StoreFiles:
         self.catalog_path = self.folder / CATALOG_FILE
         self.annotations_path = self.folder / ANNOTATIONS_FILE
         self._catalog_db = TinyDB(self.catalog_path, storage=AtomicJSONStorage)
-        self._annotations_db = TinyDB(self.annotations_path, storage=AtomicJSONStorage)
+        # The annotations storage keeps what it last wrote: a write on a file nobody else
+        # replaced since skips parsing it again.
+        self._annotations_db = TinyDB(self.annotations_path, storage=AtomicJSONStorage, keep_written=True)
         self._thread_lock = threading.RLock()
         self.catalog_signature: FileSignature | None = None
         self.annotations_signature: FileSignature | None = None
-        # The annotations tables as this process last wrote them, and that file's signature.
-        self._last_written: tuple[FileSignature | None, Tables | None] = (None, None)
 
     # -- locking ------------------------------------------------------------------------
 
@@ -102,22 +164,53 @@ class StoreFiles:
 
     # -- reading ------------------------------------------------------------------------
 
-    def read_catalog(self) -> tuple[Tables | None, FileSignature | None]:
-        """The catalog's tables (None when there is no catalog yet) and its signature."""
-        return self._read(self._catalog_db, self.catalog_path, "catalog")
+    def read_catalog(self) -> tuple[dict[str, Any] | None, FileSignature | None]:
+        """The catalog's paper records by document id (None when there is no catalog yet)
+        and its signature."""
+        with self._thread_lock, gc_paused(), self._catalog_db.storage.transaction(writable=False):
+            signature = FileSignature.of(self.catalog_path)
+            if not self._opened(self._catalog_db, self.catalog_path, "catalog"):
+                return None, signature
+            # The records as parsed, not through `Table.all()`: that copies each of 20,000
+            # records into a Document, 60 ms more at every start for nothing.
+            return self._catalog_db.storage.read().get(PAPERS_TABLE, {}), signature
 
-    def read_annotations(self) -> tuple[Tables | None, FileSignature | None]:
-        """The annotations file's tables (None when there is none yet) and its signature."""
-        return self._read(self._annotations_db, self.annotations_path, "annotations")
+    def read_annotations(self) -> tuple[AnnotationsRead | None, FileSignature | None]:
+        """The annotations file's documents and settings (None when there is no file yet)
+        and its signature: one consistent read, through TinyDB's tables."""
+        with self.reading_annotations() as db:
+            signature = FileSignature.of(self.annotations_path)
+            if db is None:
+                return None, signature
+            settings = table(db, SETTINGS_TABLE).get(doc_id=SETTINGS_DOC_ID)
+            return AnnotationsRead(table(db, ANNOTATIONS_TABLE).all(), dict(settings or {})), signature
 
-    def _read(self, db: TinyDB, path: Path, kind: str) -> tuple[Tables | None, FileSignature | None]:
-        with self._thread_lock, gc_paused():
-            signature = FileSignature.of(path)
-            data = db.storage.read()
-        if data is None:
-            return None, signature
-        check_meta(path, data, kind)
-        return data, signature
+    @contextlib.contextmanager
+    def reading_annotations(self) -> Iterator[TinyDB | None]:
+        """A consistent read-only view of the annotations file for TinyDB queries
+        (`table(db, ANNOTATIONS_TABLE).search(...)`): the file read once, no lock taken,
+        nothing created. None when there is no file yet; StoreError for a damaged one."""
+        db = self._annotations_db
+        with self._thread_lock, gc_paused(), db.storage.transaction(writable=False):
+            yield db if self._opened(db, self.annotations_path, "annotations") else None
+
+    @staticmethod
+    def _opened(db: TinyDB, path: Path, kind: str) -> bool:
+        """Inside a transaction of `db`: False when the file does not exist; raises
+        StoreError for a file that is not a reader-tui `kind` file this version reads."""
+        tables = db.storage.read()
+        if tables is None:
+            return False
+        # TinyDB makes a Document of each record it returns: one that is not an object
+        # would fail there with a traceback, so the records are checked first.
+        meta = tables.get(META_TABLE, {}).get(str(META_DOC_ID))
+        check_meta_document(path, meta if isinstance(meta, dict) else None, kind)
+        for name in (ANNOTATIONS_TABLE, SETTINGS_TABLE) if kind == "annotations" else ():
+            for doc_id, record in tables.get(name, {}).items():
+                if not isinstance(record, dict):
+                    what = f"annotation {doc_id} names no paper" if name == ANNOTATIONS_TABLE else "the settings are not an object"
+                    raise StoreError(f"{path}: {what}")
+        return True
 
     def changed_on_disk(self) -> tuple[bool, bool]:
         """Whether (catalog, annotations) differ from what this process last read or wrote."""
@@ -128,48 +221,58 @@ class StoreFiles:
 
     # -- writing ------------------------------------------------------------------------
 
-    def update_annotations(self, change: Callable[[Tables], None]) -> Tables:
-        """Re-read the annotations file under the lock, let `change` edit its tables in
-        place, and write it back atomically. Returns the tables as written."""
+    @contextlib.contextmanager
+    def writing_annotations(self) -> Iterator[TinyDB]:
+        """A write transaction on the annotations file: under the lock, the file re-read
+        (another process's changes included), the block changes it through the TinyDB it
+        is given (`table(db, ...)`), and at the end one atomic write; nothing is written
+        when the block raises."""
+        db = self._annotations_db
         # With a 20k-paper catalog in memory, the objects parsing makes trigger full
         # collections that walk all of it: 25 ms of a write's 27 ms, for nothing.
         with saving(self.annotations_path), self.locked(), gc_paused():
-            on_disk = FileSignature.of(self.annotations_path)
-            seen = on_disk == self.annotations_signature
-            written, cached = self._last_written
-            if on_disk is not None and on_disk == written:
-                data = cached  # nobody wrote since we did: no need to parse it again
-            else:
-                data, _ = self.read_annotations()
-                data = data if data is not None else new_tables("annotations")
-            for table in (ANNOTATIONS_TABLE, SETTINGS_TABLE):
-                data.setdefault(table, {})
-            self._last_written = (None, None)  # until this write is known to have landed
-            change(data)
-            self._annotations_db.storage.write(data)
-            after = FileSignature.of(self.annotations_path)
-            self._last_written = (after, data)
+            seen = FileSignature.of(self.annotations_path) == self.annotations_signature
+            with db.storage.transaction():
+                self._prepare(db, self.annotations_path, "annotations", (ANNOTATIONS_TABLE, SETTINGS_TABLE))
+                yield db
             # What we wrote holds another process's changes when the file had moved on
             # since we last read it: forget the signature so the next reload shows them.
-            self.annotations_signature = after if seen else None
-            self._annotations_db.clear_cache()
-            return data
+            self.annotations_signature = FileSignature.of(self.annotations_path) if seen else None
 
-    def update_catalog(self, change: Callable[[Tables], bool]) -> Tables:
-        """The same for the catalog: one atomic write however many papers change, and
-        none when `change` returns False (nothing changed)."""
+    def set_settings(self, values: Mapping[str, Any]) -> None:
+        """Store settings (key -> JSON value), keeping every other key as it is on disk."""
+        with self.writing_annotations() as db:
+            table(db, SETTINGS_TABLE).upsert(Document(dict(values), SETTINGS_DOC_ID))
+
+    def replace_catalog(self, change: Callable[[dict[str, Any]], dict[str, Any] | None]) -> dict[str, Any]:
+        """Re-read the catalog under the lock; `change` gets its paper records (by document
+        id) and returns the new ones, or None when nothing changed (then nothing is
+        written). The records are written through the papers table (`truncate`, then
+        `insert_multiple` under their document ids) in one atomic write. Returns the
+        records now in the catalog."""
+        db = self._catalog_db
         with saving(self.catalog_path), self.locked(), gc_paused():
             seen = FileSignature.of(self.catalog_path) == self.catalog_signature
-            data, signature = self.read_catalog()
-            data = data if data is not None else new_tables("catalog")
-            data.setdefault(PAPERS_TABLE, {})
-            if not change(data):
-                self.catalog_signature = signature if seen else None
-                return data
-            self._catalog_db.storage.write(data)
+            with db.storage.transaction():
+                self._prepare(db, self.catalog_path, "catalog", (PAPERS_TABLE,))
+                records = db.storage.read()[PAPERS_TABLE]
+                new = change(records)
+                if new is not None:
+                    papers = table(db, PAPERS_TABLE)
+                    papers.truncate()
+                    papers.insert_multiple(Document(record, int(doc_id)) for doc_id, record in new.items())
+                    records = db.storage.read()[PAPERS_TABLE]
             self.catalog_signature = FileSignature.of(self.catalog_path) if seen else None
-            self._catalog_db.clear_cache()
-            return data
+            return records
+
+    def _prepare(self, db: TinyDB, path: Path, kind: str, tables: Iterable[str]) -> None:
+        """Inside a write transaction: check the file's format (a new file gets its
+        `_meta`), and make sure `tables` exist, so the file keeps one shape."""
+        if self._opened(db, path, kind):
+            return
+        table(db, META_TABLE).insert(Document({"format": FORMAT_VERSION, "kind": kind}, META_DOC_ID))
+        for name in tables:
+            table(db, name).insert_multiple([])  # creates the table, empty
 
     # -- backups ------------------------------------------------------------------------
 
@@ -188,7 +291,7 @@ class StoreFiles:
                     return None
                 if time.time() - newest.stat().st_mtime < min_age_s:
                     return None
-            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
             target = self.folder / BACKUP_DIR / f"annotations-{stamp}.json"
             write_file_atomically(target, current)
             for old in list_backups(self.folder)[BACKUPS_KEPT:]:
@@ -244,8 +347,14 @@ def new_tables(kind: str) -> Tables:
 
 
 def check_meta(path: Path, data: Tables, kind: str) -> None:
-    """Refuse a file that is not a reader-tui `kind` file of a format this version reads."""
-    meta = data.get(META_TABLE, {}).get("1")
+    """Refuse a file (its tables: `data`) that is not a reader-tui `kind` file of a
+    format this version reads."""
+    meta = data.get(META_TABLE, {}).get(str(META_DOC_ID))
+    check_meta_document(path, meta if isinstance(meta, dict) else None, kind)
+
+
+def check_meta_document(path: Path, meta: Mapping[str, Any] | None, kind: str) -> None:
+    """`check_meta` given the file's `_meta` document."""
     if not isinstance(meta, dict):
         raise StoreError(f"{path}: not a reader-tui {kind} file (no format version recorded)")
     if meta.get("kind") != kind:
@@ -276,7 +385,7 @@ def restore_backup(folder: Path, backup: Path) -> Path | None:
 
 def unique_aside_name(path: Path, label: str) -> Path:
     """A name beside `path` for keeping a damaged file, never one that exists already."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     candidate = path.with_name(f"{path.stem}.{label}-{stamp}{path.suffix}")
     n = 1
     while candidate.exists():

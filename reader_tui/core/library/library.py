@@ -3,8 +3,9 @@
 Every change goes through a `Library` method, which updates memory at once, tells the
 subscribers which papers changed, records it for undo, and writes it: straight away
 (the CLI) or on a background thread (the TUI, so typing never waits on the disk).
-A write re-reads the file under a lock and sets only the fields that changed, so a
-second process's changes to other papers or other fields survive.
+A write is a TinyDB transaction on the annotations file (`StoreFiles.writing_annotations`):
+it re-reads the file under a lock and upserts only the documents and fields that changed,
+so a second process's changes to other papers or other fields survive.
 
 A library whose folder cannot be written opens read-only (`Library.read_only`): it reads
 as usual, and every write fails with one `ReadOnlyError` line naming the folder.
@@ -19,21 +20,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .writer import BackgroundWriter, BlockedWrite
+from ..atomic_storage import ReadOnlyError, StoreError, describe_error
+from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
+from ..stats import tag_counts
 from .catalog import Catalog
 from .catalog_merge import ImportSummary, merge_papers
-from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
 from .files import (
     ANNOTATIONS_TABLE,
-    PAPERS_TABLE,
-    SETTINGS_TABLE,
+    AnnotationsRead,
     StoreFiles,
-    Tables,
     annotation_doc_id,
+    annotation_records,
     folder_writable,
+    put_annotation_records,
+    table,
 )
-from ..atomic_storage import ReadOnlyError, StoreError, describe_error
-from ..stats import tag_counts
+from .writer import BackgroundWriter, BlockedWrite
 
 Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""
@@ -54,7 +56,7 @@ class Change:
     before: dict[str, Any]
     after: dict[str, Any]
 
-    def inverse(self) -> "Change":
+    def inverse(self) -> Change:
         return Change(self.field, self.after, self.before)
 
 
@@ -95,7 +97,7 @@ class Library:
         seed: Path | None = None,
         background_writes: bool = False,
         rebuilding_catalog: bool = False,
-    ) -> "Library":
+    ) -> Library:
         """Open the store in `folder`, creating it when new. A new store (no catalog yet)
         first takes in the papers of `seed`.
 
@@ -128,8 +130,8 @@ class Library:
         return library
 
     def _load_catalog(self) -> None:
-        data, signature = self.files.read_catalog()
-        self.papers = self._catalog((data or {}).get(PAPERS_TABLE, {}))
+        records, signature = self.files.read_catalog()
+        self.papers = self._catalog(records or {})
         self.files.catalog_signature = signature
 
     def _catalog(self, records: Mapping[str, Any]) -> Catalog:
@@ -138,9 +140,9 @@ class Library:
         return Catalog(records, self.files.catalog_path, placeholders=self._writer is not None)
 
     def _load_annotations(self) -> None:
-        data, signature = self.files.read_annotations()
-        self.annotations = _annotations_from_tables(data, self.files.annotations_path)
-        self.settings = dict((data or {}).get(SETTINGS_TABLE, {}).get("1", {}))
+        found, signature = self.files.read_annotations()
+        self.annotations = _annotations_from_documents(found, self.files.annotations_path)
+        self.settings = dict(found.settings) if found else {}
         self.files.annotations_signature = signature
 
     # -- reading ------------------------------------------------------------------------
@@ -326,15 +328,15 @@ class Library:
 
     def _persist(self, field_name: str, values: dict[str, Any], when: str) -> None:
         def write() -> None:
-            def change(tables: Tables) -> None:
-                table = tables[ANNOTATIONS_TABLE]
+            with self.files.writing_annotations() as db:
+                annotations = table(db, ANNOTATIONS_TABLE)
+                stored = annotation_records(annotations, values)
+                records = {}
                 for pid, value in values.items():
-                    doc_id = annotation_doc_id(pid)
-                    ann = _annotation_or_default(table.get(doc_id))
+                    ann = _annotation_or_default(stored.get(pid))
                     _set_field(ann, field_name, value, when)
-                    table[doc_id] = {"paper_id": pid, **ann.to_dict()}
-
-            self.files.update_annotations(change)
+                    records[pid] = {"paper_id": pid, **ann.to_dict()}
+                put_annotation_records(annotations, records, self.files.annotations_path)
 
         self._write(write)
 
@@ -344,13 +346,7 @@ class Library:
         """Remember a setting (theme, saved searches...) with the library."""
         self.settings[key] = value
 
-        def write() -> None:
-            def change(tables: Tables) -> None:
-                tables[SETTINGS_TABLE].setdefault("1", {})[key] = value
-
-            self.files.update_annotations(change)
-
-        self._write(write)
+        self._write(lambda: self.files.set_settings({key: value}))
         self._changes_made += 1
         self._setting_changed_at[key] = self._changes_made
 
@@ -371,19 +367,14 @@ class Library:
         summary = ImportSummary()
         when = now_iso()
 
-        def change(tables: Tables) -> bool:
-            merged = merge_papers(
-                tables[PAPERS_TABLE], incoming, summary, when, self._effective_citekey, self.files.catalog_path
-            )
-            if merged is None:
-                return False  # nothing to write: a re-import of the same list costs no write
-            tables[PAPERS_TABLE] = merged
-            return True
+        def change(records: dict[str, Any]) -> dict[str, Any] | None:
+            # None (nothing to write) when a re-import of the same list changes nothing.
+            return merge_papers(records, incoming, summary, when, self._effective_citekey, self.files.catalog_path)
 
         if incoming:
-            tables = {}
-            self._write(lambda: tables.update(self.files.update_catalog(change)), wait="the import")
-            self.papers = self._catalog(tables.get(PAPERS_TABLE, {}))
+            written: list[dict[str, Any]] = []
+            self._write(lambda: written.append(self.files.replace_catalog(change)), wait="the import")
+            self.papers = self._catalog(written[-1] if written else {})
             self._changes_made += 1
             self._catalog_changed_at = self._changes_made
             self._notify(None)
@@ -414,23 +405,28 @@ class Library:
         moved: dict[str, Annotation] = {}
 
         def write() -> None:
-            def change(tables: Tables) -> None:
-                table = tables[ANNOTATIONS_TABLE]
+            with self.files.writing_annotations() as db:
+                annotations = table(db, ANNOTATIONS_TABLE)
+                stored = annotation_records(annotations, set(orphans) | set(orphans.values()))
                 moved.clear()
+                gone = []
                 for old_id, new_id in orphans.items():
-                    record = table.get(annotation_doc_id(old_id))
+                    record = stored.get(old_id)
                     if record is None:
                         continue  # another process moved it already
-                    ours = moved.get(new_id) or _annotation_or_default(table.get(annotation_doc_id(new_id)))
-                    merged = _merge_annotations(ours, _annotation_or_default(record))
-                    table[annotation_doc_id(new_id)] = {"paper_id": new_id, **merged.to_dict()}
-                    del table[annotation_doc_id(old_id)]
-                    moved[new_id] = merged
-
-            self.files.update_annotations(change)
+                    ours = moved.get(new_id) or _annotation_or_default(stored.get(new_id))
+                    moved[new_id] = _merge_annotations(ours, _annotation_or_default(record))
+                    gone.append(int(annotation_doc_id(old_id)))
+                if gone:
+                    annotations.remove(doc_ids=gone)
+                put_annotation_records(
+                    annotations,
+                    {pid: {"paper_id": pid, **ann.to_dict()} for pid, ann in moved.items()},
+                    self.files.annotations_path,
+                )
 
         self._write(write, wait="reattaching annotations to their papers")
-        for old_id, new_id in orphans.items():
+        for old_id in orphans:
             self.annotations.pop(old_id, None)
         self.annotations.update(moved)
         self._notify(frozenset(moved))
@@ -478,7 +474,7 @@ class Library:
         found = self.read_disk()
         return frozenset() if found is None else self.apply_disk(found)
 
-    def read_disk(self) -> "DiskRead | None":
+    def read_disk(self) -> DiskRead | None:
         """Read and parse what another process wrote, changing nothing in the Library, so
         any thread may call it. None when neither file changed (or only the annotations
         did while a change of ours is still on its way to disk: the next read gets both)."""
@@ -492,21 +488,21 @@ class Library:
             return None
         catalog = None
         if catalog_changed:
-            data, signature = self.files.read_catalog()
-            catalog = (self._catalog((data or {}).get(PAPERS_TABLE, {})), signature)
+            records, signature = self.files.read_catalog()
+            catalog = (self._catalog(records or {}), signature)
         annotations = None
         if not self.pending_writes:
-            data, signature = self.files.read_annotations()
+            found, signature = self.files.read_annotations()
             annotations = (
-                _annotations_from_tables(data, self.files.annotations_path),
-                dict((data or {}).get(SETTINGS_TABLE, {}).get("1", {})),
+                _annotations_from_documents(found, self.files.annotations_path),
+                dict(found.settings) if found else {},
                 signature,
             )
         if catalog is None and annotations is None:
             return None
         return DiskRead(mark, started, catalog, annotations)
 
-    def apply_disk(self, found: "DiskRead") -> frozenset[str] | None:
+    def apply_disk(self, found: DiskRead) -> frozenset[str] | None:
         """Take in what `read_disk` found, on the thread that changes the Library (the UI
         thread in the TUI), keeping every change made here since the read began. Returns
         and notifies what changed, as `reload_if_changed`."""
@@ -696,12 +692,12 @@ def _annotation_or_default(record: dict[str, Any] | None) -> Annotation:
         return Annotation()
 
 
-def _annotations_from_tables(data: Tables | None, path: Path) -> dict[str, Annotation]:
+def _annotations_from_documents(found: AnnotationsRead | None, path: Path) -> dict[str, Annotation]:
     result: dict[str, Annotation] = {}
-    for doc_id, record in (data or {}).get(ANNOTATIONS_TABLE, {}).items():
-        pid = record.get("paper_id") if isinstance(record, dict) else None
+    for record in found.documents if found else ():
+        pid = record.get("paper_id")
         if not isinstance(pid, str):
-            raise StoreError(f"{path}: annotation {doc_id} names no paper")
+            raise StoreError(f"{path}: annotation {record.doc_id} names no paper")
         try:
             result[pid] = Annotation.from_dict(record)
         except (TypeError, ValueError) as error:

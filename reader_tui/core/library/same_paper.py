@@ -34,8 +34,8 @@ incoming paper is left after the exact rules.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from rapidfuzz import fuzz
 

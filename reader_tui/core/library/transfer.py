@@ -24,13 +24,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
-from ..text.citekeys import validate_citekey
 from ..formats.identifiers import fold, normalise_doi, normalise_url
 from ..model import EDITABLE_FIELDS, Annotation, Status, now_iso
-from .files import ANNOTATIONS_TABLE, Tables, annotation_doc_id
+from ..text.citekeys import validate_citekey
+from .files import ANNOTATIONS_TABLE, annotation_records, put_annotation_records, table
 from .library import Library, clean_tags
 
 FORMAT_KEY = "reader_tui_annotations"
@@ -169,32 +169,35 @@ def apply_annotation_fields(library: Library, incoming: list[tuple[str, Annotati
     """Merge each (paper id, annotation) into the store in one locked read-modify-write,
     field by field by `changed` time, then bring the library's memory up to date."""
     touched: set[str] = set()
-
-    def change(tables: Tables) -> None:
-        touched.clear()  # counted from scratch: this runs once, but says so
-        result.fields_taken = 0
-        table = tables[ANNOTATIONS_TABLE]
-        for pid, theirs in incoming:
-            doc_id = annotation_doc_id(pid)
-            record = table.get(doc_id)
-            try:
-                ours = Annotation.from_dict(record) if record is not None else Annotation()
-            except (TypeError, ValueError):
-                # A bad record on disk would have stopped this library opening; if another
-                # program wrote one since, the incoming annotation is the better data.
-                ours = Annotation()
-            merged, taken = merge_annotation(ours, theirs)
-            if merged != ours:
-                table[doc_id] = {"paper_id": pid, **merged.to_dict()}
-                touched.add(pid)
-                result.fields_taken += taken
-
     if incoming:
-        library.files.update_annotations(change)
+        with library.files.writing_annotations() as db:
+            annotations = table(db, ANNOTATIONS_TABLE)
+            stored = annotation_records(annotations, {pid for pid, _ in incoming})
+            merged_records: dict[str, Annotation] = {}
+            result.fields_taken = 0
+            for pid, theirs in incoming:
+                ours = merged_records.get(pid)
+                if ours is None:
+                    try:
+                        ours = Annotation.from_dict(stored[pid]) if pid in stored else Annotation()
+                    except (TypeError, ValueError):
+                        # A bad record on disk would have stopped this library opening; if
+                        # another program wrote one since, the incoming one is the better data.
+                        ours = Annotation()
+                merged, taken = merge_annotation(ours, theirs)
+                if merged != ours:
+                    merged_records[pid] = merged
+                    touched.add(pid)
+                    result.fields_taken += taken
+            put_annotation_records(
+                annotations,
+                {pid: {"paper_id": pid, **ann.to_dict()} for pid, ann in merged_records.items()},
+                library.files.annotations_path,
+            )
     result.changed_ids = set(touched)
     result.changed = len(touched)
     result.unchanged = len({pid for pid, _ in incoming} - touched)
-    # update_annotations records the file it wrote as already seen, which would hide this
+    # writing_annotations records the file it wrote as already seen, which would hide this
     # merge (and any other process's earlier writes) from reload_if_changed: forget it.
     library.files.annotations_signature = None
     library.reload_if_changed()
@@ -290,8 +293,8 @@ def _normal_time(text: str) -> str | None:
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return when.astimezone(timezone.utc).replace(microsecond=0).isoformat()
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
 def _label(entry: dict[str, Any], position: int) -> str:

@@ -117,7 +117,7 @@ class RelatedIndex:
         self._posting_papers, self._posting_weights = _postings(len(vocab), vector_terms, vector_weights)
 
     @classmethod
-    def build(cls, views: Iterable[PaperView], *, top_terms: int = TOP_TERMS, max_df: float = 0.2) -> "RelatedIndex":
+    def build(cls, views: Iterable[PaperView], *, top_terms: int = TOP_TERMS, max_df: float = 0.2) -> RelatedIndex:
         """Index `views`. Each paper keeps its `top_terms` heaviest terms. Terms found in
         only one paper (they can match nothing) or in more than `max_df` of them (their
         weight is small, and they make the postings long) are dropped."""
@@ -125,7 +125,7 @@ class RelatedIndex:
             return cls._build(list(views), top_terms, max_df)
 
     @classmethod
-    def _build(cls, views: list[PaperView], top_terms: int, max_df: float) -> "RelatedIndex":
+    def _build(cls, views: list[PaperView], top_terms: int, max_df: float) -> RelatedIndex:
         ids = [v.id for v in views]
         # Count each paper's tokens while its fresh strings are still in the CPU cache,
         # and keep its terms as the first-seen string object of each word: the document
@@ -181,7 +181,7 @@ class RelatedIndex:
         return cls(ids, vocab, vector_terms, vector_weights)
 
     @classmethod
-    def load_or_build(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = TOP_TERMS) -> "RelatedIndex":
+    def load_or_build(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = TOP_TERMS) -> RelatedIndex:
         """The index of `views`, read from the `cache` file when it was made from exactly
         these papers' texts, else built and written there (atomically) for next time.
 
@@ -197,7 +197,7 @@ class RelatedIndex:
         return index
 
     @classmethod
-    def load(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = TOP_TERMS) -> "RelatedIndex | None":
+    def load(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = TOP_TERMS) -> RelatedIndex | None:
         """The index of `views` from the `cache` file, or None when there is none made from
         exactly these papers' texts by this version (never raises for a bad file)."""
         body = read_cache(Path(cache), CACHE_KIND, _CACHE_FORMAT, fingerprint(list(views), top_terms))

@@ -35,10 +35,10 @@ from pathlib import Path
 
 import rapidfuzz
 
-from ..model import PaperView
-from .index import SearchIndex, notes_key, tag_keys
 from ..cache_file import read_cache, write_cache
 from ..gc_pause import gc_paused
+from ..model import PaperView
+from .index import SearchIndex, notes_key, tag_keys
 
 #: Bump when the tokeniser, the index's fields or this file's layout change, so that old
 #: caches are rebuilt, not trusted.

@@ -29,20 +29,35 @@ from __future__ import annotations
 import threading
 from array import array
 from collections import OrderedDict, defaultdict, deque
+from collections.abc import Iterable
 from functools import lru_cache, partial
 from itertools import repeat
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
-from ..model import Status
-from .query import Query, parse_query, year_bounds
-from .scoring import (
-    ABSTRACT, EXACT, FIELD_WEIGHT, FUZZY1, FUZZY2, INFIX, META, NOTES_WEIGHT, PREFIX, STOPWORDS,
-    TAG_WEIGHT, TITLE, Matching, _combine, _Expansion, _matched,
-)
 from ..gc_pause import gc_paused
+from ..model import Status
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
+from .query import Query, parse_query, year_bounds
+from .scoring import (
+    ABSTRACT,
+    EXACT,
+    FIELD_WEIGHT,
+    FUZZY1,
+    FUZZY2,
+    INFIX,
+    META,
+    NOTES_WEIGHT,
+    PREFIX,
+    STOPWORDS,
+    TAG_WEIGHT,
+    TITLE,
+    Matching,
+    _combine,
+    _Expansion,
+    _matched,
+)
 
 #: the field weights and match qualities stay importable from here, where the scheme is told
 __all__ = [
@@ -118,7 +133,7 @@ class SearchIndex(Matching):
     # -- building -------------------------------------------------------------------
 
     @classmethod
-    def build(cls, records: Iterable, *, abstracts: bool = True) -> "SearchIndex":
+    def build(cls, records: Iterable, *, abstracts: bool = True) -> SearchIndex:
         """Index `records` (in list order, which filter-only queries keep).
 
         Tokenising abstracts is most of the work (about 2 s for 20,000 papers on a slow
@@ -134,7 +149,7 @@ class SearchIndex(Matching):
         return index
 
     @classmethod
-    def load_or_build(cls, records: Iterable, cache: Path) -> "SearchIndex":
+    def load_or_build(cls, records: Iterable, cache: Path) -> SearchIndex:
         """The index of `records`, read from the `cache` file when it was made from exactly
         these papers (same ids in the same order, same texts) by this version, else built
         and written there (atomically) for the next start. Status, tags and notes always

@@ -8,8 +8,9 @@ import math
 import threading
 from bisect import bisect_left
 from collections import OrderedDict, defaultdict
+from collections.abc import Sequence
 from itertools import repeat
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA

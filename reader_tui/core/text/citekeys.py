@@ -13,8 +13,8 @@ import itertools
 import re
 import string
 import unicodedata
-from functools import lru_cache
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Protocol
 
 from pylatexenc.latex2text import LatexNodes2Text

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .display import _collapse, _cut, _render, sanitize
 
+
 def unique_titles(titles: list[str]) -> list[str]:
     """`titles` in the same order, repeats made unique: "X", "X (2)", "X (3)"..."""
     seen: set[str] = set(titles)

@@ -11,8 +11,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ...core.text.display import sanitize
 from ...core.paths import styles_dir
+from ...core.text.display import sanitize
 
 
 class ConfirmDialog(ModalScreen[bool]):

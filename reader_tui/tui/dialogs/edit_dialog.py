@@ -18,13 +18,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from ...core.text.citekeys import validate_citekey
 from ...core.model import PaperView
+from ...core.paths import styles_dir
+from ...core.text.citekeys import validate_citekey
 from ...core.text.display import visible_controls
 from ...core.text.names import join_authors, split_authors
-from ...core.paths import styles_dir
 from ..widgets.data_input import DataInput
-
 
 
 def show_error(widget: Static, text: str) -> None:

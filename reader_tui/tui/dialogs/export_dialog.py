@@ -21,8 +21,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, RadioButton, RadioSet, Static
 
 from ...core.formats.write import ExportError, check_destination
-from ...core.text.display import sanitize
 from ...core.paths import styles_dir
+from ...core.text.display import sanitize
 from .confirm_dialog import ConfirmDialog
 
 Scope = Literal["marked", "filter", "all"]

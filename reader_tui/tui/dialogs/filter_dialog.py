@@ -19,9 +19,9 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.model import PaperView, Status
+from ...core.paths import styles_dir
 from ...core.search.filters import ListFilter
 from ...core.text.display import sanitize
-from ...core.paths import styles_dir
 
 
 @dataclass(frozen=True, slots=True)

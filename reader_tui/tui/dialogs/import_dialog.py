@@ -19,8 +19,8 @@ from textual.widgets import Button, Input, ProgressBar, Select, Static
 from ...core.atomic_storage import describe_error
 from ...core.formats.base import ImportFailure
 from ...core.library.library import ImportSummary, Library
-from ...core.text.display import sanitize
 from ...core.paths import styles_dir
+from ...core.text.display import sanitize
 
 FORMATS = (("detect from the file", ""), ("seed text", "seed"), ("BibTeX", "bibtex"), ("OpenReview JSON", "openreview"), ("CSV", "csv"))
 PROBLEMS_SHOWN = 8

@@ -11,8 +11,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ...core.text.display import one_line
 from ...core.paths import styles_dir
+from ...core.text.display import one_line
 
 
 class NamePrompt(ModalScreen[str | None]):

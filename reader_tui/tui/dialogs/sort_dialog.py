@@ -14,8 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.search.sorting import SORT_FIELDS, SortKey
 from ...core.paths import styles_dir
+from ...core.search.sorting import SORT_FIELDS, SortKey
 
 #: The key that picks each field.
 FIELD_KEYS = {"title": "t", "status": "s", "added": "a", "changed": "c"}

@@ -23,8 +23,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.text.display import one_line, sanitize, visible_controls
 from ...core.paths import styles_dir
+from ...core.text.display import one_line, sanitize, visible_controls
 from ..widgets.data_input import DataInput
 
 MAX_COMPLETIONS = 8

@@ -21,9 +21,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Digits, Footer, ProgressBar, Sparkline, Static
 
+from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.core.stats import DAYS, Numbers, numbers_for
-from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import visible_controls
 
 TOP_TAGS = 15

@@ -10,7 +10,7 @@ triage of the same filter starts after it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from textual.app import ComposeResult
@@ -20,9 +20,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.core.stats import decisions_since
-from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import sanitize, visible_controls
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
@@ -33,7 +33,7 @@ PACE_EVERY = 5.0
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class TriageScreen(Screen[str | None]):

@@ -24,8 +24,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from reader_tui.core.model import Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.core.text.display import one_line, visible_controls
 from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView

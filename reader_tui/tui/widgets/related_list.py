@@ -117,7 +117,7 @@ class RelatedList(OptionList):
             self.set_options([Option(Content.styled(empty, "$text-muted italic"), disabled=True)])
             return
         options = []
-        for n, (pid, title, score) in enumerate(rows, 1):
+        for n, (pid, title, _score) in enumerate(rows, 1):
             # the score stays out of the row: at the end a long title's ellipsis would hide it
             prompt = Content.assemble((f"{n} ", "$text-muted"), one_line(title))
             options.append(Option(prompt, id=pid))

@@ -67,28 +67,6 @@ def test_missing_title_is_derived_from_the_abstract(tmp_path):
     assert paper.title_derived and paper.short_name == "SOCOP"
 
 
-@pytest.mark.parametrize(
-    "name, words",
-    [
-        ("truncated.json", ["truncated.json:13:", "cut off"]),
-        ("object_of_objects.json", ["object_of_objects.json", "wrong shape"]),
-        ("number.json", ["number.json:1:", "wrong shape", "number"]),
-        ("empty.jsonl", ["empty.jsonl", "is empty"]),
-        ("binary.json", ["binary.json", "binary"]),
-        ("latin1.jsonl", ["latin1.jsonl:1:", "not UTF-8"]),
-        ("damaged.jsonl.gz", ["damaged.jsonl.gz", "gzip"]),
-        ("missing.json", ["missing.json", "no such file"]),
-    ],
-)
-def test_unusable_files_fail_with_one_line(name, words):
-    with pytest.raises(ImportFailure) as caught:
-        read_openreview(FIXTURES / name)
-    message = str(caught.value)
-    assert "\n" not in message
-    for word in words:
-        assert word in message
-
-
 def test_array_of_non_notes_fails(tmp_path):
     path = tmp_path / "a.json"
     path.write_text("[1, 2]")

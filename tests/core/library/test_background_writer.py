@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.library.writer import BackgroundWriter, BlockedWrite
-from reader_tui.core.model import Status
 from reader_tui.core.atomic_storage import StoreError
 from reader_tui.core.library.library import Library
-from reader_tui.core.model import Paper
+from reader_tui.core.library.writer import BackgroundWriter, BlockedWrite
+from reader_tui.core.model import Paper, Status
 
 PAPER = Paper(id="p1", title="A paper", abstract="", year=2026)
 

@@ -26,8 +26,8 @@ KILL_LOOP_SEED to replay a run's random delays.
 from __future__ import annotations
 
 import os
-import random
 import queue
+import random
 import signal
 import subprocess
 import sys
@@ -40,8 +40,8 @@ from typing import Any
 import pytest
 
 from reader_tui.core.library.doctor import check_store
-from reader_tui.core.model import Paper, Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
 
 REPO = Path(__file__).resolve().parents[3]
 STATUSES = list(Status)

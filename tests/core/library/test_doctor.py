@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from reader_tui.cli.doctor import run_doctor
-from reader_tui.core.library.doctor import check_store, restore_from_backup
-from reader_tui.core.model import Paper, Status
-from reader_tui.core.library.files import ANNOTATIONS_FILE, CATALOG_FILE, list_backups
 from reader_tui.core.atomic_storage import StoreError
+from reader_tui.core.library.doctor import check_store, restore_from_backup
+from reader_tui.core.library.files import ANNOTATIONS_FILE, CATALOG_FILE, list_backups
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
 
 
 @pytest.fixture

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from reader_tui.cli import main
-from reader_tui.core.library.catalog_merge import ImportSummary
-from reader_tui.core.formats.bibtex.writer import export_bibtex
 from reader_tui.core.formats.bibtex.reader import read_bibtex
-from reader_tui.core.model import Paper
+from reader_tui.core.formats.bibtex.writer import export_bibtex
+from reader_tui.core.library.catalog_merge import ImportSummary
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 
 ENTRY = "@inproceedings{myKey2026, title={Efficient Attention Things}, booktitle={ICLR}, year=2026, pages={1--9}}\n"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from reader_tui.cli import main
-from reader_tui.core.model import Annotation, Status
 from reader_tui.core.library.library import Library, _merge_annotations
+from reader_tui.core.model import Annotation, Status
 
 DUMP = Path(__file__).resolve().parents[2] / "fixtures" / "import_openreview" / "two_seed_papers.jsonl"
 

@@ -8,14 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.search import cache as search_cache
 from reader_tui.core.library import indexing
-from reader_tui.core.related.similar import RelatedIndex
-from reader_tui.core.search.index import SearchIndex
-from reader_tui.core.library.library import Library
 from reader_tui.core.library.indexing import (
-    building, load_related_index, load_search_index, provide_indexes, related_index, search_cache_path, search_index,
+    building,
+    load_related_index,
+    load_search_index,
+    provide_indexes,
+    related_index,
+    search_cache_path,
+    search_index,
 )
+from reader_tui.core.library.library import Library
+from reader_tui.core.related.similar import RelatedIndex
+from reader_tui.core.search import cache as search_cache
+from reader_tui.core.search.index import SearchIndex
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.model import Paper, Status
-from reader_tui.core.library.files import ANNOTATIONS_FILE, CATALOG_FILE, FORMAT_VERSION, list_backups
 from reader_tui.core.atomic_storage import StoreError
+from reader_tui.core.library.files import ANNOTATIONS_FILE, CATALOG_FILE, FORMAT_VERSION, list_backups
 from reader_tui.core.library.library import IdError, Library, clean_tags
+from reader_tui.core.model import Paper, Status
 
 
 def make_papers(n: int, *, prefix: str = "p") -> list[Paper]:

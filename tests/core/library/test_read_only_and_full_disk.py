@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.model import Paper, Status
-from reader_tui.core.library.files import ANNOTATIONS_FILE, CATALOG_FILE, list_backups
 from reader_tui.core.atomic_storage import ReadOnlyError, SaveError
+from reader_tui.core.library.files import ANNOTATIONS_FILE, CATALOG_FILE, list_backups
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
 
 
 def _everything(folder: Path) -> dict[str, bytes]:

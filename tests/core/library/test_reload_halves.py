@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reader_tui.core.model import Paper, Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
 
 
 def test_changes_made_between_read_and_apply_are_kept(tmp_path: Path) -> None:

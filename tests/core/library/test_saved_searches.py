@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.model import Paper
+from reader_tui.core.library.library import Library
 from reader_tui.core.library.saved_searches import (
     SETTING,
     SavedSearch,
@@ -16,7 +16,7 @@ from reader_tui.core.library.saved_searches import (
     rename_search,
     save_search,
 )
-from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reader_tui.cli.doctor import run_annotations_export, run_annotations_import
-from reader_tui.core.model import Paper, Status
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.transfer import (
     FORMAT_KEY,
@@ -20,6 +19,7 @@ from reader_tui.core.library.transfer import (
     import_annotations,
     parse_document,
 )
+from reader_tui.core.model import Paper, Status
 
 PAPERS = [
     Paper(id="p1", title="Attention Is All You Need", doi="10.5555/attn", url="https://arxiv.org/abs/1706.03762"),

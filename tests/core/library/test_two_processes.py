@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.model import Paper, Status
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
 
 REPO = Path(__file__).resolve().parents[3]
 STATUSES = list(Status)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.search import cache as search_cache
+from benchmarks.synthetic import load_views
 from reader_tui.core.cache_file import write_cache
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
-from benchmarks.synthetic import load_views
+from reader_tui.core.search import cache as search_cache
 from reader_tui.core.search.index import SearchIndex
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "papers_sample.jsonl"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.search import cache as search_cache
 from reader_tui.core.model import Annotation, Paper, PaperView
+from reader_tui.core.search import cache as search_cache
 from reader_tui.core.search.index import SearchIndex
 from reader_tui.core.text import tokens as tokens_module
 from reader_tui.core.text.tokens import tokens

@@ -8,8 +8,8 @@ import threading
 import pytest
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
-from reader_tui.core.search.query import QueryError, parse_query
 from reader_tui.core.search.index import Hit, SearchIndex, tokens
+from reader_tui.core.search.query import QueryError, parse_query
 
 
 def view(pid, title, abstract="", *, keywords=(), authors=(), year=2026, venue="ICLR 2026",

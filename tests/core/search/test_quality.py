@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from benchmarks.synthetic import load_views
+from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.search.index import SearchIndex
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "papers_sample.jsonl"

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reader_tui.core.model import Annotation, Paper, PaperView
 from reader_tui.core.text.citekeys import (
     CitekeyAllocator,
     citekey_base,
@@ -13,7 +14,6 @@ from reader_tui.core.text.citekeys import (
     make_citekey,
     validate_citekey,
 )
-from reader_tui.core.model import Annotation, Paper, PaperView
 
 
 def paper(title: str = "A Title", **kw) -> Paper:

@@ -14,8 +14,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from reader_tui.core.model import Paper
 from reader_tui.core.library.library import Library, clean_tags
+from reader_tui.core.model import Paper
 
 HOSTILE = [
     "[bold]",

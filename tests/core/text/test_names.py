@@ -1,6 +1,7 @@
 """The one author splitter: BibTeX's rule, used by every reader and editor of author lists."""
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from reader_tui.core.text.names import join_authors, split_authors
 

@@ -60,20 +60,20 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import bibtexparser
 from bibtexparser import model as bib
 
-from ..identifiers import BIBTEX_SOURCE, OWN_EXPORT_SOURCE, fold, normalise_doi, openreview_forum_id
 from ...model import Paper
-from .writer import HEADER
-from .user_text import decode_user_text, split_keywords
 from ...text.display import stable_id
 from ...text.names import split_authors
 from ..base import ImportFailure, ImportProblem, ImportResult, read_text_file
+from ..identifiers import BIBTEX_SOURCE, OWN_EXPORT_SOURCE, fold, normalise_doi, openreview_forum_id
+from .user_text import decode_user_text, split_keywords
+from .writer import HEADER
 
 _MONTHS = {
     m[:3]: m

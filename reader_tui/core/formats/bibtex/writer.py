@@ -22,11 +22,11 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from reader_tui.core.text.citekeys import CitekeyAllocator, citekey_base, validate_citekey
 from reader_tui.core.formats.bibtex.latex import escape_latex, lossy_characters, to_ascii
 from reader_tui.core.formats.bibtex.title_case import protect_case
 from reader_tui.core.formats.bibtex.user_text import decode_user_text, encode_user_text
 from reader_tui.core.model import PaperView
+from reader_tui.core.text.citekeys import CitekeyAllocator, citekey_base, validate_citekey
 
 __all__ = ["export_bibtex", "entry_for", "entry_fields", "booktitle_for", "export_losses", "HEADER", "CONTROLS_LEFT_OUT"]
 

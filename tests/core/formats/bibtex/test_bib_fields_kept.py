@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reader_tui.core.formats.bibtex.writer import HEADER, export_bibtex
-from reader_tui.core.formats.bibtex.user_text import encode_user_text
 from reader_tui.core.formats.bibtex.reader import read_bibtex
+from reader_tui.core.formats.bibtex.user_text import encode_user_text
+from reader_tui.core.formats.bibtex.writer import HEADER, export_bibtex
 from reader_tui.core.library.library import Library
 
 BIB = r"""@preamble{"\newcommand{\noopsort}[1]{}"}

@@ -159,6 +159,6 @@ def test_the_measured_tables_still_hold(tmp_path: Path) -> None:
     (tmp_path / "t.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + "\n".join(lines) + "\n\\end{document}\n")
     run([LATEX, "-interaction=nonstopmode", "t.tex"], tmp_path)
     log = (tmp_path / "t.log").read_text(errors="replace")
-    errors = [block.split("\n")[0] + " at " + next((l for l in block.split("\n") if l.startswith("l.")), "?")
+    errors = [block.split("\n")[0] + " at " + next((line for line in block.split("\n") if line.startswith("l.")), "?")
               for block in log.split("\n! ")[1:]]
     assert errors == [], errors[:20]

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import bibtexparser
 
-from reader_tui.core.formats.bibtex.writer import export_bibtex
 from reader_tui.core.formats.bibtex import reader as bibtex_importer
 from reader_tui.core.formats.bibtex.reader import read_bibtex
+from reader_tui.core.formats.bibtex.writer import export_bibtex
 from reader_tui.core.model import Annotation, Paper, PaperView
 
 FIXTURE = Path(__file__).parents[3] / "fixtures" / "export_bibtex" / "multitype.bib"

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.formats.base import ImportFailure
 from reader_tui.core.formats.bibtex.reader import read_bibtex, split_authors
 from reader_tui.core.text.display import stable_id
 
@@ -129,33 +128,6 @@ def test_truncated_last_entry_is_a_problem_when_others_parse():
     assert "truncated.bib:6:" in str(result.problems[0])
     assert "unbalanced braces" in str(result.problems[0])
 
-
-@pytest.mark.parametrize(
-    "name, words",
-    [
-        ("only_broken.bib", ["only_broken.bib:1:", "unbalanced braces"]),
-        ("no_entries.bib", ["no_entries.bib", "no BibTeX entries"]),
-        ("latin1.bib", ["latin1.bib:1:", "not UTF-8"]),
-    ],
-)
-def test_unusable_files_fail_with_one_line(name, words):
-    with pytest.raises(ImportFailure) as caught:
-        read_bibtex(FIXTURES / name)
-    message = str(caught.value)
-    assert "\n" not in message
-    for word in words:
-        assert word in message
-
-
-def test_empty_and_binary_files(tmp_path):
-    empty = tmp_path / "empty.bib"
-    empty.write_text("  \n")
-    with pytest.raises(ImportFailure, match="empty.bib: is empty"):
-        read_bibtex(empty)
-    binary = tmp_path / "bin.bib"
-    binary.write_bytes(b"\x00\x01\x02@article{")
-    with pytest.raises(ImportFailure, match="bin.bib: looks like a binary"):
-        read_bibtex(binary)
 
 
 def test_nothing_is_logged_to_stderr(capsys):

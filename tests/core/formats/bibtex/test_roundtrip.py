@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reader_tui.core.formats.bibtex.writer import HEADER, export_bibtex
 from reader_tui.core.formats.bibtex.latex import escape_latex, lossy_characters
 from reader_tui.core.formats.bibtex.reader import read_bibtex
-from reader_tui.core.model import Annotation, Paper, PaperView, Status
+from reader_tui.core.formats.bibtex.writer import HEADER, export_bibtex
 from reader_tui.core.library.library import Library, clean_tags
+from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.text.display import to_display
 
 # ---------------------------------------------------------------------------- strategies

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from reader_tui.core.formats.bibtex.writer import export_bibtex
-from reader_tui.core.formats.bibtex.user_text import MODES, decode_user_text, encode_user_text
 from reader_tui.core.formats.bibtex.reader import read_bibtex
+from reader_tui.core.formats.bibtex.user_text import MODES, decode_user_text, encode_user_text
+from reader_tui.core.formats.bibtex.writer import export_bibtex
 from reader_tui.core.model import Annotation, Paper, PaperView
 
 HOSTILE = [

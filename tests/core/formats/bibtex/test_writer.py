@@ -12,14 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+from reader_tui.core.formats.bibtex.latex import _escape_full, escape_latex
+from reader_tui.core.formats.bibtex.title_case import protect_case
 from reader_tui.core.formats.bibtex.writer import (
     booktitle_for,
     entry_fields,
     entry_for,
     export_bibtex,
 )
-from reader_tui.core.formats.bibtex.latex import _escape_full, escape_latex
-from reader_tui.core.formats.bibtex.title_case import protect_case
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.text.titles import derive_title
 
@@ -561,8 +561,8 @@ def _imported_evil() -> PaperView:
 
 @pytest.mark.parametrize("mode", ["latex", "unicode", "ascii"])
 def test_no_raw_control_character_in_any_mode_and_each_is_counted(mode: str) -> None:
-    from reader_tui.core.formats.bibtex.writer import CONTROLS_LEFT_OUT, export_losses
     from reader_tui.core.formats.bibtex.user_text import decode_user_text
+    from reader_tui.core.formats.bibtex.writer import CONTROLS_LEFT_OUT, export_losses
 
     imported = _imported_evil()
     catalog = view("Cat \x1b[2J title", authors=("Bel\x07 Author",), venue="ICLR 2026", abstract="a\x1bb", id="c")
