@@ -7,7 +7,6 @@ from textual.widgets._footer import FooterKey
 
 from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
-
 from tui_support import settle
 
 SIZE = (120, 40)
