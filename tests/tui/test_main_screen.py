@@ -11,6 +11,7 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.main_screen import MainScreen
+from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList
@@ -244,7 +245,7 @@ async def test_other_process_changes_appear(library: Library) -> None:
         other = Library.open(library.files.folder)
         other.set_status([IDS[0]], Status.READ)
         other.set_tags(IDS[0], ["from-cli"])
-        app.screen._poll_disk()
+        app.screen.query_one(LibraryWatcher).poll_disk()
         await settle(app, pilot)
         assert library.annotation(IDS[0]).status is Status.READ
         assert "from-cli" in rows(app)[0]

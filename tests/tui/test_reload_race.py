@@ -10,6 +10,7 @@ import threading
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
+from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.paper_list import PaperList
 from tui_support import PAPERS, settle
 
@@ -46,7 +47,7 @@ async def test_status_set_during_a_reload_stays(library: Library) -> None:
             return result
 
         library.files.read_annotations = slow_read
-        app.screen._poll_disk()
+        app.screen.query_one(LibraryWatcher).poll_disk()
         assert await _wait(read_done)
         current = app.screen.query_one(PaperList).current_id
         await pilot.press("4")  # read, while the reload holds the file as it was
@@ -59,7 +60,7 @@ async def test_status_set_during_a_reload_stays(library: Library) -> None:
         assert library.annotation(IDS[1]).tags == ("from-cli",)
         assert _disk_status(library, current) == "read"
         # And it stays: later polls do not take it away either.
-        app.screen._poll_disk()
+        app.screen.query_one(LibraryWatcher).poll_disk()
         await settle(app, pilot)
         assert library.annotation(current).status is Status.READ
         assert library.flush(timeout=10)

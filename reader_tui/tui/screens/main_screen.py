@@ -1,47 +1,46 @@
-"""The main screen: the paper browser, the current paper's detail, related papers and
-notes, the saved searches and a status line.
+"""The main screen: the paper browser, the side pane (the current paper's detail, related
+papers and notes), the saved searches and a status line.
 
-Each widget owns its state (the browser its filter, sort and search; the related list
-its index; the saved searches their counts); the screen composes them, turns key
-presses into Library calls and passes what one widget says on to another (attributes
-down, messages up). Library changes arrive once, through the app's
+Each widget owns its state (the browser its filter, sort and search; the side pane the
+paper it shows and when; the related list its index; the saved searches their counts;
+the invisible LibraryWatcher the index worker and the disk poll); the screen composes
+them, turns key presses into Library calls and passes what one widget says on to
+another (attributes down, messages up). Library changes arrive once, through the app's
 `library_changed_signal`, and each widget handles its own part.
 """
 
 from __future__ import annotations
 
-import time
 import webbrowser
 from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.timer import Timer
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
 from reader_tui.core.text.display import one_line
-from reader_tui.tui.messages import DiskRead, IndexReady, RelatedReady
+from reader_tui.tui.messages import IndexReady, RelatedReady
 from reader_tui.tui.saving import SavingIndicator
 from reader_tui.tui.screens import main_dialogs
+from reader_tui.tui.widgets.footer import KeyFooter
+from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_browser import PaperBrowser
-from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.related_list import RelatedList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
 from reader_tui.tui.widgets.search_bar import SearchBar
+from reader_tui.tui.widgets.side_pane import SidePane
 from reader_tui.tui.widgets.status_bar import StatusBar
 
-DETAIL_DELAY = 0.04
-RELOAD_EVERY = 1.5
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
 
 
@@ -84,7 +83,6 @@ class MainScreen(Screen):
         self.library = library
         self.saving = SavingIndicator(self, library)
         self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
-        self._detail_timer: Timer | None = None
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -95,12 +93,10 @@ class MainScreen(Screen):
         with Horizontal(id="panes"):
             yield SavedSearchList(self.library, id="saved-searches")
             yield PaperBrowser(self.library, id="browser")
-            with Vertical(id="side"):
-                yield PaperDetail(id="detail")
-                yield RelatedList(self.library, id="related")
-                yield NotesEditor(self.library, id="notes")
+            yield SidePane(self.library, lambda paper_id: self.browser.matched.get(paper_id, ()), id="side")
         yield StatusBar(id="status")
-        yield Footer()
+        yield LibraryWatcher(self.library)
+        yield KeyFooter()
 
     @property
     def browser(self) -> PaperBrowser:
@@ -111,6 +107,10 @@ class MainScreen(Screen):
         return self.query_one(PaperList)
 
     @property
+    def side(self) -> SidePane:
+        return self.query_one(SidePane)
+
+    @property
     def status_bar(self) -> StatusBar:
         return self.query_one(StatusBar)
 
@@ -118,10 +118,7 @@ class MainScreen(Screen):
         self.app.library_changed_signal.subscribe(self, self._library_changed)
         self._update_counts()
         self._describe()
-        # After the first frame: building the index holds the GIL for a while.
-        self.call_after_refresh(self._build_index)
         self.browser.restore_sort()
-        self.set_interval(RELOAD_EVERY, self._poll_disk, name="reload-poll")
 
     # -- what the list shows ----------------------------------------------------------------
 
@@ -172,46 +169,16 @@ class MainScreen(Screen):
         bar.display = False
         self.browser.cancel_search()
 
-    # -- the indexes and other processes ---------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
-    def _build_index(self) -> None:
-        from textual.worker import get_current_worker
-
-        from reader_tui.core.library.indexing import provide_indexes
-
-        # One build for both indexes (a child process makes both for a large library);
-        # each goes to its owner: the search index to the browser, the related one to
-        # the related list.
-        worker = get_current_worker()
-        started = time.perf_counter()
-        provide_indexes(
-            self.library,
-            on_search=lambda index: self.post_message(IndexReady(index)),
-            on_related=lambda index: self.post_message(RelatedReady(index, time.perf_counter() - started)),
-            cancelled=lambda: worker.is_cancelled,
-        )
+    # -- the indexes (from the LibraryWatcher) and the Library's changes ------------------------
 
     def on_index_ready(self, message: IndexReady) -> None:
+        # From the LibraryWatcher: each index to its owner.
         self._report_damaged()  # building the index met every record
         self.browser.set_index(message.index)
         self.query_one(SavedSearchList).index = message.index
 
     def on_related_ready(self, message: RelatedReady) -> None:
-        related = self.query_one(RelatedList)
-        related.set_index(message.index, message.seconds)
-        related.show_for(self.paper_list.current_id)
-
-    @work(thread=True, exclusive=True, group="reload", exit_on_error=False)
-    def _poll_disk(self) -> None:
-        # Reads and parses only: the Library is changed on the UI thread, by the handler
-        # below, so a change the user makes meanwhile is not replaced by the older file.
-        found = self.library.read_disk()
-        if found is not None:
-            self.post_message(DiskRead(found))
-
-    def on_disk_read(self, message: DiskRead) -> None:
-        self.library.apply_disk(message.found)  # the app's signal says what changed
+        self.side.set_related_index(message.index, message.seconds)
 
     def _report_damaged(self) -> None:
         """Say once each damaged catalog record met so far (drawn as placeholder rows)."""
@@ -223,13 +190,11 @@ class MainScreen(Screen):
         self._damaged_shown = (problems, len(problems))
 
     def _library_changed(self, ids: frozenset[str] | None) -> None:
-        # The browser redraws its rows and tells its index; the saved searches recount.
-        if ids is None:
-            self._build_index()  # another process imported papers: index them
+        # The browser redraws its rows and tells its index; the saved searches recount;
+        # the watcher re-indexes after another process's import.
         current = self.paper_list.current_id
         if ids is None or current in ids:
-            self._show_current(current)
-            self.query_one(NotesEditor).reload()
+            self.side.reload(current)
         self._update_counts()
         self.saving.watch()
         self._report_damaged()
@@ -237,40 +202,14 @@ class MainScreen(Screen):
     # -- current paper ------------------------------------------------------------------------
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
-        # The detail and notes panes wait until the cursor rests, so holding j costs one
-        # list row per key, not a re-wrapped abstract, reloaded notes and a repaint of
-        # half the screen. Focusing the notes catches up first (on_descendant_focus), so
-        # typing always reaches the paper under the cursor.
-        if self.query_one(PaperDetail).paper_id is None:
-            self._show_current(message.paper_id)
-        elif self._detail_timer is not None:
-            self._detail_timer.reset()
-        else:
-            self._detail_timer = self.set_timer(DETAIL_DELAY, self.show_current_now, name="detail-debounce")
+        self.side.follow(message.paper_id)
 
     def show_current_now(self) -> None:
-        """Bring the detail pane up to date with the cursor without waiting."""
-        if self._detail_timer is not None:
-            self._detail_timer.stop()
-            self._detail_timer = None
-        self._show_current(self.paper_list.current_id)
-
-    def on_descendant_focus(self, event) -> None:
-        if isinstance(event.widget, NotesEditor) and self._detail_timer is not None:
-            self.show_current_now()
-
-    def on_descendant_blur(self, event: Any) -> None:
-        if isinstance(event.widget, RelatedList):
-            self.remove_class("-related-open")
-
-    def _show_current(self, paper_id: str | None) -> None:
-        self.query_one(NotesEditor).load(paper_id)
-        view = self.library.view(paper_id) if paper_id in self.library.papers else None
-        self.query_one(PaperDetail).show(view, self.browser.matched.get(paper_id, ()) if paper_id else ())
-        self.query_one(RelatedList).show_for(view.id if view is not None else None)
+        """Bring the side pane up to date with the cursor without waiting."""
+        self.side.show_now(self.paper_list.current_id)
 
     def on_paper_list_selected(self, message: PaperList.Selected) -> None:
-        self.query_one(PaperDetail).focus()
+        self.side.detail.focus()
 
     def on_paper_list_marks_changed(self, message: PaperList.MarksChanged) -> None:
         self._describe()
@@ -286,7 +225,7 @@ class MainScreen(Screen):
 
     def save_pending(self) -> None:
         """Hand unsaved notes to the Library (the app then flushes it to disk)."""
-        self.query_one(NotesEditor).save_now()
+        self.side.notes.save_now()
 
     # -- actions on the current or marked papers ---------------------------------------------------
 
@@ -308,7 +247,7 @@ class MainScreen(Screen):
 
     def action_edit_notes(self) -> None:
         self.show_current_now()
-        notes = self.query_one(NotesEditor)
+        notes = self.side.notes
         if notes.paper_id is not None:
             notes.focus()
 
@@ -346,7 +285,7 @@ class MainScreen(Screen):
         self.browser.choose_sort()
 
     def action_edit_tags(self) -> None:
-        main_dialogs.edit_tags(self, self.library, self.targets(), self.query_one(RelatedList).suggest_tags_for)
+        main_dialogs.edit_tags(self, self.library, self.targets(), self.side.related.suggest_tags_for)
 
     def action_edit_paper(self) -> None:
         main_dialogs.edit_paper(self, self.library, self.paper_list.current_id, self.browser.reindex)
@@ -374,19 +313,16 @@ class MainScreen(Screen):
 
     def action_triage(self) -> None:
         self.save_pending()
-        main_dialogs.triage(self, self.library, self.paper_list, self.browser, self.query_one(RelatedList).suggest_tags_for)
+        main_dialogs.triage(self, self.library, self.paper_list, self.browser, self.side.related.suggest_tags_for)
 
     def action_stats(self) -> None:
         main_dialogs.stats(self, self.library, list(self.paper_list.ids), self.browser.describe())
 
     def action_related(self, step: int) -> None:
-        related = self.query_one(RelatedList)
         self.show_current_now()
-        if not related.paper_ids:
-            self.notify("related: computing…" if related.index is None else "No related papers", markup=False)
-            return
-        self.add_class("-related-open")
-        related.step(step)
+        if not self.side.step_related(step):
+            computing = self.side.related.index is None
+            self.notify("related: computing…" if computing else "No related papers", markup=False)
 
     def on_related_list_chosen(self, message: RelatedList.Chosen) -> None:
         self.jump_to(message.paper_id)
@@ -411,7 +347,7 @@ class MainScreen(Screen):
         pid = self.paper_list.current_id
         if pid is None:
             return
-        ids = self.query_one(RelatedList).more_like_this(pid)
+        ids = self.side.related.more_like_this(pid)
         if ids is None:
             self.notify("related: computing…, try again in a moment", markup=False)
             return
