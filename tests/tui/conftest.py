@@ -13,6 +13,18 @@ from tui_support import make_library
 
 
 @pytest.fixture(autouse=True)
+def _quick_idle_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's pilot decides the app is idle after each key by sleeping 20 ms slices until
+    one passes without CPU work: at least 40 ms a key, most of the suite's wall time. 5 ms
+    slices make the same check (the process used under 5 % of a slice) four times sooner;
+    what the tests wait on for real (workers, messages, the writer) they wait on explicitly."""
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.005)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 0.005 / 20)
+
+
+@pytest.fixture(autouse=True)
 def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The related-papers cache goes to the test's folder, not the user's cache."""
     monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))

@@ -11,10 +11,12 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.main_screen import MainScreen
+from reader_tui.tui.widgets import side_pane
 from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList
+from reader_tui.tui.widgets.side_pane import SidePane
 from tui_support import HOSTILE_ESCAPES, HOSTILE_MARKUP, PAPERS, screen_text, settle
 
 SIZE = (120, 40)
@@ -123,8 +125,10 @@ async def test_notes_autosave_when_moving_to_another_paper(library: Library) -> 
         await pilot.press("n", *"first")
         await pilot.press("escape", "j")
         assert library.annotation(IDS[0]).notes == "first"
+        await settle(app, pilot)  # the pane follows once the cursor rests
         assert app.screen.query_one(NotesEditor).text == ""
         await pilot.press("k")
+        await settle(app, pilot)
         assert app.screen.query_one(NotesEditor).text == "first"
         await pilot.press("u")  # undo takes the note back and the pane follows
         await settle(app, pilot)
@@ -330,11 +334,15 @@ async def test_the_seed_list(seed_library: Library) -> None:
         assert seed_library.annotation(paper_list(app).ids[-1]).status is Status.READ
 
 
-async def test_notes_typed_right_after_moving_reach_the_paper_under_the_cursor(library: Library) -> None:
+async def test_notes_typed_right_after_moving_reach_the_paper_under_the_cursor(library: Library, monkeypatch) -> None:
+    # the pane waits far longer than the test takes: it is surely behind when the keys come
+    monkeypatch.setattr(side_pane, "DETAIL_DELAY", 30.0)
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("j", "n", *"via n")  # no pause: the panes have not caught up yet
+        await pilot.press("j")
+        assert app.screen.query_one(SidePane).behind  # the panes have not caught up yet
+        await pilot.press("n", *"via n")
         await pilot.press("escape", "j", "tab", "tab", *"via tab")
         await pilot.press("escape")
         await app.action_quit()

@@ -107,7 +107,15 @@ async def settle_workers(pilot: Any) -> None:
 
 
 async def settle(app: App[Any], pilot: Any) -> None:
-    """`settle_workers`, then the detail pane brought up to date with the cursor."""
+    """A typed search run (its debounce waited out, not slept through), `settle_workers`,
+    then the detail pane brought up to date with the cursor."""
+    await pilot.pause()
+    browsers = app.screen.query("#browser")
+    if browsers:
+        browser = browsers.first()
+        deadline = asyncio.get_running_loop().time() + 5
+        while browser._search_timer is not None and asyncio.get_running_loop().time() < deadline:
+            await pilot.pause(0.01)
     await settle_workers(pilot)
     show_now = getattr(app.screen, "show_current_now", None)
     if show_now is not None:  # the detail pane waits for the cursor to rest: not in tests
