@@ -73,7 +73,10 @@ async def test_side_list_counts_live_and_runs(library: Library) -> None:
         assert side.counts == {"graphs": 1, "to-read": 0}
         assert "graphs  1" in side.text
         library.set_status(["p-rl", "p-graphs"], Status.TO_READ)  # the counts follow
-        await pilot.pause(0.7)
+        for _ in range(300):  # the recount runs once the changes pause (COUNT_DELAY)
+            if side.counts["to-read"] == 2:
+                break
+            await pilot.pause(0.01)
         await settle(app, pilot)
         assert side.counts["to-read"] == 2
         await pilot.press("down", "enter")  # run "to-read"
