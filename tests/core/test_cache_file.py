@@ -11,7 +11,6 @@ from reader_tui.core import atomic_storage, cache_file
 from reader_tui.core.model import Annotation, Paper, PaperView
 from reader_tui.core.related.similar import CACHE_KIND, RelatedIndex, fingerprint
 from reader_tui.core.search import cache as search_cache
-from reader_tui.core.search.index import SearchIndex
 
 VIEWS = [
     PaperView(Paper(id=f"p{n}", title=f"Graph networks {n} 論文 🎉", abstract=f"graph message passing {n} שלום"), Annotation())
@@ -40,7 +39,7 @@ def test_both_indexes_write_it_durably(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(atomic_storage.os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
     cache = tmp_path / "cache"
     if which == "search":
-        SearchIndex.load_or_build(VIEWS, cache)
+        search_cache.load_or_build(VIEWS, cache)
         kind, version, key = search_cache.KIND, search_cache.FORMAT, search_cache.cache_key(search_cache.fingerprint(VIEWS))
     else:
         RelatedIndex.load_or_build(VIEWS, cache)

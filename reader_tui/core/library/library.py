@@ -363,45 +363,102 @@ class Library:
         the paper's note already holds them (compared as `_note_text`, so re-importing an
         export of this library never doubles a note). The importers' problems are not
         counted here: the caller adds them (`ImportSummary.add_problems`).
+
+        Writes and applies on the calling thread; the TUI splits the two halves
+        (`write_import` on a worker, `apply_import` on the UI thread).
         """
+        return self.apply_import(self.write_import(incoming, annotations))
+
+    def write_import(
+        self, incoming: Sequence[Paper], annotations: Mapping[str, Mapping[str, Any]] | None = None
+    ) -> ImportWrite:
+        """The slow half of `import_papers`: merge `incoming` into the catalog on disk (under
+        the lock, waited for) and move orphan annotations onto their papers on disk,
+        changing nothing in the Library's memory, so any thread may call it. Raises when
+        the catalog write fails (then nothing was written). Hand the result to
+        `apply_import` on the thread that changes the Library."""
         summary = ImportSummary()
         when = now_iso()
+        mark = self._changes_made  # as in `read_disk`: changes made after this are laid over
 
         def change(records: dict[str, Any]) -> dict[str, Any] | None:
             # None (nothing to write) when a re-import of the same list changes nothing.
             return merge_papers(records, incoming, summary, when, self._effective_citekey, self.files.catalog_path)
 
+        catalog: tuple[Catalog, Any] | None = None
+        moved: dict[str, Annotation] = {}
+        orphans: dict[str, str] = {}
+        reattach_error: StoreError | None = None
         if incoming:
-            written: list[dict[str, Any]] = []
-            self._write(lambda: written.append(self.files.replace_catalog(change)), wait="the import")
-            self.papers = self._catalog(written[-1] if written else {})
+            written: list[tuple[dict[str, Any], Any]] = []
+
+            def write() -> None:
+                records = self.files.replace_catalog(change)
+                written.append((records, self.files.catalog_signature))
+
+            self._write(write, wait="the import")
+            records, signature = written[-1] if written else ({}, self.files.catalog_signature)
+            papers = self._catalog(records)
+            catalog = (papers, signature)
+            # Annotations left under an incoming id with no paper of their own (a lost
+            # catalog rebuilt from another list) follow that record onto the paper it
+            # merged into.
+            known = self.annotations  # read only: the UI thread replaces it, never edits it here
+            orphans = {
+                old: new for old, new in summary.id_map.items() if old in known and old not in papers and new in papers
+            }
+            if orphans:
+                try:
+                    moved = self._write_reattach(orphans)
+                except StoreError as error:  # the papers are on disk: say so, after applying them
+                    reattach_error = StoreError(
+                        f"the papers are imported, but the annotations they replace were not moved onto them: {error}"
+                    )
+                    orphans = {}
+        return ImportWrite(mark, summary, catalog, orphans, moved, dict(annotations or {}), reattach_error)
+
+    def apply_import(self, written: ImportWrite) -> ImportSummary:
+        """The quick half of `import_papers`, on the thread that changes the Library (the
+        UI thread in the TUI): take in the catalog `write_import` wrote, the moved
+        annotations (keeping every change made here since), then add the imported tags and
+        notes as ordinary changes. Returns the summary; raises StoreError when part of
+        the import is not saved (the message says which)."""
+        summary = written.summary
+        if written.catalog is not None:
+            if self._catalog_changed_at <= written.mark:
+                # (A catalog replaced here since, by a later import, is newer: kept.)
+                self.papers, self.files.catalog_signature = written.catalog
             self._changes_made += 1
             self._catalog_changed_at = self._changes_made
             self._notify(None)
-        # Annotations left under an incoming id with no paper of their own (a lost catalog
-        # rebuilt from another list) follow that record onto the paper it merged into.
-        orphans = {
-            old: new for old, new in summary.id_map.items()
-            if old in self.annotations and old not in self.papers and new in self.papers
-        }
-        if orphans:
-            self._reattach(orphans)
-            summary.reattached = len(orphans)
-        if annotations:
+        if written.orphans:
+            moved = dict(written.moved)
+            for (pid, field_name), at in self._field_changed_at.items():
+                if at > written.mark and pid in moved:
+                    moved[pid] = _overlay(moved[pid], self.annotation(pid), field_name)
+            for old_id in written.orphans:
+                self.annotations.pop(old_id, None)
+            self.annotations.update(moved)
+            self._notify(frozenset(moved))
+            summary.reattached = len(written.orphans)
+        if written.annotations:
             try:
-                self._import_annotations(annotations, summary.id_map, summary)
+                self._import_annotations(written.annotations, summary.id_map, summary)
             except StoreError as error:  # written at once (no writer thread): the papers are in
                 added = summary.new + summary.updated + summary.merged
                 raise StoreError(
                     f"{added} paper{'s' if added != 1 else ''} imported (new, updated or merged), "
                     f"but their tags and notes were not saved: {error}"
                 ) from None
+        if written.reattach_error is not None:
+            raise written.reattach_error
         return summary
 
-    def _reattach(self, orphans: dict[str, str]) -> None:
+    def _write_reattach(self, orphans: dict[str, str]) -> dict[str, Annotation]:
         """Move each orphan annotation (by the id it was stored under) onto the paper
         `orphans` names, merged with that paper's own (`_merge_annotations`), in one
-        locked write against what is on disk."""
+        locked write against what is on disk (waited for). Returns the moved annotations
+        as written; changes nothing in memory."""
         moved: dict[str, Annotation] = {}
 
         def write() -> None:
@@ -426,10 +483,7 @@ class Library:
                 )
 
         self._write(write, wait="reattaching annotations to their papers")
-        for old_id in orphans:
-            self.annotations.pop(old_id, None)
-        self.annotations.update(moved)
-        self._notify(frozenset(moved))
+        return moved
 
     def _import_annotations(
         self, annotations: Mapping[str, Mapping[str, Any]], id_map: dict[str, str], summary: ImportSummary | None = None
@@ -592,6 +646,23 @@ class DiskRead:
     started: int
     catalog: tuple[Catalog, Any] | None
     annotations: tuple[dict[str, Annotation], dict[str, Any], Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportWrite:
+    """What `Library.write_import` wrote, for `Library.apply_import`: the Library's change
+    count when it began (`mark`), the summary so far, the catalog now on disk (a Catalog
+    and its signature; None when nothing was imported), the orphan annotations moved
+    (old id -> paper id) and what they became, the imported tags and notes still to add,
+    and the error of a reattach write that failed after the papers were written."""
+
+    mark: int
+    summary: ImportSummary
+    catalog: tuple[Catalog, Any] | None
+    orphans: dict[str, str]
+    moved: dict[str, Annotation]
+    annotations: dict[str, Mapping[str, Any]]
+    reattach_error: StoreError | None = None
 
 
 def missing_catalog_message(folder: Path, annotations: int) -> str:

@@ -1,4 +1,4 @@
-"""A disk cache of `index.SearchIndex` for warm starts: `load_or_build(records, cache)`.
+"""A disk cache of `index.SearchIndex` for warm starts: `load_or_build(records, cache_path)`.
 
 Building the index tokenises every abstract (2-3 s of CPU at 20,000 papers on a slow
 2-core machine); loading it from this cache takes a small fraction of that. The file
@@ -191,16 +191,18 @@ def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
     return index
 
 
-def load_or_build(records: Iterable, cache: Path, cls: type[SearchIndex] = SearchIndex) -> SearchIndex:
-    """The index of `records`: read from `cache` when it was made from exactly these
-    papers by this version, else built (abstracts included) and written there for next
-    time. Never raises for a missing, stale, damaged or unwritable cache."""
+def load_or_build(records: Iterable, cache_path: Path) -> SearchIndex:
+    """The index of `records`, read from the `cache_path` file when it was made from exactly
+    these papers (same ids in the same order, same texts) by this version, else built
+    (abstracts included) and written there (atomically) for the next start. Status, tags
+    and notes always come from `records`. A missing, stale or damaged cache is rebuilt, an
+    unwritable one skipped; neither raises."""
     records = list(records)
     fp = fingerprint(records)
-    index = load(records, cache, fp, cls)
+    index = load(records, cache_path, fp)
     if index is None:
-        index = cls.build(records)
-        save(index, cache, fp)
+        index = SearchIndex.build(records)
+        save(index, cache_path, fp)
     return index
 
 

@@ -32,7 +32,6 @@ from collections import OrderedDict, defaultdict, deque
 from collections.abc import Iterable
 from functools import lru_cache, partial
 from itertools import repeat
-from pathlib import Path
 from typing import NamedTuple
 
 from ..gc_pause import gc_paused
@@ -147,17 +146,6 @@ class SearchIndex(Matching):
             if abstracts:
                 index.index_abstracts()
         return index
-
-    @classmethod
-    def load_or_build(cls, records: Iterable, cache: Path) -> SearchIndex:
-        """The index of `records`, read from the `cache` file when it was made from exactly
-        these papers (same ids in the same order, same texts) by this version, else built
-        and written there (atomically) for the next start. Status, tags and notes always
-        come from `records`. A missing, stale or damaged cache is rebuilt, an unwritable one
-        skipped; neither raises. See `cache`."""
-        from .cache import load_or_build
-
-        return load_or_build(records, cache, cls)
 
     @property
     def abstracts_indexed(self) -> bool:

@@ -1,6 +1,7 @@
 """Import papers from the TUI: a path prompt, a progress bar while the file is read and
-merged, then a summary. The core does the work (`read_any`, `Library.import_papers`)
-in a thread; this screen only asks and reports."""
+merged, then a summary. The core does the work: `read_any` and `Library.write_import` in a
+thread, `Library.apply_import` on the UI thread (the only thread that changes the
+Library's memory); this screen only asks and reports."""
 
 from __future__ import annotations
 
@@ -128,16 +129,25 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
             return
         self.post_message(self.Stage(f"Merging {len(result.papers):,} papers into the library…"))
         try:
-            summary = self.library.import_papers(result.papers, result.annotations)
+            written = self.library.write_import(result.papers, result.annotations)
         except Exception as error:  # never crash the app; see below for why this is true
             # The papers go to disk in one write that is waited for and, when it fails,
             # never kept to be written later: so the library is as it was, now and later.
             failure = f"Nothing imported; the library is as it was: {describe_error(error, self.library.files.catalog_path)}"
             self.post_message(self.Finished(ImportOutcome(None, problems, failure)))
             return
+        # The Library's memory (papers, annotations, listeners) changes on the UI thread
+        # only: this thread waits there while the written import is applied.
+        try:
+            summary = self.app.call_from_thread(self.library.apply_import, written)
+        except Exception as error:  # the papers are on disk; the message says what is not
+            summary = written.summary
+            failure = describe_error(error, self.library.files.annotations_path)
+        else:
+            failure = ""
         summary.add_problems(result.problems)
         details = summary.details([result.label(i) for i in range(len(result.papers))])
-        self.post_message(self.Finished(ImportOutcome(summary, tuple(details), self._unsaved_annotations())))
+        self.post_message(self.Finished(ImportOutcome(summary, tuple(details), failure or self._unsaved_annotations())))
 
     def _unsaved_annotations(self) -> str:
         """The papers are on disk; their tags and notes are ordinary writes (kept and

@@ -43,7 +43,7 @@ def cache(tmp_path: Path) -> Path:
 def _warm(papers, cache, monkeypatch) -> SearchIndex:
     with monkeypatch.context() as m:
         m.setattr(SearchIndex, "build", classmethod(lambda *a, **k: pytest.fail("built, not loaded")))
-        return SearchIndex.load_or_build(papers, cache)
+        return search_cache.load_or_build(papers, cache)
 
 
 def _rebuilt(papers, cache, monkeypatch) -> bool:
@@ -57,7 +57,7 @@ def _rebuilt(papers, cache, monkeypatch) -> bool:
 
     with monkeypatch.context() as m:
         m.setattr(SearchIndex, "build", classmethod(spy))
-        SearchIndex.load_or_build(papers, cache)
+        search_cache.load_or_build(papers, cache)
     return bool(built)
 
 
@@ -69,14 +69,14 @@ def _retitled(view: PaperView, title: str) -> PaperView:
 
 
 def test_cold_call_builds_and_writes_the_cache(papers, cache):
-    index = SearchIndex.load_or_build(papers, cache)
+    index = search_cache.load_or_build(papers, cache)
     assert cache.is_file()
     assert cache.read_bytes().startswith(b"reader-tui search index ")
     assert len(index) == len(papers) and index.abstracts_indexed
 
 
 def test_warm_load_searches_exactly_like_a_fresh_build(papers, cache, monkeypatch):
-    SearchIndex.load_or_build(papers, cache)
+    search_cache.load_or_build(papers, cache)
     warm = _warm(papers, cache, monkeypatch)
     fresh = SearchIndex.build(papers)
     for query in QUERIES:
@@ -86,7 +86,7 @@ def test_warm_load_searches_exactly_like_a_fresh_build(papers, cache, monkeypatc
 
 
 def test_warm_load_has_the_same_derived_state(papers, cache, monkeypatch):
-    SearchIndex.load_or_build(papers, cache)
+    search_cache.load_or_build(papers, cache)
     warm, fresh = _warm(papers, cache, monkeypatch), SearchIndex.build(papers)
     for mine, theirs in zip(warm._post, fresh._post):
         assert list(mine.items()) == list(theirs.items())  # same words in the same order
@@ -103,7 +103,7 @@ def test_every_index_attribute_is_known_to_the_cache():
 
 
 def test_a_loaded_index_still_takes_updates_additions_and_removals(papers, cache, monkeypatch):
-    SearchIndex.load_or_build(papers, cache)
+    search_cache.load_or_build(papers, cache)
     index = _warm(papers, cache, monkeypatch)
     new = PaperView(Paper(id="new1", title="Quasicrystal Tokenizers", abstract="Aperiodic tilings of text."),
                     Annotation())
@@ -151,7 +151,7 @@ def test_unchanged_papers_are_served_from_the_cache(papers, cache, monkeypatch):
     ],
 )
 def test_a_changed_paper_list_is_rebuilt_and_rewritten(papers, cache, monkeypatch, change):
-    SearchIndex.load_or_build(papers, cache)
+    search_cache.load_or_build(papers, cache)
     changed = change(papers)
     assert _rebuilt(changed, cache, monkeypatch)
     fresh = SearchIndex.build(changed)
@@ -161,7 +161,7 @@ def test_a_changed_paper_list_is_rebuilt_and_rewritten(papers, cache, monkeypatc
 
 
 def test_annotation_changes_do_not_invalidate(papers, cache, monkeypatch):
-    SearchIndex.load_or_build(papers, cache)
+    search_cache.load_or_build(papers, cache)
     annotated = [PaperView(p.paper, Annotation(status=Status.READ, tags=("x",), notes="n")) for p in papers]
     assert not _rebuilt(annotated, cache, monkeypatch)
 
@@ -202,7 +202,7 @@ BAD = ["truncated body", "truncated header", "empty", "garbage", "flipped byte",
 
 @pytest.mark.parametrize("how", BAD)
 def test_a_bad_cache_is_never_unpickled_but_rebuilt_and_rewritten(papers, cache, monkeypatch, how):
-    SearchIndex.load_or_build(papers, cache)
+    search_cache.load_or_build(papers, cache)
     good = cache.read_bytes()
     _damage(cache, how)
     with monkeypatch.context() as m:
@@ -217,7 +217,7 @@ def test_a_bad_cache_is_never_unpickled_but_rebuilt_and_rewritten(papers, cache,
 
 def test_a_well_signed_body_of_the_wrong_shape_is_rebuilt(papers, cache, monkeypatch):
     # the header and digest match (as if written by a buggy version), the content does not
-    SearchIndex.load_or_build(papers, cache)
+    search_cache.load_or_build(papers, cache)
     for body in (pickle.dumps({"n": len(papers)}), pickle.dumps([1, 2, 3]), pickle.dumps({"n": 3, "titles": []})):
         fp = search_cache.fingerprint(papers)
         assert write_cache(cache, search_cache.KIND, search_cache.FORMAT, search_cache.cache_key(fp), body)
@@ -228,11 +228,11 @@ def test_a_well_signed_body_of_the_wrong_shape_is_rebuilt(papers, cache, monkeyp
 def test_an_unreadable_or_unwritable_cache_path_still_gives_an_index(papers, tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    index = SearchIndex.load_or_build(papers, blocker / "search.idx")  # parent is a file
+    index = search_cache.load_or_build(papers, blocker / "search.idx")  # parent is a file
     assert index.search("conformal singleton")[0].id == "mO3nEGibLA"
     folder = tmp_path / "search.idx"
     folder.mkdir()  # the cache path is a folder
-    assert SearchIndex.load_or_build(papers, folder).search("NorMuon")[0].id == "7TeJXgr7L6"
+    assert search_cache.load_or_build(papers, folder).search("NorMuon")[0].id == "7TeJXgr7L6"
 
 
 def test_save_refuses_an_index_that_no_longer_matches_a_record_list(papers, cache):
@@ -253,7 +253,7 @@ def test_status_tags_and_notes_come_from_the_records_not_the_cache(papers, cache
     first, second = papers[0].paper, papers[1].paper
     annotated = [PaperView(first, Annotation(status=Status.READ, tags=("Old-Tag",), notes="old note quokka")),
                  *papers[1:]]
-    SearchIndex.load_or_build(annotated, cache)  # the cache was written with these annotations
+    search_cache.load_or_build(annotated, cache)  # the cache was written with these annotations
     now = [PaperView(first, Annotation()),
            PaperView(second, Annotation(status=Status.TO_READ, tags=("New-Tag",), notes="new note wombat")),
            *papers[2:]]
@@ -271,6 +271,6 @@ def test_status_tags_and_notes_come_from_the_records_not_the_cache(papers, cache
 
 def test_the_cache_file_holds_no_annotations(papers, cache):
     annotated = [PaperView(p.paper, Annotation(tags=("secret-tag",), notes="secret note")) for p in papers[:20]]
-    SearchIndex.load_or_build(annotated, cache)
+    search_cache.load_or_build(annotated, cache)
     data = cache.read_bytes()
     assert b"secret" not in data

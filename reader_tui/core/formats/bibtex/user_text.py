@@ -114,7 +114,11 @@ def _form(ch: str) -> str | None:
     """The package-free form of `ch` when it reads back as `ch` alone (Å and the
     Ångström sign share `{\\r{A}}`: the second is written another way)."""
     form = text_form(ch)
-    return form if form is not None and _reverse().get(form) == ch else None
+    # Only forms the decoder reads (a group opening with a command): `{--}` for U+2012
+    # and `{---}` for U+2015 would come back as the dashes they typeset.
+    if form is None or not form.startswith("{\\") or _reverse().get(form) != ch:
+        return None
+    return form
 
 
 @lru_cache(maxsize=1)

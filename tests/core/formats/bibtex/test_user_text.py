@@ -54,6 +54,7 @@ def _export_import(notes: str, tags: tuple[str, ...], mode: str) -> tuple[str, t
 @given(notes=texts, tags=tags_st)
 @example(notes=" leading and trailing \n", tags=["🎉"])
 @example(notes="\\{ x \\} \\", tags=["a,b", "c;d", " pad ", "\t"])
+@example(notes="figure dash \u2012 and bar \u2015", tags=["\u2015"])
 def test_notes_and_tags_come_back_exactly(mode: str, notes: str, tags: list[str]) -> None:
     if any("\ud800" <= c <= "\udfff" for c in notes + "".join(tags)) and mode != "ascii":
         # Only ASCII mode can carry a lone surrogate: UTF-8 has no bytes for one.
