@@ -196,8 +196,11 @@ async def test_a_failed_write_is_reported_at_once_and_never_called_saved(tmp_pat
             bar.set_saving = record  # every state the indicator ever shows
             await pilot.press("4")  # status: read
             assert await wait_until(pilot, lambda: saving_text(app).startswith("not saved"))
-            messages = [n.message for n in app._notifications]
-            assert any(str(path) in m and m.startswith("Not saved") for m in messages), messages
+
+            def reported() -> bool:  # the notice follows the indicator by a message or two
+                return any(str(path) in n.message and n.message.startswith("Not saved") for n in app._notifications)
+
+            assert await wait_until(pilot, reported), [n.message for n in app._notifications]
             await pilot.press("n", *"kept")
             notes = app.screen.query_one(NotesEditor)
             assert await wait_until(pilot, lambda: library.annotation(IDS[0]).notes == "kept")

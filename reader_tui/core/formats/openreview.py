@@ -9,7 +9,7 @@ A JSON object `{"notes": [...]}` (an API v2 response saved to a file) is read to
 
 JSON Lines are read one line at a time, so a file of any size costs memory for its
 papers only; a line that is not JSON is skipped and reported. A JSON document is parsed
-whole. orjson is used when installed (about 2x faster); it is not a dependency.
+whole, with orjson (about 2x faster than the standard library's json).
 
 The forum id is the paper id and `https://openreview.net/forum?id=ID` its url. Year:
 the record's `year`, else a year in its venue ("ICLR 2026"), else the `year` given by
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import json
 import re
 import zlib
 from collections.abc import Iterator
@@ -28,20 +27,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
+
 from ..gc_pause import gc_paused
 from ..model import Paper
 from ..text.display import stable_id
 from ..text.titles import derive_title
 from .base import ImportFailure, ImportProblem, ImportResult, reading
 
-try:  # optional speed-up
-    import orjson
-
-    _loads = orjson.loads
-    _DecodeError: tuple[type[Exception], ...] = (orjson.JSONDecodeError, ValueError)
-except ImportError:  # pragma: no cover - depends on the environment
-    _loads = json.loads
-    _DecodeError = (ValueError,)
+_loads = orjson.loads
+_DecodeError: tuple[type[Exception], ...] = (orjson.JSONDecodeError, ValueError)
 
 GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
