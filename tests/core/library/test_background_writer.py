@@ -33,164 +33,156 @@ class Disk:
         return run
 
 
-def test_a_failed_write_stays_pending_and_is_reported_until_it_succeeds() -> None:
-    disk = Disk()
-    writer = BackgroundWriter(retry_delay=60)
-    try:
-        disk.broken = True
-        writer.submit(disk.write("a"))
-        with pytest.raises(StoreError, match="cannot write a"):
-            writer.flush(timeout=5)
-        assert writer.pending == 1 and writer.error is not None
-        # Still unwritten: asking again says so again (never "all on disk").
-        with pytest.raises(StoreError):
-            writer.flush(timeout=5)
-        writer.submit(disk.write("b"))  # does not overtake "a"
-        with pytest.raises(StoreError, match="cannot write a"):
-            writer.flush(timeout=5)
-        assert disk.log == [] and writer.pending == 2
-        disk.broken = False
-        writer.submit(disk.write("c"))  # the next write tries the older ones first
-        assert writer.flush(timeout=5) is True
-        assert disk.log == ["a", "b", "c"]
-        assert writer.pending == 0 and writer.error is None
-    finally:
-        disk.broken = False
-        writer.stop()
+@pytest.fixture
+def disk() -> Disk:
+    return Disk()
 
 
-def test_failed_writes_are_retried_on_their_own() -> None:
-    disk = Disk()
-    writer = BackgroundWriter(retry_delay=0.01)
-    try:
-        disk.broken = True
-        writer.submit(disk.write("a"))
-        with pytest.raises(StoreError):
-            writer.flush(timeout=5)
-        disk.broken = False
-        # No new write comes in: the retry alone gets "a" to disk.
-        deadline = time.monotonic() + 10
-        while writer.pending and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert disk.log == ["a"] and writer.pending == 0
-    finally:
-        writer.stop()
+@pytest.fixture
+def writer(request: pytest.FixtureRequest, disk: Disk):
+    """A writer that retries after 60 s (never, in a test) unless the test is marked
+    `@pytest.mark.parametrize("writer", [delay], indirect=True)`; the disk is mended before it stops."""
+    writer = BackgroundWriter(retry_delay=getattr(request, "param", 60))
+    yield writer
+    disk.broken = False
+    writer.stop()
 
 
-def test_a_library_keeps_a_change_its_damaged_file_refused(tmp_path: Path) -> None:
-    """The annotations file overwritten with junk by another process: the change is not on
-    disk, stays pending (not reloaded away), and reaches the disk once the file is repaired."""
-    folder = tmp_path / "lib"
-    library = Library.open(folder, background_writes=True)
+@pytest.fixture
+def damaged(tmp_path: Path):
+    """A library whose paper has notes on disk, then its annotations file overwritten with
+    junk by another process; yields the library and the file's good bytes."""
+    library = Library.open(tmp_path / "lib", background_writes=True)
     try:
         library.import_papers([PAPER])
         library.set_notes(PAPER.id, "first")
         library.flush()
         good = library.files.annotations_path.read_bytes()
         library.files.annotations_path.write_text("junk{")
-        library.set_status([PAPER.id], Status.READ)
-        with pytest.raises(StoreError, match="annotations"):
-            library.flush(timeout=5)
-        assert library.pending_writes == 1
-        assert library.annotation(PAPER.id).status is Status.READ
-        library.files.annotations_path.write_bytes(good)
-        library.set_notes(PAPER.id, "later")
-        assert library.flush(timeout=5)
-        reopened = Library.open(folder)
-        assert reopened.annotation(PAPER.id).status is Status.READ
-        assert reopened.annotation(PAPER.id).notes == "later"
+        yield library, good
     finally:
         library.close()
-
-
-# -- writes whose caller waits for them ----------------------------------------------------
-
-
-def test_a_waited_for_write_that_fails_is_not_kept_and_the_later_ones_are() -> None:
-    """Its caller was told it failed: it must never reach the disk later."""
-    disk = Disk()
-    writer = BackgroundWriter(retry_delay=60)
-    try:
-        disk.broken = True
-        with pytest.raises(StoreError, match="cannot write waited"):
-            writer.run(disk.write("waited"))
-        assert writer.pending == 0 and writer.error is None  # its error went to its caller
-        writer.submit(disk.write("b"))
-        with pytest.raises(StoreError, match="cannot write b"):
-            writer.flush(timeout=5)
-        disk.broken = False
-        writer.submit(disk.write("c"))
-        assert writer.flush(timeout=5) is True
-        assert disk.log == ["b", "c"]
-    finally:
-        disk.broken = False
-        writer.stop()
-
-
-def test_a_waited_for_write_behind_a_failed_one_fails_and_is_dropped() -> None:
-    """It cannot overtake the failed write, so it fails at once (saying why) and is not
-    kept; the earlier write is not lost and reaches the disk once the fault clears."""
-    disk = Disk()
-    writer = BackgroundWriter(retry_delay=60)
-    try:
-        disk.broken = True
-        writer.submit(disk.write("status"))
-        with pytest.raises(BlockedWrite, match="cannot write status") as blocked:
-            writer.run(disk.write("import"))
-        assert isinstance(blocked.value.cause, StoreError)
-        assert writer.pending == 1  # "status" only
-        disk.broken = False
-        writer.submit(disk.write("later"))
-        assert writer.flush(timeout=5) is True
-        assert disk.log == ["status", "later"]
-    finally:
-        disk.broken = False
-        writer.stop()
-
-
-def test_a_waited_for_write_runs_after_the_earlier_writes_succeed() -> None:
-    disk = Disk()
-    writer = BackgroundWriter(retry_delay=60)
-    try:
-        disk.broken = True
-        writer.submit(disk.write("status"))
-        with pytest.raises(StoreError):
-            writer.flush(timeout=5)
-        disk.broken = False
-        writer.run(disk.write("import"))  # the retry before it succeeds: then it runs
-        assert disk.log == ["status", "import"] and writer.pending == 0
-    finally:
-        writer.stop()
 
 
 def _papers_on_disk(folder: Path) -> set[str]:
     return set(Library.open(folder).papers)
 
 
-def test_an_import_while_the_annotations_file_is_damaged_fails_and_never_happens_later(tmp_path: Path) -> None:
+def _repair_and_flush(library: Library, good: bytes, notes: str) -> None:
+    """Put the annotations file back, write `notes`: the status change that waited and
+    the new notes are both on disk."""
+    library.files.annotations_path.write_bytes(good)
+    library.set_notes(PAPER.id, notes)
+    assert library.flush(timeout=5)
+    reopened = Library.open(library.files.folder)
+    assert reopened.annotation(PAPER.id).status is Status.READ
+    assert reopened.annotation(PAPER.id).notes == notes
+
+
+def test_a_failed_write_stays_pending_and_is_reported_until_it_succeeds(disk: Disk, writer: BackgroundWriter) -> None:
+    disk.broken = True
+    writer.submit(disk.write("a"))
+    with pytest.raises(StoreError, match="cannot write a"):
+        writer.flush(timeout=5)
+    assert writer.pending == 1 and writer.error is not None
+    # Still unwritten: asking again says so again (never "all on disk").
+    with pytest.raises(StoreError):
+        writer.flush(timeout=5)
+    writer.submit(disk.write("b"))  # does not overtake "a"
+    with pytest.raises(StoreError, match="cannot write a"):
+        writer.flush(timeout=5)
+    assert disk.log == [] and writer.pending == 2
+    disk.broken = False
+    writer.submit(disk.write("c"))  # the next write tries the older ones first
+    assert writer.flush(timeout=5) is True
+    assert disk.log == ["a", "b", "c"]
+    assert writer.pending == 0 and writer.error is None
+
+
+@pytest.mark.parametrize("writer", [0.01], indirect=True)
+def test_failed_writes_are_retried_on_their_own(disk: Disk, writer: BackgroundWriter) -> None:
+    disk.broken = True
+    writer.submit(disk.write("a"))
+    with pytest.raises(StoreError):
+        writer.flush(timeout=5)
+    disk.broken = False
+    # No new write comes in: the retry alone gets "a" to disk.
+    deadline = time.monotonic() + 10
+    while writer.pending and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert disk.log == ["a"] and writer.pending == 0
+
+
+def test_a_library_keeps_a_change_its_damaged_file_refused(damaged: tuple[Library, bytes]) -> None:
+    """The change is not on disk, stays pending (not reloaded away), and reaches the disk
+    once the file is repaired."""
+    library, good = damaged
+    library.set_status([PAPER.id], Status.READ)
+    with pytest.raises(StoreError, match="annotations"):
+        library.flush(timeout=5)
+    assert library.pending_writes == 1
+    assert library.annotation(PAPER.id).status is Status.READ
+    _repair_and_flush(library, good, "later")
+    assert _papers_on_disk(library.files.folder) == {PAPER.id}
+
+
+# -- writes whose caller waits for them ----------------------------------------------------
+
+
+def test_a_waited_for_write_that_fails_is_not_kept_and_the_later_ones_are(disk: Disk, writer: BackgroundWriter) -> None:
+    """Its caller was told it failed: it must never reach the disk later."""
+    disk.broken = True
+    with pytest.raises(StoreError, match="cannot write waited"):
+        writer.run(disk.write("waited"))
+    assert writer.pending == 0 and writer.error is None  # its error went to its caller
+    writer.submit(disk.write("b"))
+    with pytest.raises(StoreError, match="cannot write b"):
+        writer.flush(timeout=5)
+    disk.broken = False
+    writer.submit(disk.write("c"))
+    assert writer.flush(timeout=5) is True
+    assert disk.log == ["b", "c"]
+
+
+def test_a_waited_for_write_behind_a_failed_one_fails_and_is_dropped(disk: Disk, writer: BackgroundWriter) -> None:
+    """It cannot overtake the failed write, so it fails at once (saying why) and is not
+    kept; the earlier write is not lost and reaches the disk once the fault clears."""
+    disk.broken = True
+    writer.submit(disk.write("status"))
+    with pytest.raises(BlockedWrite, match="cannot write status") as blocked:
+        writer.run(disk.write("import"))
+    assert isinstance(blocked.value.cause, StoreError)
+    assert writer.pending == 1  # "status" only
+    disk.broken = False
+    writer.submit(disk.write("later"))
+    assert writer.flush(timeout=5) is True
+    assert disk.log == ["status", "later"]
+
+
+def test_a_waited_for_write_runs_after_the_earlier_writes_succeed(disk: Disk, writer: BackgroundWriter) -> None:
+    disk.broken = True
+    writer.submit(disk.write("status"))
+    with pytest.raises(StoreError):
+        writer.flush(timeout=5)
+    disk.broken = False
+    writer.run(disk.write("import"))  # the retry before it succeeds: then it runs
+    assert disk.log == ["status", "import"] and writer.pending == 0
+
+
+
+
+def test_an_import_while_the_annotations_file_is_damaged_fails_and_never_happens_later(
+    damaged: tuple[Library, bytes],
+) -> None:
     """The import reports failure; once the file is repaired and the waiting status change
     is retried, that change is on disk and the import's papers are not."""
-    folder = tmp_path / "lib"
-    library = Library.open(folder, background_writes=True)
-    try:
-        library.import_papers([PAPER])
-        library.set_notes(PAPER.id, "first")
-        library.flush()
-        good = library.files.annotations_path.read_bytes()
-        library.files.annotations_path.write_text("junk{")
-        library.set_status([PAPER.id], Status.READ)  # fails, stays queued
-        with pytest.raises(StoreError, match="the import was not done.*annotations.json"):
-            library.import_papers([Paper(id="new", title="Imported while failing")])
-        assert "new" not in library.papers
-        library.files.annotations_path.write_bytes(good)
-        library.set_notes(PAPER.id, "after the repair")
-        assert library.flush(timeout=5)
-        assert _papers_on_disk(folder) == {PAPER.id}
-        reopened = Library.open(folder)
-        assert reopened.annotation(PAPER.id).status is Status.READ
-        assert reopened.annotation(PAPER.id).notes == "after the repair"
-    finally:
-        library.close()
+    library, good = damaged
+    library.set_status([PAPER.id], Status.READ)  # fails, stays queued
+    with pytest.raises(StoreError, match="the import was not done.*annotations.json"):
+        library.import_papers([Paper(id="new", title="Imported while failing")])
+    assert "new" not in library.papers
+    _repair_and_flush(library, good, "after the repair")
+    assert _papers_on_disk(library.files.folder) == {PAPER.id}
 
 
 def test_an_import_whose_catalog_write_fails_is_not_applied_when_writes_resume(
