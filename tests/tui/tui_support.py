@@ -16,66 +16,52 @@ from reader_tui.core.model import Paper
 HOSTILE_MARKUP = "[bold red]x[/] and [link=https://evil.example]click[/link]"
 HOSTILE_ESCAPES = "Escape \x1b[31mred\x1b[0m bell\x07 title"
 
-PAPERS = [
-    Paper(
+#: six ICLR 2026 papers, two with hostile titles, added one second apart (the "added" sort)
+_FIELDS: list[dict[str, Any]] = [
+    dict(
         id="p-attention",
         title="Attention Is Not All You Need for $O(n)$ Transformers",
         abstract="We show that **linear** attention with $\\alpha$-scaling matches softmax. See `code`.",
         authors=("Ada Lovelace", "Alan Turing"),
-        venue="ICLR",
-        year=2026,
         url="https://openreview.net/forum?id=attention",
         keywords=("attention", "transformers"),
         citekey="lovelace2026attention",
-        added="2025-11-01T00:00:00+00:00",
     ),
-    Paper(
+    dict(
         id="p-graphs",
         title="Graph Neural Networks for Molecules",
         abstract="Message passing on molecular graphs.",
-        venue="ICLR",
-        year=2026,
         keywords=("graphs",),
         citekey="curie2026graph",
-        added="2025-11-01T00:00:01+00:00",
     ),
-    Paper(
+    dict(
         id="p-markup",
         title=HOSTILE_MARKUP,
         abstract="An abstract with [bold]markup[/bold] that must stay literal.",
-        venue="ICLR",
-        year=2026,
         citekey="markup2026",
-        added="2025-11-01T00:00:02+00:00",
     ),
-    Paper(
+    dict(
         id="p-escape",
         title=HOSTILE_ESCAPES,
         abstract="Bytes \x1b]0;pwned\x07 in the abstract.",
-        venue="ICLR",
-        year=2026,
         citekey="escape2026",
-        added="2025-11-01T00:00:03+00:00",
     ),
-    Paper(
+    dict(
         id="p-rl",
         title="Reinforcement Learning from Human Feedback at Scale",
         abstract="Reward models and policy optimisation.",
-        venue="ICLR",
-        year=2026,
         keywords=("reinforcement learning",),
         citekey="hopper2026rlhf",
-        added="2025-11-01T00:00:04+00:00",
     ),
-    Paper(
+    dict(
         id="p-diffusion",
         title="Diffusion Models Beat GANs on Tiny Images",
         abstract="Denoising score matching.",
-        venue="ICLR",
-        year=2026,
         citekey="noether2026diffusion",
-        added="2025-11-01T00:00:05+00:00",
     ),
+]
+PAPERS = [
+    Paper(venue="ICLR", year=2026, added=f"2025-11-01T00:00:{i:02d}+00:00", **fields) for i, fields in enumerate(_FIELDS)
 ]
 
 

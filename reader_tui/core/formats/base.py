@@ -65,6 +65,17 @@ class ImportResult:
     lines: list[int | None] = field(default_factory=list)
     """The line each paper starts on, parallel to `papers` (empty when the importer has none)."""
 
+    def require_papers(self, item: str, none: str) -> ImportResult:
+        """`self` when it holds a paper. Else the file is refused in one line: the first
+        skipped `item` says why, with its line ("refs.bib:3: no usable entry: ..."), or
+        `none` when nothing was skipped ("holds no BibTeX entries")."""
+        if self.papers:
+            return self
+        skipped = [problem for problem in self.problems if problem.kind == "skipped"]
+        if skipped:
+            raise ImportFailure(self.path, f"no usable {item}: {skipped[0].message}", skipped[0].line)
+        raise ImportFailure(self.path, none)
+
     def label(self, index: int) -> str:
         """Where `papers[index]` came from, for a report: "refs.bib:12 entry 'smith2020'"
         (the line and key when the importer knows them, else the title)."""

@@ -81,12 +81,7 @@ def read_csv(path: Path | str, *, venue: str | None = None, year: int | None = N
         raise ImportFailure(path, f"is not valid CSV: {reason}", last_line + 1) from None
     if not columns:
         raise ImportFailure(path, "is empty")
-    if not result.papers:
-        if result.problems:
-            first = result.problems[0]
-            raise ImportFailure(path, f"no usable row: {first.message}", first.line)
-        raise ImportFailure(path, "has a header row but no papers")
-    return result
+    return result.require_papers("row", "has a header row but no papers")
 
 
 def _delimiter(text: str, path: Path) -> str:

@@ -82,12 +82,7 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
         raise ImportFailure(path, "is a damaged or cut-off gzip file") from None
     except OSError as error:
         raise ImportFailure(path, error.strerror or str(error)) from None
-    if not result.papers:
-        if result.problems:
-            first = result.problems[0]
-            raise ImportFailure(path, f"no usable note: {first.message}", first.line)
-        raise ImportFailure(path, "holds no OpenReview notes")
-    return result
+    return result.require_papers("note", "holds no OpenReview notes")
 
 
 def _open(path: Path) -> IO[bytes]:

@@ -156,13 +156,7 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
     if preambles:
         kept = tuple(("@preamble", value) for value in preambles)
         result.papers = [paper.evolve(extra_fields=paper.extra_fields + kept) for paper in result.papers]
-    if not result.papers:
-        skipped = [p for p in result.problems if p.kind == "skipped"]
-        if skipped:
-            first = skipped[0]
-            raise ImportFailure(path, f"no usable entry: {first.message}", first.line)
-        raise ImportFailure(path, "holds no BibTeX entries (@article{...}, @inproceedings{...})")
-    return result
+    return result.require_papers("entry", "holds no BibTeX entries (@article{...}, @inproceedings{...})")
 
 
 def _exported_by_us(text: str) -> bool:
