@@ -14,13 +14,6 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper
 
 
-@pytest.fixture(autouse=True)
-def _quiet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("READER_TUI_BACKGROUND_INDEX", "0")
-    monkeypatch.delenv("READER_TUI_DEBUG", raising=False)
-
-
 def damaged_db(folder: Path, damage) -> Path:
     """Three papers; the second record (record 2, id 'p1') damaged by `damage`."""
     Library.open(folder).import_papers([Paper(id=f"p{i}", title=f"Paper {i}", authors=("Ada",)) for i in range(3)])

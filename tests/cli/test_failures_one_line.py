@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import errno
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -16,13 +15,7 @@ from reader_tui.cli import papers, stats
 from reader_tui.core.library.files import CATALOG_FILE
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper, Status
-
-
-@pytest.fixture(autouse=True)
-def _quiet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("READER_TUI_BACKGROUND_INDEX", "0")
-    monkeypatch.delenv("READER_TUI_DEBUG", raising=False)
+from tests.faults import full_disk, read_only
 
 
 @pytest.fixture
@@ -46,22 +39,11 @@ def one_line_error(err: str) -> str:
     return err
 
 
-def make_read_only(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    real_access = os.access
-
-    def access(path, mode, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if Path(path).resolve() == folder.resolve() and mode & os.W_OK:
-            return False
-        return real_access(path, mode, *args, **kwargs)
-
-    monkeypatch.setattr(os, "access", access)
-
-
 def test_a_read_only_library_lists_shows_and_exports_but_refuses_changes(
     db: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (db / ".lock").unlink()
-    make_read_only(monkeypatch, db)
+    read_only(monkeypatch, db)
     before = sorted(p.name for p in db.rglob("*"))
     code, out, _ = run(capsys, "list", "--json", "--db", str(db))
     assert code == 0 and [p["id"] for p in json.loads(out)] == ["p0", "p1", "p2"]
@@ -77,10 +59,7 @@ def test_a_read_only_library_lists_shows_and_exports_but_refuses_changes(
 
 
 def test_a_full_disk_is_one_line(db: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    def fsync(fd: int) -> None:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(os, "fsync", fsync)
+    full_disk(monkeypatch)
     code, _, err = run(capsys, "mark", "read", "p2", "--db", str(db))
     assert code == 1 and "No space left on device" in one_line_error(err) and "annotations.json" in err
     code, out, _ = run(capsys, "list", "--db", str(db))

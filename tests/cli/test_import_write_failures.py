@@ -3,9 +3,7 @@ cannot: not a bare file error that reads as if nothing was imported."""
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -13,16 +11,10 @@ import pytest
 from reader_tui.cli import main
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper
+from tests.faults import no_space_for
 
-BIB = r"""
-@article{smith2024,
-  title = {Sparse Experts for Protein Folding},
-  author = {Smith, Jane},
-  journal = {Nature},
-  year = {2024},
-  annote = {read this first},
-}
-"""
+#: one entry with a note (`annote`): the import writes the catalog and the annotations
+BIB = Path(__file__).parents[1] / "fixtures" / "import_bibtex" / "annotated.bib"
 
 
 def test_the_cli_import_says_the_papers_are_in_when_their_notes_fail(
@@ -32,17 +24,8 @@ def test_the_cli_import_says_the_papers_are_in_when_their_notes_fail(
     library = Library.open(folder)
     library.import_papers([Paper(id="p1", title="Already there")])
     library.set_notes("p1", "mine")
-    real_replace = os.replace
-
-    def replace(src, dst, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if Path(dst) == library.files.annotations_path:  # a full disk, for this file only
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst))
-        return real_replace(src, dst, *args, **kwargs)
-
-    monkeypatch.setattr(os, "replace", replace)
-    bib = tmp_path / "refs.bib"
-    bib.write_text(BIB, encoding="utf-8")
-    assert main(["--db", str(folder), "import", str(bib)]) != 0
+    no_space_for(monkeypatch, library.files.annotations_path)
+    assert main(["--db", str(folder), "import", str(BIB)]) != 0
     err = capsys.readouterr().err
     assert "1 paper imported" in err and "notes were not saved" in err and "annotations.json" in err
     catalog = json.loads(library.files.catalog_path.read_text(encoding="utf-8"))

@@ -15,13 +15,6 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper
 
 
-@pytest.fixture(autouse=True)
-def _quiet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("READER_TUI_BACKGROUND_INDEX", "0")
-    monkeypatch.delenv("READER_TUI_DEBUG", raising=False)
-
-
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     folder = tmp_path / "db"

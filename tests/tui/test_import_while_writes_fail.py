@@ -15,22 +15,15 @@ from tui_support import enter_text, settle
 
 SIZE = (120, 40)
 
-BIB = r"""
-@article{smith2024,
-  title = {Sparse Experts for Protein Folding},
-  author = {Smith, Jane},
-  journal = {Nature},
-  year = {2024},
-  annote = {read this first},
-}
-"""
+#: one entry with a note (`annote`): the import writes the catalog and the annotations
+BIB = Path(__file__).parents[1] / "fixtures" / "import_bibtex" / "annotated.bib"
 
 
 async def _import(app, pilot, bib: Path) -> str:  # type: ignore[no-untyped-def]
     await app.screen.run_action("import_file")
     await pilot.pause()
     assert isinstance(app.screen, ImportDialog)
-    await enter_text(pilot, "#import-path", str(bib))
+    await enter_text(pilot, "#import-path", str(BIB))
     await settle(app, pilot)
     shown = [str(app.screen.query_one(f"#import-{part}", Static).content) for part in ("error", "result")]
     return " ".join(shown)
@@ -43,8 +36,6 @@ def _catalog_ids(folder: Path) -> set[str]:
 async def test_an_import_behind_a_failing_write_says_nothing_changed_and_never_lands(
     library: Library, tmp_path: Path
 ) -> None:
-    bib = tmp_path / "refs.bib"
-    bib.write_text(BIB, encoding="utf-8")
     folder = library.files.folder
     before = _catalog_ids(folder)
     library.set_notes("p-graphs", "kept")
@@ -55,7 +46,7 @@ async def test_an_import_behind_a_failing_write_says_nothing_changed_and_never_l
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        text = await _import(app, pilot, bib)
+        text = await _import(app, pilot, BIB)
         assert "Done" not in text
         assert "Nothing imported; the library is as it was" in text
         assert len(library) == len(before)
@@ -68,8 +59,6 @@ async def test_an_import_behind_a_failing_write_says_nothing_changed_and_never_l
 
 
 async def test_an_import_whose_notes_cannot_be_saved_says_so(library: Library, tmp_path: Path) -> None:
-    bib = tmp_path / "refs.bib"
-    bib.write_text(BIB, encoding="utf-8")
     library.set_notes("p-graphs", "kept")
     library.flush()
     good = library.files.annotations_path.read_bytes()
@@ -77,7 +66,7 @@ async def test_an_import_whose_notes_cannot_be_saved_says_so(library: Library, t
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        text = await _import(app, pilot, bib)
+        text = await _import(app, pilot, BIB)
         assert "Done: 1 new" in text  # the papers are on disk...
         assert "tags and notes are not saved yet" in text  # ...their notes are not
         assert "annotations.json" in text

@@ -3,8 +3,6 @@ read-only; on a full disk it starts all the same and says the backup was not tak
 
 from __future__ import annotations
 
-import errno
-import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_list import PaperList
+from tests.faults import full_disk, read_only
 from tui_support import make_library, settle_workers
 
 
@@ -26,10 +25,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 async def test_a_read_only_library_opens_and_says_so(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_access = os.access
-    monkeypatch.setattr(
-        os, "access", lambda p, mode, *a, **k: False if Path(p) == folder and mode & os.W_OK else real_access(p, mode, *a, **k)
-    )
+    read_only(monkeypatch, folder)
     library = Library.open(folder, background_writes=True)
     app = create_app(library)
     try:
@@ -45,10 +41,7 @@ async def test_a_read_only_library_opens_and_says_so(folder: Path, monkeypatch: 
 
 
 async def test_a_full_disk_does_not_keep_the_tui_from_starting(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def fsync(fd: int) -> None:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(os, "fsync", fsync)
+    full_disk(monkeypatch)
     library = Library.open(folder, background_writes=True)  # its backup fails
     app = create_app(library)
     try:
@@ -70,10 +63,7 @@ async def test_the_status_line_says_read_only_for_the_whole_session(folder: Path
 
     from reader_tui.tui.widgets.status_bar import StatusBar
 
-    real_access = os.access
-    monkeypatch.setattr(
-        os, "access", lambda p, mode, *a, **k: False if Path(p) == folder and mode & os.W_OK else real_access(p, mode, *a, **k)
-    )
+    read_only(monkeypatch, folder)
     library = Library.open(folder, background_writes=True)
     app = create_app(library)
 

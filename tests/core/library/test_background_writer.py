@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import errno
-import os
 import time
 from pathlib import Path
 
@@ -13,6 +11,7 @@ from reader_tui.core.atomic_storage import StoreError
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.writer import BackgroundWriter, BlockedWrite
 from reader_tui.core.model import Paper, Status
+from tests.faults import no_space_for
 
 PAPER = Paper(id="p1", title="A paper", abstract="", year=2026)
 
@@ -195,19 +194,11 @@ def test_an_import_whose_catalog_write_fails_is_not_applied_when_writes_resume(
     try:
         library.import_papers([PAPER])
         library.flush()
-        catalog = library.files.catalog_path
-        real_replace = os.replace
-
-        def replace(src, dst, *args, **kwargs):  # type: ignore[no-untyped-def]
-            if Path(dst) == catalog:
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst))
-            return real_replace(src, dst, *args, **kwargs)
-
-        monkeypatch.setattr(os, "replace", replace)
+        free_space = no_space_for(monkeypatch, library.files.catalog_path)
         with pytest.raises(OSError, match="No space left"):
             library.import_papers([Paper(id="new", title="Imported while failing")])
         assert library.pending_writes == 0
-        monkeypatch.setattr(os, "replace", real_replace)
+        free_space()
         library.set_status([PAPER.id], Status.READ)
         assert library.flush(timeout=5)
         assert _papers_on_disk(folder) == {PAPER.id}

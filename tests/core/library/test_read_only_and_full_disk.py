@@ -4,7 +4,6 @@ nothing is half-written, and a full disk does not keep the library from opening.
 
 from __future__ import annotations
 
-import errno
 import os
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from reader_tui.core.atomic_storage import ReadOnlyError, SaveError
 from reader_tui.core.library.files import ANNOTATIONS_FILE, CATALOG_FILE, list_backups
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper, Status
+from tests.faults import full_disk, read_only
 
 
 def _everything(folder: Path) -> dict[str, bytes]:
@@ -32,28 +32,6 @@ def db(tmp_path: Path) -> Path:
     for backup in list_backups(folder):
         backup.unlink()
     return folder
-
-
-def read_only(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """Make `folder` unwritable as the OS would report it (root ignores permission bits,
-    so a chmod proves nothing when the tests run as root)."""
-    real_access = os.access
-
-    def access(path, mode, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if Path(path).resolve() == folder.resolve() and mode & os.W_OK:
-            return False
-        return real_access(path, mode, *args, **kwargs)
-
-    monkeypatch.setattr(os, "access", access)
-
-
-def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every file written from now on runs out of space when it is flushed to disk."""
-
-    def fsync(fd: int) -> None:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(os, "fsync", fsync)
 
 
 @pytest.mark.parametrize("background_writes", [False, True])
