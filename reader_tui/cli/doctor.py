@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..core.atomic_storage import StoreError, describe_error, read_json_file
-from ..core.library.doctor import check_store, plan_annotations_restore, restore_from_backup
+from ..core.library.doctor import check_store, plan_annotations_restore, plan_lines, report_lines, restore_from_backup
 from ..core.library.library import Library
 from .output import EXIT_USAGE, UserError
 
@@ -27,13 +27,13 @@ def run_doctor(library_folder: Path, restore: bool, *, yes: bool = False) -> int
     Exit 0 when the store is (now) fine, else 1."""
     folder = Path(library_folder)
     report = check_store(folder)
-    for line in report.lines():
+    for line in report_lines(report):
         _out(line)
     if report.ok:
         _out("the store is fine")
         return EXIT_OK
     plan = plan_annotations_restore(folder, report)
-    for line in plan.lines() if plan is not None else ():
+    for line in plan_lines(plan) if plan is not None else ():
         _out(line)
     if not restore:
         if plan is not None and plan.possible:

@@ -39,7 +39,7 @@ from typing import Any
 
 import pytest
 
-from reader_tui.core.library.doctor import check_store
+from reader_tui.core.library.doctor import check_store, report_lines
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper, Status
 
@@ -272,7 +272,7 @@ def test_kill_9_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) -> 
     assert not tally.lost, "\n".join(tally.lost[:20])
     assert tally.kills >= MIN_KILLS, f"only {tally.kills} kills: the machine is too slow for this test"
     assert tally.cli_kills > 0 and tally.acknowledged > 0
-    assert report.ok, report.lines()
+    assert report.ok, report_lines(report)
     assert report.backups and len(report.good_backups) == len(report.backups)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from reader_tui.cli.doctor import run_doctor
 from reader_tui.core.atomic_storage import StoreError
-from reader_tui.core.library.doctor import check_store, restore_from_backup
+from reader_tui.core.library.doctor import check_store, report_lines, restore_from_backup
 from reader_tui.core.library.files import ANNOTATIONS_FILE, CATALOG_FILE, list_backups
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper, Status
@@ -150,7 +150,7 @@ def test_orphans_and_leftover_temp_files_are_reported_not_problems(db: Path) -> 
     (db / ".annotations.json.abc.tmp").write_text("half")
     report = check_store(db)
     assert report.ok and report.orphans == 1 and len(report.leftovers) == 1
-    text = "\n".join(report.lines())
+    text = "\n".join(report_lines(report))
     assert "1 annotations of papers not in the catalog" in text
     assert "1 temporary files" in text
     assert "unexpected record id" in text  # "123" is not where writes would look for it
@@ -161,7 +161,7 @@ def test_a_folder_that_is_a_file_or_missing(tmp_path: Path) -> None:
     assert not check_store(tmp_path / "file").ok
     assert not restore_from_backup(tmp_path / "file").ok
     missing = check_store(tmp_path / "missing")
-    assert missing.ok and "no store here yet" in missing.lines()[0]
+    assert missing.ok and "no store here yet" in report_lines(missing)[0]
 
 
 @pytest.fixture
@@ -239,7 +239,7 @@ def test_salvage_reads_whole_documents_only_and_never_raises() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from reader_tui.core.library.salvage import salvage_annotations
+    from reader_tui.core.library.doctor.salvage import salvage_annotations
 
     raw = (
         b'{"_meta":{"1":{"format":1,"kind":"annotations"}},"annotations":{'

@@ -10,9 +10,9 @@ import pytest
 
 from reader_tui.cli.doctor import run_doctor
 from reader_tui.core.library.doctor import plan_annotations_restore
+from reader_tui.core.library.doctor.salvage import salvage_annotations
 from reader_tui.core.library.files import ANNOTATIONS_FILE
 from reader_tui.core.library.library import Library
-from reader_tui.core.library.salvage import salvage_annotations
 from reader_tui.core.model import Paper
 
 

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import Annotation
+from ...model import Annotation
 
 _DOCUMENT = re.compile(r'"(\d+)"\s*:\s*\{')
 _PAPER_ID = re.compile(r'"paper_id"\s*:\s*("(?:[^"\\]|\\.)*")')
