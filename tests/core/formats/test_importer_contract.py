@@ -1,12 +1,22 @@
-"""The contract every importer keeps: a file it cannot use fails with one line (an
-`ImportFailure`) that names the file, and the line where there is one; never a traceback,
-never a half result. The generic cases run against every importer; each format's own
-damaged fixtures are listed beside them."""
+"""The contract every importer keeps, run against every importer:
+
+- a file it cannot use fails with one line (an `ImportFailure`) that names the file, and
+  the line where there is one; never a traceback, never a half result; `reader-tui import`
+  of a file that fails on its last line leaves the library as it was, byte for byte;
+- a record it cannot take is one problem naming the file and its line; the rest get in;
+- text of every kind arrives as written: non-BMP, right-to-left, combining, CJK, control
+  characters, bidi and zero-width marks, whitespace of every kind (in a title, one space);
+- the same file read again, or saved with CRLF and a BOM, gives the same papers, same ids.
+
+Each format's own damaged fixtures are listed beside the generic cases.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,7 +67,7 @@ def test_every_importer_refuses_an_unusable_file_in_one_line(importer: str, case
 
 
 @pytest.mark.parametrize("importer", IMPORTERS)
-@pytest.mark.parametrize("blank", ["", "  \n", "\n\n"])
+@pytest.mark.parametrize("blank", ["", "  \n", "\n\n", "\ufeff", "\ufeff\r\n"])
 def test_every_importer_refuses_an_empty_file_saying_so(importer: str, blank: str, tmp_path: Path) -> None:
     read, extension = IMPORTERS[importer]
     path = tmp_path / f"e.{extension}"
@@ -88,3 +98,155 @@ def test_every_importer_refuses_an_empty_file_saying_so(importer: str, blank: st
 )
 def test_each_formats_damaged_fixtures_fail_with_one_line(importer: str, name: str, words: list[str]) -> None:
     fails_with_one_line(IMPORTERS[importer][0], FIXTURES / name, words)
+
+
+# -- what every importer keeps of a file it can read ----------------------------------------
+
+#: text of every kind a paper's fields may hold; each must arrive as written (whitespace
+#: runs in a title become one space: a title is one line)
+TEXTS = {
+    "non_bmp": "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🎉 👩\u200d🔬 𠀋",
+    "rtl": "שלום עולם مرحبا بالعالم",
+    "combining": "e\u0301 n\u0303 a\u0308\u0323 \u0915\u094d\u0937",
+    "cjk": "論文 한국어 ひらがな カタカナ",
+    "control": "bell\x07 esc\x1b[31m del\x7f c1\x9b",
+    "bidi_and_zero_width": "\u202eevil\u202c \u2066iso\u2069 a\u200bb\u200cc\u200dd",
+    "whitespace": "tab\there  two\u00a0nbsp\u2003em\u2028ls\u3000ideographic",
+}
+AUTHORS = ("Ünïcödé Ñame", "王 小明", "محمد علي")
+
+
+def _bibtex(path: Path, texts: list[str]) -> None:
+    entries = [
+        f"@misc{{key{i},\n  title = {{{t}}},\n  author = {{{' and '.join(AUTHORS)}}},\n  abstract = {{{t}}},\n}}\n"
+        for i, t in enumerate(texts)
+    ]
+    path.write_text("\n".join(entries), encoding="utf-8")
+
+
+def _csv(path: Path, texts: list[str]) -> None:
+    import csv
+
+    with path.open("w", encoding="utf-8", newline="") as out:
+        table = csv.writer(out, lineterminator="\n")
+        table.writerow(["title", "abstract", "authors"])
+        table.writerows([t, t, "; ".join(AUTHORS)] for t in texts)
+
+
+def _openreview(path: Path, texts: list[str], ascii_escapes: bool = False) -> None:
+    import json
+
+    notes = [{"id": f"N{i}", "title": t, "abstract": t, "authors": list(AUTHORS)} for i, t in enumerate(texts)]
+    # ensure_ascii: non-BMP characters as JSON surrogate-pair escapes ("\ud835\udd18")
+    path.write_text("".join(json.dumps(n, ensure_ascii=ascii_escapes) + "\n" for n in notes), encoding="utf-8")
+
+
+def _seed(path: Path, texts: list[str]) -> None:
+    path.write_text("ICLR 2026\n\n" + "\n\n".join(f"{t} We study it." for t in texts) + "\n", encoding="utf-8")
+
+
+#: how to write a file each importer reads: (importer, extension, writer, what it keeps).
+#: "title": it reads titles (a seed list derives them); "authors": it reads authors;
+#: "abstract": "exact", or "one line" where the format's whitespace is not significant (BibTeX)
+WRITERS: dict[str, tuple[str, Callable[[Path, list[str]], None], dict[str, Any]]] = {
+    "bibtex": ("bibtex", _bibtex, {"title": True, "authors": True, "abstract": "one line", "suffix": ""}),
+    "csv": ("csv", _csv, {"title": True, "authors": True, "abstract": "exact", "suffix": ""}),
+    "openreview": ("openreview", _openreview, {"title": True, "authors": True, "abstract": "exact", "suffix": ""}),
+    "openreview-escaped": (
+        "openreview",
+        partial(_openreview, ascii_escapes=True),
+        {"title": True, "authors": True, "abstract": "exact", "suffix": ""},
+    ),
+    "seed": ("seed", _seed, {"title": False, "authors": False, "abstract": "exact", "suffix": " We study it."}),
+}
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _write(tmp_path: Path, name: str, texts: list[str], folder: str = "") -> tuple[Callable[[Path], ImportResult], Path]:
+    importer, write, _ = WRITERS[name]
+    read, extension = IMPORTERS[importer]
+    (tmp_path / folder).mkdir(exist_ok=True)
+    path = tmp_path / folder / f"papers.{extension}"
+    write(path, texts)
+    return read, path
+
+
+@pytest.mark.parametrize("kind", TEXTS)
+@pytest.mark.parametrize("name", WRITERS)
+def test_every_importer_keeps_text_of_every_kind(name: str, kind: str, tmp_path: Path) -> None:
+    keeps = WRITERS[name][2]
+    text = f"Paper {kind}: {TEXTS[kind]} end"
+    read, path = _write(tmp_path, name, [text])
+    result = read(path)
+    assert result.problems == []
+    (paper,) = result.papers
+    if keeps["title"]:
+        assert paper.title == _one_line(text)
+    if keeps["authors"]:
+        assert paper.authors == AUTHORS
+    expected = text + keeps["suffix"]
+    assert paper.abstract == (expected if keeps["abstract"] == "exact" else _one_line(expected))
+
+
+@pytest.mark.parametrize("name", WRITERS)
+def test_ids_are_stable_across_imports_line_endings_and_a_bom(name: str, tmp_path: Path) -> None:
+    """The same file read again, or saved on Windows (CRLF, a BOM), gives the same papers
+    with the same ids: annotations are keyed by them."""
+    texts = [f"Paper {kind}: {text}" for kind, text in TEXTS.items() if kind != "whitespace"]
+    read, path = _write(tmp_path, name, texts, "first")
+    first = read(path).papers
+    assert len(first) == len(texts) and len({p.id for p in first}) == len(texts)
+    assert read(path).papers == first
+    windows = tmp_path / "windows" / path.name
+    windows.parent.mkdir()
+    windows.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))
+    assert read(windows).papers == first
+
+
+#: a file of three records, the second of which the importer cannot take: (contents, the
+#: problem's line and message); the other two get in
+ONE_BAD_RECORD: dict[str, tuple[str, int, str]] = {
+    "bibtex": ("@misc{a, title={One}}\n\n@misc{b, year={2020}}\n\n@misc{c, title={Three}}\n", 3, "skipped entry 'b': it has no title"),
+    "csv": ("title,abstract,year\nOne,x,2020\n,,2021\nThree,z,2022\n", 3, "skipped a row with neither title nor abstract"),
+    "openreview": ('{"id": "A", "title": "One"}\n{"id": "B", "title": \n{"id": "C", "title": "Three"}\n', 2, "skipped a line that is not valid JSON"),
+    "seed": ("One abstract here.\n\nTwo abstract here.\n\nOne  abstract here.\n\nThree abstract here.\n", 5, "same abstract as line 1: kept once"),
+}
+
+
+@pytest.mark.parametrize("importer", IMPORTERS)
+def test_a_record_it_cannot_take_is_one_problem_naming_file_and_line(importer: str, tmp_path: Path) -> None:
+    read, extension = IMPORTERS[importer]
+    contents, line, message = ONE_BAD_RECORD[importer]
+    path = tmp_path / f"one_bad.{extension}"
+    path.write_text(contents, encoding="utf-8")
+    result = read(path)
+    assert [str(problem) for problem in result.problems] == [f"{path}:{line}: {message}"]
+    assert len(result.papers) == (3 if importer == "seed" else 2)
+
+
+@pytest.mark.parametrize("importer", IMPORTERS)
+def test_a_file_that_fails_late_imports_nothing(
+    importer: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Good records, then a byte that is not UTF-8 on the last line: `reader-tui import`
+    says so in one line naming the file and line, and the library is as it was, byte for byte."""
+    from reader_tui import cli
+    from reader_tui.core.library.library import Library
+    from reader_tui.core.model import Paper
+
+    read, extension = IMPORTERS[importer]
+    contents, _, _ = ONE_BAD_RECORD[importer]
+    path = tmp_path / f"late.{extension}"
+    path.write_bytes(contents.encode() + b"caf\xe9\n")
+    last = contents.count("\n") + 1
+    folder = tmp_path / "lib"
+    Library.open(folder, seed=None).import_papers([Paper(id="p1", title="Already there")])
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    capsys.readouterr()
+    assert cli.main(["import", str(path), "--db", str(folder)]) == 1
+    out, err = capsys.readouterr()
+    assert err == f"reader-tui: {path}:{last}: is not UTF-8 text (save it as UTF-8 and try again)\n"
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before

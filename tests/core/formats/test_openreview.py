@@ -55,11 +55,6 @@ def test_api_response_object_with_notes():
     assert [p.id for p in read_openreview(FIXTURES / "api_response.json").papers] == ["Forum4", "Forum5"]
 
 
-def test_bad_jsonl_line_is_skipped_with_its_line():
-    result = read_openreview(FIXTURES / "notes.jsonl")
-    assert [str(p) for p in result.problems] == [f"{FIXTURES / 'notes.jsonl'}:3: skipped a line that is not valid JSON"]
-
-
 def test_missing_title_is_derived_from_the_abstract(tmp_path):
     path = tmp_path / "n.jsonl"
     path.write_text('{"id": "X1", "abstract": "We propose SOCOP, a solver for things. It is fast."}\n')
