@@ -18,7 +18,7 @@ from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.status_bar import StatusBar
-from tui_support import PAPERS, make_library, screen_text, settle
+from tui_support import PAPERS, make_library, screen_text, settle, wait_until
 
 SIZE = (120, 40)
 IDS = [p.id for p in PAPERS]
@@ -33,16 +33,6 @@ def replace_file(path: Path, data: bytes) -> None:
     temp = path.with_suffix(".repair")
     temp.write_bytes(data)
     os.replace(temp, path)
-
-
-async def wait_until(pilot, condition, seconds: float = 10.0) -> bool:
-    """Let the app run until `condition()` holds (the writer thread works on its own)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        await pilot.pause(0.02)
-    return True
 
 
 # -- item 4: steady typing is saved -------------------------------------------------------------

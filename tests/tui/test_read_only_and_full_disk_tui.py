@@ -13,7 +13,7 @@ from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_list import PaperList
 from tests.faults import full_disk, read_only
-from tui_support import make_library, settle_workers
+from tui_support import make_library, settle_workers, wait_until
 
 
 @pytest.fixture
@@ -83,10 +83,8 @@ async def test_the_status_line_says_read_only_for_the_whole_session(folder: Path
             await settle_workers(pilot)
             # The write fails in the Library's writer thread and the screen's saving timer
             # reports it: wait for that report (bounded), not for a fixed time.
-            for _ in range(200):
-                if notes := " ".join(n.message for n in app._notifications):
-                    break
-                await pilot.pause(0.02)
+            await wait_until(pilot, lambda: list(app._notifications))
+            notes = " ".join(n.message for n in app._notifications)
             assert "read-only" in notes and ("not saved" in notes or "cannot be saved" in notes), notes
             assert "read-only" in status_line(), status_line()
             assert " saved" not in status_line().replace("not saved", "")

@@ -12,7 +12,7 @@ from reader_tui.tui.dialogs.name_prompt import NamePrompt
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
-from tui_support import settle
+from tui_support import settle, wait_until
 
 SIZE = (120, 40)
 
@@ -73,10 +73,8 @@ async def test_side_list_counts_live_and_runs(library: Library) -> None:
         assert side.counts == {"graphs": 1, "to-read": 0}
         assert "graphs  1" in side.text
         library.set_status(["p-rl", "p-graphs"], Status.TO_READ)  # the counts follow
-        for _ in range(300):  # the recount runs once the changes pause (COUNT_DELAY)
-            if side.counts["to-read"] == 2:
-                break
-            await pilot.pause(0.01)
+        # the recount runs once the changes pause (COUNT_DELAY)
+        assert await wait_until(pilot, lambda: side.counts["to-read"] == 2)
         await settle(app, pilot)
         assert side.counts["to-read"] == 2
         await pilot.press("down", "enter")  # run "to-read"

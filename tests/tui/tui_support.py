@@ -4,6 +4,7 @@ read what the screen shows. (A plain module: test files import it by name.)"""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,17 @@ async def settle_workers(pilot: Any) -> None:
             if isinstance(result, BaseException) and not isinstance(result, WorkerCancelled):
                 raise result
     await pilot.pause()
+
+
+async def wait_until(pilot: Any, condition: Callable[[], object], seconds: float = 10.0) -> bool:
+    """Let the app run until `condition()` holds (a thread or a timer works on its own):
+    True as soon as it does, False after `seconds`. Bounded, never a fixed sleep."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            return False
+        await pilot.pause(0.01)
+    return True
 
 
 async def settle(app: App[Any], pilot: Any) -> None:
