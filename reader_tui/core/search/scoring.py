@@ -69,27 +69,16 @@ class Matching:
         """The papers matching one query token, with values and matched words."""
         static = self._expand(word, last)
         dynamic: dict[int, tuple[float, str]] = {}
+
+        def keep_best(o: int, value: float, matched: str) -> None:
+            if value > dynamic.get(o, (0.0, ""))[0]:
+                dynamic[o] = (value, matched)
+
         for o, paper_tags in tags.items():
             for tag in paper_tags:
-                if word in tag:
-                    quality = EXACT if word == tag else PREFIX
-                elif len(word) >= 4 and fuzz.partial_ratio(word, tag) >= 85:
-                    quality = FUZZY1
-                else:
-                    continue
-                value = TAG_WEIGHT * quality
-                if value > dynamic.get(o, (0.0, ""))[0]:
-                    dynamic[o] = (value, tag)
+                keep_best(o, TAG_WEIGHT * _quality(word, tag, inside=PREFIX, fuzzy_at=85), tag)
         for o, text in notes.items():
-            if word in text:
-                quality = EXACT
-            elif len(word) >= 4 and fuzz.partial_ratio(word, text) >= 88:
-                quality = FUZZY1
-            else:
-                continue
-            value = NOTES_WEIGHT * quality
-            if value > dynamic.get(o, (0.0, ""))[0]:
-                dynamic[o] = (value, word)
+            keep_best(o, NOTES_WEIGHT * _quality(word, text, inside=EXACT, fuzzy_at=88), word)
         if not dynamic:
             return static
         values, words = dict(static.values), dict(static.words)
@@ -233,3 +222,16 @@ def _combine(matches: Sequence[_Expansion], allowed: set[int] | None) -> tuple[d
             if allowed is None or o in allowed:
                 scores[o] += v
     return dict(scores), True
+
+
+def _quality(word: str, text: str, *, inside: float, fuzzy_at: int) -> float:
+    """How well `word` matches a tag or a note: EXACT when it is the whole text, `inside`
+    when the text holds it, FUZZY1 when a word of 4+ letters is close enough (rapidfuzz's
+    partial ratio at least `fuzzy_at`), else 0."""
+    if word == text:
+        return EXACT
+    if word in text:
+        return inside
+    if len(word) >= 4 and fuzz.partial_ratio(word, text) >= fuzzy_at:
+        return FUZZY1
+    return 0.0
