@@ -12,7 +12,7 @@ from reader_tui.tui.dialogs.name_prompt import NamePrompt
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
-from tui_support import settle, wait_until
+from tui_support import enter_text, settle, wait_until
 
 SIZE = (120, 40)
 
@@ -38,7 +38,7 @@ async def test_round_trip(library: Library) -> None:
         _command(app, "Save this search…")()
         await pilot.pause()
         assert isinstance(app.screen, NamePrompt)
-        await pilot.press(*"to-read llm", "enter")
+        await enter_text(pilot, "#name-input", "to-read llm")  # what it is named, not how it is typed
         await settle(app, pilot)
         assert [(s.name, s.query) for s in list_searches(library)] == [("to-read llm", "status:to-read tag:llm")]
 
