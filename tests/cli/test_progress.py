@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 import time
 
 from reader_tui.cli.progress import Progress
@@ -15,9 +16,11 @@ class FakeTerminal(io.StringIO):
 
 def test_nothing_is_drawn_when_stderr_is_not_a_terminal() -> None:
     stream = io.StringIO()
+    before = set(threading.enumerate())
     with Progress(3, delay=0, stream=stream) as progress:
         progress.step("reading a.bib", advance=True)
-        time.sleep(0.25)
+        # no drawing thread at all: nothing can be drawn, now or later (no sleep to prove it)
+        assert set(threading.enumerate()) == before
     assert stream.getvalue() == ""
 
 

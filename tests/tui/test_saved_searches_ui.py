@@ -137,11 +137,14 @@ async def test_palette_shows_names_and_queries_as_typed(library: Library) -> Non
         for typed in ("", "Search"):  # the list before typing (discovery), then matches
             await pilot.press("ctrl+p", *typed)
             await settle(app, pilot)
-            await pilot.pause(0.3)  # the palette gathers hits on a timer of its own
-            await settle(app, pilot)
-            prompts = [option.prompt.plain for option in app.screen.query_one(CommandList).options]
+
+            def prompts() -> list[str]:
+                return [option.prompt.plain for option in app.screen.query_one(CommandList).options]
+
             want = "Search: [b]bold[/b] \\{x} 50% $a$ \u241b[2J\ngraph [i]x[/i]"
-            assert want in prompts, [p for p in prompts if "graph" in p]
+            # the palette gathers hits on a timer of its own: wait for them, bounded
+            await wait_until(pilot, lambda: want in prompts())
+            assert want in prompts(), [p for p in prompts() if "graph" in p]
             await pilot.press("escape")
             await settle(app, pilot)
 
