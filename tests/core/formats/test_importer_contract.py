@@ -13,6 +13,8 @@ Each format's own damaged fixtures are listed beside the generic cases.
 
 from __future__ import annotations
 
+import csv
+import json
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -20,11 +22,14 @@ from typing import Any
 
 import pytest
 
+from reader_tui import cli
 from reader_tui.core.formats.base import ImportFailure, ImportResult
 from reader_tui.core.formats.bibtex.reader import read_bibtex
 from reader_tui.core.formats.csv_table import read_csv
 from reader_tui.core.formats.openreview import read_openreview
 from reader_tui.core.formats.seed import read_seed
+from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 
@@ -125,8 +130,6 @@ def _bibtex(path: Path, texts: list[str]) -> None:
 
 
 def _csv(path: Path, texts: list[str]) -> None:
-    import csv
-
     with path.open("w", encoding="utf-8", newline="") as out:
         table = csv.writer(out, lineterminator="\n")
         table.writerow(["title", "abstract", "authors"])
@@ -134,8 +137,6 @@ def _csv(path: Path, texts: list[str]) -> None:
 
 
 def _openreview(path: Path, texts: list[str], ascii_escapes: bool = False) -> None:
-    import json
-
     notes = [{"id": f"N{i}", "title": t, "abstract": t, "authors": list(AUTHORS)} for i, t in enumerate(texts)]
     # ensure_ascii: non-BMP characters as JSON surrogate-pair escapes ("\ud835\udd18")
     path.write_text("".join(json.dumps(n, ensure_ascii=ascii_escapes) + "\n" for n in notes), encoding="utf-8")
@@ -233,10 +234,6 @@ def test_a_file_that_fails_late_imports_nothing(
 ) -> None:
     """Good records, then a byte that is not UTF-8 on the last line: `reader-tui import`
     says so in one line naming the file and line, and the library is as it was, byte for byte."""
-    from reader_tui import cli
-    from reader_tui.core.library.library import Library
-    from reader_tui.core.model import Paper
-
     read, extension = IMPORTERS[importer]
     contents, _, _ = ONE_BAD_RECORD[importer]
     path = tmp_path / f"late.{extension}"
