@@ -40,7 +40,7 @@ def test_the_bundled_seed_list() -> None:
     assert titles["GeoPurify"].startswith("GeoPurify: ")
     assert titles["BeyondBench"].startswith("BeyondBench: an evaluation framework")
     assert titles["log-linear attention"].startswith("Log-linear attention: an attention mechanism")
-    assert titles["PG-Occ"].startswith("PG-Occ: an innovative Progressive Gaussian Transformer")
+    assert titles["PG-Occ"].startswith("PG-Occ: a Progressive Gaussian Transformer")
     # abstracts are kept as written, markup included
     assert any(r"\textbf{GeoPurify}" in p.abstract for p in papers)
     assert papers[0].abstract.startswith("LLMs are known to store vast amounts")
