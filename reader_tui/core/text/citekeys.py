@@ -39,7 +39,8 @@ STOP_WORDS = frozenset(
     towards toward learning rethinking revisiting beyond into through about when what
     how why which who not no our we your its this that these those than vs versus
     novel new more most simple improved better efficient effective general unified fast
-    robust scalable principled""".split()
+    robust scalable principled improving enhancing understanding exploring leveraging boosting
+    unlocking enabling making using""".split()
     # The adjectives: a key "novel2026" says nothing about which paper it is.
 )
 
