@@ -22,6 +22,7 @@ from typing import Any
 
 from ..atomic_storage import StoreError, dump_json, read_json_file, write_file_atomically
 from ..model import Annotation, Paper
+from ..text.words import counted
 from .files import (
     ANNOTATIONS_FILE,
     ANNOTATIONS_TABLE,
@@ -108,18 +109,18 @@ class DoctorReport:
             out.extend(check.remarks)
         if self.orphans:
             out.append(
-                f"{self.annotations.path}: {self.orphans} annotations of papers not in the catalog "
+                f"{self.annotations.path}: {counted(self.orphans, 'annotation')} of papers not in the catalog "
                 "(kept; they reattach when those papers are imported)"
             )
         good = len(self.good_backups)
         if self.backups:
-            out.append(f"{self.folder / BACKUP_DIR}: {good} of {len(self.backups)} backups good")
+            out.append(f"{self.folder / BACKUP_DIR}: {good} of {counted(len(self.backups), 'backup')} good")
             out.extend(p for b in self.backups for p in b.problems)
         else:
             out.append(f"{self.folder / BACKUP_DIR}: no backups yet")
         if self.leftovers:
             out.append(
-                f"{self.folder}: {len(self.leftovers)} temporary files left by interrupted writes "
+                f"{self.folder}: {counted(len(self.leftovers), 'temporary file')} left by interrupted writes "
                 "(harmless; safe to delete when reader-tui is not running)"
             )
         return out
@@ -197,7 +198,7 @@ def _check_annotations(check: FileCheck, table: dict[str, Any]) -> None:
         check.ids.add(pid)
         check.records += 1
     if misplaced:
-        check.remarks.append(f"{check.path}: {misplaced} annotations stored under an unexpected record id")
+        check.remarks.append(f"{check.path}: {counted(misplaced, 'annotation')} stored under an unexpected record id")
     _limit(check)
 
 
@@ -227,12 +228,12 @@ def check_store(folder: Path) -> DoctorReport:
         report.orphans = len(annotations.ids - catalog.ids)
     if not annotations.exists and backups:
         problems.append(
-            f"{annotations.path}: missing, yet {len(backups)} backups exist (was it deleted or moved?)"
+            f"{annotations.path}: missing, yet {counted(len(backups), 'backup')} exist (was it deleted or moved?)"
         )
     if not catalog.exists and catalog.ok and annotations.ok and annotations.records:
         # What Library.open refuses: a lost catalog must not pass for a new store.
         catalog.problems.append(
-            f"{catalog.path}: missing, yet annotations.json holds {annotations.records} annotations "
+            f"{catalog.path}: missing, yet annotations.json holds {counted(annotations.records, 'annotation')} "
             "(was it deleted or moved?); there is no backup of the catalog: import your paper lists "
             "again with `reader-tui import FILE...` (the annotations reattach by paper id)"
         )
@@ -280,17 +281,17 @@ class RestorePlan:
         if self.damaged and self.cut_at is not None:
             # Cut short: the ids past the cut are gone with it, so no count of them is exact.
             out.append(
-                f"{self.path}: {self.salvaged} annotations can still be read from it; the part after "
+                f"{self.path}: {counted(self.salvaged, 'annotation')} can still be read from it; the part after "
                 f"byte {self.cut_at} cannot be read, so how many annotations it held is unknown"
             )
         elif self.damaged:
             out.append(
-                f"{self.path}: {self.salvaged} of the {self.named} annotations it names can still be read from it"
+                f"{self.path}: {self.salvaged} of the {counted(self.named, 'annotation')} it names can still be read from it"
             )
         if self.backup is not None:
             out.append(
                 f"newest good backup: {self.backup.name}, taken {_age(self.backup_age_s)} ago, "
-                f"holding {self.backup_records} annotations"
+                f"holding {counted(self.backup_records, 'annotation')}"
             )
         if not self.possible:
             out.append(f"{self.path}: nothing can be read from it and no backup passes the check")
@@ -301,7 +302,7 @@ class RestorePlan:
             how = f"the {self.salvaged} still readable (there is no good backup)"
         else:
             how = "the backup's"
-        out.append(f"restoring keeps {len(self.merged)} annotations: {how}")
+        out.append(f"restoring keeps {counted(len(self.merged), 'annotation')}: {how}")
         if self.damaged and self.backup is not None and len(self.merged) > self.backup_records:
             out.append(f"(putting back the backup alone would keep {self.backup_records})")
         if self.only_in_backup:
@@ -317,7 +318,7 @@ class RestorePlan:
             )
         elif self.lost:
             shown = ", ".join(self.lost[:5]) + (", ..." if len(self.lost) > 5 else "")
-            out.append(f"{len(self.lost)} annotations named in the damaged file cannot be recovered (papers {shown})")
+            out.append(f"{counted(len(self.lost), 'annotation')} named in the damaged file cannot be recovered (papers {shown})")
         if self.damaged:
             out.append(f"the damaged file is moved aside as {self.path.stem}.damaged-<time>.json, never deleted")
         return out
@@ -425,7 +426,7 @@ def _restore_annotations(folder: Path, plan: RestorePlan, result: RestoreResult)
         }
         tables[SETTINGS_TABLE] = {"1": plan.settings} if plan.settings else {}
         write_file_atomically(path, dump_json(tables))
-        source = f"the damaged file's {plan.salvaged} readable annotations" + (
+        source = f"the damaged file's {plan.salvaged} readable annotation{'s' if plan.salvaged != 1 else ''}" + (
             f" merged with {plan.backup.name}" if plan.backup is not None else ""
         )
     result.restored_from = plan.backup
@@ -434,7 +435,7 @@ def _restore_annotations(folder: Path, plan: RestorePlan, result: RestoreResult)
         result.ok = False
         result.messages.extend(after.problems)
         return
-    result.messages.append(f"{path}: restored from {source} ({after.records} annotations)")
+    result.messages.append(f"{path}: restored from {source} ({counted(after.records, 'annotation')})")
 
 
 def _read_bytes(path: Path) -> bytes:
