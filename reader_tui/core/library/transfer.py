@@ -314,7 +314,10 @@ class _Finder:
         self.by_doi: dict[str, str] = {}
         self.by_url: dict[str, str] = {}
         titles: dict[str, list[str]] = {}
+        self.aliases: dict[str, str] = {}  # the ids of records merged into a paper
         for paper in library.papers.values():
+            for alias in paper.aliases:
+                self.aliases.setdefault(alias, paper.id)
             if paper.doi:
                 self.by_doi.setdefault(normalise_doi(paper.doi), paper.id)
             if paper.url:
@@ -329,6 +332,8 @@ class _Finder:
         pid = _text(entry, "id")
         if pid and pid in self.ids:
             return pid, "id"
+        if pid in self.aliases:  # exported where the paper came from the other source
+            return self.aliases[pid], "id"
         doi = _text(entry, "doi")
         if doi and normalise_doi(doi) in self.by_doi:
             return self.by_doi[normalise_doi(doi)], "doi"

@@ -149,3 +149,18 @@ def test_a_merged_seed_paper_takes_the_richer_sources_venue(tmp_path: Path) -> N
     assert library.papers[pid].venue == "ICLR"
     merge_openreview(library, tmp_path)
     assert library.papers[pid].venue == "ICLR 2026 Conference Submission"
+
+
+def test_annotations_exported_under_the_other_id_land_on_the_merged_paper(tmp_path: Path) -> None:
+    """Another machine imported only the OpenReview list: its annotations name the forum id."""
+    from reader_tui.core.library.transfer import import_annotations
+
+    library, pid = seed_library(tmp_path)
+    merge_openreview(library, tmp_path)
+    document = {
+        "reader_tui_annotations": 1,
+        "papers": [{"id": FORUM, "status": "read", "tags": ["layers"], "changed": {"status": "2026-01-01T00:00:00+00:00"}}],
+    }
+    result = import_annotations(library, document, keep_unmatched=False)
+    assert not result.unmatched
+    assert library.annotation(pid).status.value == "read" and library.annotation(pid).tags == ("layers",)
