@@ -99,6 +99,8 @@ def _surname(author: str) -> str:
 
 # "PG-Occ: Occupancy Prediction", "BNPO: Beta Normalization ...": the name before the colon.
 _NAME_BEFORE_COLON = re.compile(r"^\s*([^\s:]{2,30}):\s")
+# Words after which an "-ing" word is a verb ("for assessing"), not a noun ("training").
+_VERB_BEFORE = frozenset("for by via of in through without with when after before while on from".split())
 #: A stem made of title words stops growing past this many characters.
 STEM_WORDS_WIDTH = 24
 
@@ -116,13 +118,15 @@ def _title_words(title: str) -> str:
         stem = _slug(named.group(1))
         if len(stem) >= 2:
             return stem
-    first = ""
+    first = previous = ""
     words: list[str] = []
     for raw in _MATH.sub(" ", title).split():
-        word = _slug(raw)
-        first = first or word
+        word, before = _slug(raw), previous
+        first, previous = first or word, word
         if not word or word in STOP_WORDS or word.isdigit():
             continue
+        if words and before in _VERB_BEFORE and word.endswith("ing"):
+            continue  # "metric for assessing layer relevance": the nouns say more
         if words and (len(words) == 3 or len(words) == 2 and len("".join(words)) >= 12):
             break
         if words and len("".join(words)) + len(word) > STEM_WORDS_WIDTH:

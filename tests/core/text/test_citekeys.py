@@ -73,6 +73,8 @@ def test_author_without_ascii_letters_falls_back() -> None:
         ("Scaling Laws for Reward Models", "scalinglawsreward2026"),  # short words: three
         ("Incentive-Aligned LLM Summaries", "incentivealignedllm2026"),
         ("Reasoning", "reasoning2026"),
+        ("More Robust Metric for Assessing Layer Relevance", "metriclayerrelevance2026"),  # "assessing": a verb
+        ("Multiphysics Training Framework", "multiphysicstraining2026"),  # "training": a noun
         ("Café Networks", "cafenetworks2026"),
         ("The Of And", "the2026"),  # all stop words: the first one
         ("", "paper2026"),
