@@ -40,7 +40,7 @@ STOP_WORDS = frozenset(
     how why which who not no our we your its this that these those than vs versus
     novel new more most simple improved better efficient effective general unified fast
     robust scalable principled improving enhancing understanding exploring leveraging boosting
-    unlocking enabling making using""".split()
+    unlocking enabling making using yet first""".split()
     # The adjectives: a key "novel2026" says nothing about which paper it is.
 )
 
@@ -101,6 +101,7 @@ def _surname(author: str) -> str:
 _NAME_BEFORE_COLON = re.compile(r"^\s*([^\s:]{2,30}):\s")
 # Words after which an "-ing" word is a verb ("for assessing"), not a noun ("training").
 _VERB_BEFORE = frozenset("for by via of in through without with when after before while on from".split())
+_RELATIVE = frozenset(("that", "which", "who", "where"))
 #: A stem made of title words stops growing past this many characters.
 STEM_WORDS_WIDTH = 24
 
@@ -125,8 +126,8 @@ def _title_words(title: str) -> str:
         first, previous = first or word, word
         if not word or word in STOP_WORDS or word.isdigit():
             continue
-        if words and before in _VERB_BEFORE and word.endswith("ing"):
-            continue  # "metric for assessing layer relevance": the nouns say more
+        if words and (before in _VERB_BEFORE and word.endswith("ing") or before in _RELATIVE):
+            continue  # "metric for assessing layer relevance", "framework that combines": a verb
         if words and (len(words) == 3 or len(words) == 2 and len("".join(words)) >= 12):
             break
         if words and len("".join(words)) + len(word) > STEM_WORDS_WIDTH:

@@ -70,6 +70,21 @@ _OUR_THING = re.compile(
     r"^(?:Our|The\s+proposed)\s+(?:approach|method|framework|model|system|algorithm|technique|solution"
     r"|pipeline|benchmark|dataset|architecture|work),?\s+(?P<name>[^,]{2,60}),"
 )
+# "We address these challenges with a unified framework that ...", "... by incorporating X".
+_REMEDY_VERBS = ("address", "tackle", "overcome", "mitigate", "alleviate", "resolve", "bridge", "close", "fill")
+_REMEDY = re.compile(
+    r"\bwe\s+(?:\w+\s+)?(?:address|tackle|overcome|mitigate|alleviate|resolve|bridge|close|fill)\s+[^.;]{0,80}?"
+    r"\s+(?:with|by|through|via)\s+(?P<how>\S)",
+    re.I,
+)
+# "... that our algorithm, RPWithPrior, guarantees ...": a name in passing, after "our".
+_OUR_NAMED = re.compile(
+    r"\bour\s+(?:[\w-]+\s+)?(?:approach|method|framework|model|system|algorithm|technique|solution|pipeline"
+    r"|benchmark|dataset|architecture|estimator|agent|library|tool),\s+(?P<name>[^,\s]{2,40}),",
+    re.I,
+)
+# "we develop \\method(Benchmark Tuning with ...), a framework": the name was a macro.
+_LEADING_PAREN = re.compile(r"^\(([^()]{3,80})\),?\s+")
 _IS_A = re.compile(r"^\s*(?:is|are)\s+(an?\s.+)$", re.I)
 _APPOSITIVE_START = re.compile(r"^(?P<name>[^\s,]+(?: [^\s,]+){0,3}), an? (?:novel|new)\b")
 _VERB_STEMS = ("propos", "introduc", "present", "develop", "forth", "design", "devis", "formulat",
@@ -342,7 +357,7 @@ def _expansion(exp: str, acronym: str) -> tuple[str, str]:
 
 def _find(abstract: str) -> tuple[str, str, str]:
     """(name, title, fallback clause) for the first named contribution, else ("", "", clause)."""
-    strong_clause = weak_clause = claim = ""
+    strong_clause = weak_clause = claim = remedy = ""
     strong_at = -1
     whole = abstract.lower()
     # Plain substring tests first: the regexes below are the slow part of an import.
@@ -369,6 +384,17 @@ def _find(abstract: str) -> tuple[str, str, str]:
             claim = _display_line(sentence[said.end() :]) if said else ""
             if _SELF_REFERENCE.match(claim):
                 claim = ""
+        if not remedy and any(verb in sentence for verb in _REMEDY_VERBS):
+            fix = _REMEDY.search(sentence)  # "we address this limitation by incorporating X"
+            if fix and not fix.group("how").lower().startswith(("propos", "introduc", "present", "develop")):
+                remedy = _display_line(sentence[fix.start("how") :])
+                cut = re.search(r",\s+(?:which|thereby|thus|enabling|allowing|leading|resulting|and)\b", remedy)
+                remedy = remedy[: cut.start()] if cut else remedy
+        if low and "our " in low and ", " in sentence:
+            ours = _OUR_NAMED.search(_display_line(sentence))  # "we prove that our algorithm, X, ..."
+            if ours and _plausible_name(ours.group("name")) and _words_look_named(ours.group("name")):
+                name = ours.group("name")
+                return name, (f"{name}: {strong_clause}" if strong_clause else name), ""
         naming = _NAMING.search(sentence) if any(w in low for w in naming_words) else None
         if naming and _WE_SENTENCE.search(sentence):
             rest = _display_line(sentence[naming.end() :])
@@ -394,7 +420,7 @@ def _find(abstract: str) -> tuple[str, str, str]:
                 return name, (f"{name}: {strong_clause}" if strong_clause else name), ""
     if strong_clause:
         strong_clause = _what_it_does(strong_clause, [x for x in sentences[strong_at + 1 :] if x and not x.isspace()])
-    for clause in (strong_clause, weak_clause, claim):
+    for clause in (strong_clause, remedy, weak_clause, claim):
         title = _as_title(clause) if clause else ""
         if title:
             return "", "", title
@@ -418,7 +444,7 @@ def derive_title(abstract: str) -> DerivedTitle:
             title = _polish(_collapse(name), title)
         else:
             title = clause or _display_line(_SENTENCE_END.split(text.strip(), 1)[0][:400])
-        title = _finish(title)
+        title = _finish(_LEADING_PAREN.sub(r"\1: ", title))
         if not title:
             title = _finish(_display_line(text[:400]))
         return DerivedTitle(title or "Untitled", _collapse(name)[:60])

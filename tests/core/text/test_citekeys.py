@@ -75,6 +75,8 @@ def test_author_without_ascii_letters_falls_back() -> None:
         ("Reasoning", "reasoning2026"),
         ("More Robust Metric for Assessing Layer Relevance", "metriclayerrelevance2026"),  # "assessing": a verb
         ("Multiphysics Training Framework", "multiphysicstraining2026"),  # "training": a noun
+        ("Unified Operator that Combines Several Operators", "operatorseveral2026"),  # "combines": a verb
+        ("Simple yet Efficient Graph Calibration", "graphcalibration2026"),
         ("Café Networks", "cafenetworks2026"),
         ("The Of And", "the2026"),  # all stop words: the first one
         ("", "paper2026"),

@@ -292,6 +292,17 @@ def test_derive_title_patterns(abstract: str, name: str, title: str) -> None:
          "VACO: Variance Aligned Constrained Optimization"),
         ("Models forget. Our work, SkillPress, is a method for teaching models skills before RL.", "SkillPress",
          "SkillPress: a method for teaching models skills before RL"),
+        # how a limitation is addressed, when nothing is proposed
+        ("Mean flows are poor. In this work, we address this limitation by incorporating optimal transport into"
+         " mean flows, enabling one-step generators.", "", "Incorporating optimal transport into mean flows"),
+        ("Two bottlenecks remain. We address these challenges with a unified framework that combines retrieval"
+         " and collaboration.", "", "Unified framework that combines retrieval and collaboration"),
+        # a name given in passing, after "our"
+        ("Our approach estimates an interval and introduces new algorithms for regression. We prove that our"
+         " algorithm, RPWithPrior, is private.", "RPWithPrior", "RPWithPrior: new algorithms for regression"),
+        # a name that was an undefined macro: what its parentheses spell out leads
+        ("We develop \\method(Benchmark Tuning with an LLM-in-the-loop), a framework that automates design.", "",
+         "Benchmark Tuning with an LLM-in-the-loop: a framework that automates design"),
         # a claim when nothing is proposed, never one about "our approach"
         ("Data mixing matters. We show that the optimal proportion converges to the golden ratio.", "",
          "The optimal proportion converges to the golden ratio"),
