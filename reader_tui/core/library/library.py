@@ -202,7 +202,8 @@ class Library:
 
     def exported_citekeys(self) -> frozenset[str]:
         """Ids of the papers whose generated keys were exported (`keep_citekeys`)."""
-        return frozenset(self.settings.get(EXPORTED_CITEKEYS) or ())
+        value = self.settings.get(EXPORTED_CITEKEYS)
+        return frozenset(key for key in value if isinstance(key, str)) if isinstance(value, dict) else frozenset()
 
     def keep_citekeys(self, ids: Iterable[str]) -> None:
         """Remember that the keys of `ids` left the library (a BibTeX export, a copied
@@ -216,7 +217,8 @@ class Library:
             if pid not in known and pid in self.papers and self.papers[pid].title_derived
         }
         if new and not self.read_only:
-            self.set_setting(EXPORTED_CITEKEYS, {**(self.settings.get(EXPORTED_CITEKEYS) or {}), **new})
+            old = self.settings.get(EXPORTED_CITEKEYS)
+            self.set_setting(EXPORTED_CITEKEYS, {**(old if isinstance(old, dict) else {}), **new})
 
     def all_tags(self) -> dict[str, int]:
         """Every tag in use (as first typed) with how many of the library's papers carry

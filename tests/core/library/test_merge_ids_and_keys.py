@@ -164,3 +164,11 @@ def test_annotations_exported_under_the_other_id_land_on_the_merged_paper(tmp_pa
     result = import_annotations(library, document, keep_unmatched=False)
     assert not result.unmatched
     assert library.annotation(pid).status.value == "read" and library.annotation(pid).tags == ("layers",)
+
+
+def test_a_damaged_exported_keys_setting_is_read_as_none(tmp_path: Path) -> None:
+    library, pid = seed_library(tmp_path)
+    library.set_setting("exported_citekeys", ["not", "a", "dict"])
+    assert library.exported_citekeys() == frozenset()
+    library.keep_citekeys([pid])
+    assert library.exported_citekeys() == {pid}
