@@ -224,11 +224,30 @@ def _plain(text: str) -> str:
 
 def _as_title(clause: str) -> str:
     """An unnamed description as a title: standalone, without a leading article."""
-    text = _cut_context(_LEADING_THAT.sub("", clause.strip()))
+    text = _cut_context(_LEADING_THAT.sub("", _without_we(clause.strip())))
     if not text:
         return ""
     text = _ARTICLE_DROPS.sub("", _plain(text))
     return text[:1].upper() + text[1:] if text[:1].islower() and not text.split(" ", 1)[0][1:2].isupper() else text
+
+
+# "a framework where we train models" -> "a framework that trains models": no "we" in a title.
+_WHERE_WE = re.compile(r"\s+(?:where|in\s+which|with\s+which|through\s+which)\s+we\s+(?P<verb>[a-z]{3,})\b", re.I)
+
+
+def _third_person(verb: str) -> str:
+    if verb.endswith(("s", "sh", "ch", "x", "z")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _without_we(text: str) -> str:
+    found = _WHERE_WE.search(text)
+    if found is None or found.group("verb").lower() in ("can", "could", "will", "would", "may", "might", "also", "have"):
+        return text
+    return f"{text[: found.start()].rstrip(',')} that {_third_person(found.group('verb'))}{text[found.end() :]}"
 
 
 def _polish(name: str, title: str) -> str:
@@ -238,7 +257,7 @@ def _polish(name: str, title: str) -> str:
         return title
     rest = title[len(name) :]
     sep = ": " if rest.startswith(": ") else " "
-    desc = _cut_context(_plain(rest[len(sep) :]))
+    desc = _cut_context(_plain(_without_we(rest[len(sep) :])))
     return f"{name}{sep}{desc}" if desc else name
 
 

@@ -36,7 +36,7 @@ def test_the_bundled_seed_list() -> None:
     assert all(p.id == stable_id(p.abstract) for p in papers)
     titles = {p.short_name: p.title for p in papers if p.short_name}
     assert titles["SOCOP"] == "SOCOP: Singleton-Optimized Conformal Prediction"
-    assert titles["Active Reading"].startswith("Active Reading: a framework where we train models")
+    assert titles["Active Reading"].startswith("Active Reading: a framework that trains models")
     assert titles["GeoPurify"].startswith("GeoPurify: ")
     assert titles["BeyondBench"].startswith("BeyondBench: an evaluation framework")
     assert titles["log-linear attention"].startswith("Log-linear attention: an attention mechanism")

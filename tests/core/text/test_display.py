@@ -214,7 +214,8 @@ def test_unique_titles() -> None:
 # --------------------------------------------------------------------------- derived titles
 
 SEED_TITLES = {
-    "Active Reading": "Active Reading: a framework where we train models to study a given set of material with…",
+    # "where we train": no "we" in a title
+    "Active Reading": "Active Reading: a framework that trains models to study a given set of material with…",
     "SOCOP": "SOCOP: Singleton-Optimized Conformal Prediction",
     "GeoPurify": "GeoPurify: applies a small Student Affinity Network to purify 2D VLM-generated 3D point features…",
     # "that avoids this problem" leans on the sentence before: cut, keeping how it works.
@@ -303,6 +304,9 @@ def test_derive_title_patterns(abstract: str, name: str, title: str) -> None:
         # a name that was an undefined macro: what its parentheses spell out leads
         ("We develop \\method(Benchmark Tuning with an LLM-in-the-loop), a framework that automates design.", "",
          "Benchmark Tuning with an LLM-in-the-loop: a framework that automates design"),
+        ("We propose RLoT: RL-of-Thoughts, where we train a small navigator.", "RLoT",
+         "RLoT: RL-of-Thoughts that trains a small navigator"),
+        ("We propose a training recipe in which we generate synthetic data.", "", "Training recipe that generates synthetic data"),
         # a claim when nothing is proposed, never one about "our approach"
         ("Data mixing matters. We show that the optimal proportion converges to the golden ratio.", "",
          "The optimal proportion converges to the golden ratio"),
