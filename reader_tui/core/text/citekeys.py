@@ -40,7 +40,7 @@ STOP_WORDS = frozenset(
     how why which who not no our we your its this that these those than vs versus
     novel new more most simple improved better efficient effective general unified fast
     robust scalable principled improving enhancing understanding exploring leveraging boosting
-    unlocking enabling making using yet first""".split()
+    unlocking enabling making using yet first both all each any""".split()
     # The adjectives: a key "novel2026" says nothing about which paper it is.
 )
 
