@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..core.text.words import counted
 from .options import open_library, select_views
 from .output import EXIT_OK, EXIT_USAGE, UserError, print_error
 
@@ -43,7 +44,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             copy_to_system_clipboard(text)
         except ClipboardUnavailable as error:
             raise UserError(str(error)) from None
-        print_error(f"copied {len(views)} papers to the clipboard")
+        print_error(f"copied {counted(len(views), 'paper')} to the clipboard")
     elif args.output:
         try:
             write_export(text, Path(args.output), force=args.force)
@@ -52,7 +53,19 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ExportError as error:
             raise UserError(str(error)) from None
         # Only now, when the bytes are written (a FIFO's reader has them): true.
-        print_error(f"wrote {len(views)} paper{'s' if len(views) != 1 else ''} to {args.output}")
+        print_error(f"wrote {counted(len(views), 'paper')} to {args.output}")
     else:
         sys.stdout.write(text)
+    if args.format != "markdown":
+        _keep_citekeys(library, [v.id for v in views])
     return EXIT_OK
+
+
+def _keep_citekeys(library, ids: list[str]) -> None:
+    """The exported keys may now be cited: a later import must not re-make them."""
+    from ..core.atomic_storage import StoreError
+
+    try:
+        library.keep_citekeys(ids)
+    except StoreError as error:  # the export itself is done: say what was not
+        print_error(f"the export is complete, but that its keys were exported was not saved: {error}")

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..core.formats.base import ImportFailure
 from ..core.library.catalog_merge import ImportSummary
 from ..core.library.library import Library
+from ..core.text.words import counted
 from .options import open_library
 
 EXIT_OK, EXIT_ERROR = 0, 1
@@ -54,10 +55,10 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
             if not failures:
                 _error("nothing to import: no papers found")
             return EXIT_ERROR
-        progress.step(f"merging {len(papers):,} papers into the library")
+        progress.step(f"merging {counted(len(papers), 'paper')} into the library")
         summary = library.import_papers(papers, annotations)
     summary.add_problems(problems)
-    print(f"{summary.entries} entries read: {summary}")
+    print(f"{counted(summary.entries, 'entry')} read: {summary}")
     for line in summary.details(labels):
         _error(line)
     for failure in failures:

@@ -130,8 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler="main:cmd_tui")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, handler: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+    def command(name: str, handler: str, help_text: str, aliases: tuple[str, ...] = ()) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, aliases=list(aliases), parents=[common], help=help_text, description=help_text)
         p.set_defaults(handler=handler)
         return p
 
@@ -157,7 +157,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id", metavar="ID")
     p.add_argument("--json", action="store_true", help="print a JSON object")
 
-    p = command("mark", "papers:cmd_mark", "set the status of papers")
+    # "status" says what it does; "mark", its first name, keeps working (in the TUI,
+    # marking means selecting papers with space).
+    p = command(
+        "status", "papers:cmd_mark", "set papers to a status: status read ID... ('mark' is the same command)", ("mark",)
+    )
     p.add_argument("status", type=parse_status, metavar="STATUS", help=", ".join(s.value for s in Status))
     p.add_argument("ids", nargs="+", metavar="ID")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.model import EDITABLE_FIELDS, PaperView
+from ..core.text.words import counted
 from .options import open_library, select_views
 from .output import EXIT_OK, EXIT_USAGE, UserError, print_json
 
@@ -40,7 +41,8 @@ def cmd_mark(args: argparse.Namespace) -> int:
     library = open_library(args)
     ids = [library.resolve_id(i) for i in args.ids]
     library.set_status(ids, args.status)
-    print(f"{len(ids)} paper{'s' if len(ids) != 1 else ''} marked {args.status.value}")
+    # "set to", not "marked": in the TUI, marking is selecting papers (space).
+    print(f"{counted(len(ids), 'paper')} set to {args.status.value}")
     return EXIT_OK
 
 
@@ -78,7 +80,7 @@ def cmd_note(args: argparse.Namespace) -> int:
         library.set_notes(pid, f"{old.rstrip()}\n{addition}" if old.strip() else addition)
     from ..core.text.display import visible_controls
 
-    print(f"{visible_controls(pid)}: notes saved ({len(library.annotation(pid).notes)} characters)")
+    print(f"{visible_controls(pid)}: notes saved ({counted(len(library.annotation(pid).notes), 'character')})")
     return EXIT_OK
 
 
@@ -111,17 +113,18 @@ def format_paper(view: PaperView) -> str:
     abstract rendered from their LaTeX/markdown as on screen; ids, url, tags and notes as
     typed. Control characters are shown visibly in all of them, never sent raw."""
     from ..core.text.display import names_line, one_line, sanitize, to_display, visible_controls
+    from ..core.text.venues import venue_line
 
-    venue = one_line(view.venue)
-    if view.year and str(view.year) not in venue:
-        venue = f"{venue} {view.year}".strip()
     lines = [one_line(view.title), ""]
+    if view.title_derived and view.title == view.paper.title:
+        lines = [one_line(view.title), "(title derived from the abstract)", ""]
     rows = [
         ("id", visible_controls(view.id)),
+        ("other id", ", ".join(map(visible_controls, view.aliases))),
         ("citekey", visible_controls(view.citekey)),
         ("status", view.status.value),
         ("tags", ", ".join(map(visible_controls, view.tags))),
-        ("venue", venue),
+        ("venue", venue_line(one_line(view.venue), view.year)),
         ("authors", names_line(view.authors)),
         ("url", visible_controls(view.url)),
         ("keywords", names_line(view.keywords)),

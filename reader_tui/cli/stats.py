@@ -10,6 +10,7 @@ from datetime import date
 
 from ..core.library.library import Library
 from ..core.stats import Numbers, numbers_for
+from ..core.text.words import counted
 from .options import open_library
 from .output import EXIT_OK
 
@@ -22,7 +23,7 @@ def print_stats(library: Library, *, as_json: bool = False, today: date | None =
     if as_json:
         print(safe_json({"papers": figures.papers, "status": figures.status, "tags": figures.tags}))
         return
-    print(f"{figures.papers} papers")
+    print(counted(figures.papers, "paper"))
     for status, count in figures.status.items():
         print(f"  {status:<8} {count:>6}")
     if figures.tags:

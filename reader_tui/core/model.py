@@ -97,12 +97,19 @@ class Paper:
     added: str = ""
     entry_type: str = ""
     extra_fields: tuple[tuple[str, str], ...] = ()
+    aliases: tuple[str, ...] = ()
+    """The ids of the records merged into this paper from other sources (the OpenReview
+    id of a seed paper), so that the paper is found by those ids too."""
 
     def to_dict(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["authors"] = list(self.authors)
         data["keywords"] = list(self.keywords)
         data["extra_fields"] = dict(self.extra_fields)
+        if self.aliases:
+            data["aliases"] = list(self.aliases)
+        else:
+            del data["aliases"]  # most papers have none: the catalog stays as it was
         return data
 
     @classmethod
@@ -132,7 +139,7 @@ class Paper:
             elif type(value) is not str:
                 raise ValueError(f"paper {pid}: {key} must be a string, not {type(value).__name__}")
             values[key] = value
-        for key in ("authors", "keywords"):
+        for key in ("authors", "keywords", "aliases"):
             items = get(key) or ()
             if type(items) is not list and items != () or not _all_str(items):
                 raise ValueError(f"paper {pid}: {key} must be a list of strings")

@@ -3,7 +3,7 @@ as a function of the records read from disk (it runs under the store's lock)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,12 +146,18 @@ def merge_papers(
     when: str,
     effective_citekey: Callable[[Paper], str],
     catalog_path: Path,
+    pinned: Container[str] = frozenset(),
 ) -> dict[str, Any] | None:
     """The catalog table (`records`, as read from `catalog_path`) with `incoming` merged in,
     or None when nothing changed. A paper already there (same id, DOI, url, title or
     abstract) is merged, not doubled; new papers get a unique citation key and `when` as
     the date they were added. Counts go to `summary`. `effective_citekey` gives a
     paper's key as the user sees it (an edited one included), so none is given twice.
+
+    A paper whose title was derived from its abstract and now gets a real one from
+    another source (a seed paper merged with the OpenReview list) gets a key made from
+    the real title, unless its key is the user's, came from a .bib, or is in `pinned`
+    (the ids of papers whose keys were exported: someone may cite them).
 
     Two records of this import are one paper only when they have the same id (the same
     DOI, OpenReview url, or citation key and title; see the importers): the later one
@@ -215,7 +221,14 @@ def merge_papers(
                     merged = merged.evolve(citekey=new.citekey)
                     why += f"; key '{new.citekey}' replaces the generated key '{old.citekey}'"
                 else:
-                    why += f"; the entry's key '{new.citekey}' is not the paper's ('{effective_citekey(old)}')"
+                    merged, rekeyed = _rekey(old, merged, keys, effective_citekey, pinned)
+                    why += f"; the entry's key '{new.citekey}' is not the paper's ('{effective_citekey(merged)}')"
+                    if rekeyed:
+                        why += f", made from its real title in place of '{old.citekey}'"
+            else:
+                merged, rekeyed = _rekey(old, merged, keys, effective_citekey, pinned)
+                if rekeyed:
+                    why += f"; key '{merged.citekey}' made from its real title replaces the generated key '{old.citekey}'"
             summary.merges.append(MergeNote(index, None, effective_citekey(old), old.title, why))
             summary.merged += 1
         elif merged == old:
@@ -237,6 +250,23 @@ def merge_papers(
 
 def _papers(count: int) -> str:
     return f"{count} paper{'s' if count != 1 else ''}"
+
+
+def _rekey(
+    old: Paper, merged: Paper, keys: Any, effective_citekey: Callable[[Paper], str], pinned: Container[str]
+) -> tuple[Paper, bool]:
+    """`merged` with a key made from its real title when `old`'s key was made from a
+    derived one and nobody can have cited it (see `merge_papers`); True when it changed."""
+    if not (old.title_derived and not merged.title_derived and old.citekey) or old.id in pinned:
+        return merged, False
+    if not _generated_key(old, effective_citekey):
+        return merged, False
+    from ..text.citekeys import citekey_base
+
+    if citekey_base(merged) == citekey_base(old):  # the same stem (its short name): the key stays
+        return merged, False
+    keys.taken_lower.discard(old.citekey.lower())  # the paper gives it up
+    return merged.evolve(citekey=keys.make(merged)), True
 
 
 def _generated_key(paper: Paper, effective_citekey: Callable[[Paper], str]) -> bool:

@@ -23,6 +23,7 @@ from typing import Any
 from ..atomic_storage import ReadOnlyError, StoreError, describe_error
 from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
 from ..stats import tag_counts
+from ..text.words import counted
 from .catalog import Catalog
 from .catalog_merge import ImportSummary, merge_papers
 from .files import (
@@ -42,6 +43,8 @@ Listener = Callable[[frozenset[str] | None], None]
 
 _ANNOTATION_FIELDS = ("status", "tags", "notes", "overrides")
 BACKUP_INTERVAL_S = 3600
+#: The setting that lists the papers whose generated keys were exported (`keep_citekeys`).
+EXPORTED_CITEKEYS = "exported_citekeys"
 
 
 class IdError(LookupError):
@@ -84,6 +87,7 @@ class Library:
         self._setting_changed_at: dict[str, int] = {}
         self._catalog_changed_at = 0
         self._last_disk_read = 0
+        self._alias_index: tuple[Catalog, dict[str, str]] | None = None
         self._load_catalog()
         self._load_annotations()
 
@@ -167,7 +171,9 @@ class Library:
 
     def resolve_id(self, prefix: str) -> str:
         """The id of the one paper whose id starts with `prefix` (case-insensitive for
-        abbreviations). Raises IdError when none or several do."""
+        abbreviations), or, when no id does, whose other ids do (`Paper.aliases`: the
+        OpenReview id of a seed paper merged with the OpenReview list). Raises IdError
+        when none or several do."""
         prefix = prefix.strip()
         if prefix in self.papers:
             return prefix
@@ -176,11 +182,43 @@ class Library:
         low = prefix.lower()
         found = [pid for pid in self.papers if pid.lower().startswith(low)]
         if not found:
+            aliases = self._aliases()
+            if prefix in aliases:
+                return aliases[prefix]
+            found = sorted({pid for alias, pid in aliases.items() if alias.lower().startswith(low)})
+        if not found:
             raise IdError(f"no paper has an id starting with {prefix!r}")
         if len(found) > 1:
             shown = ", ".join(sorted(found)[:5]) + (", ..." if len(found) > 5 else "")
             raise IdError(f"{prefix!r} is ambiguous: {len(found)} papers match ({shown})")
         return found[0]
+
+    def _aliases(self) -> dict[str, str]:
+        # Built on the first miss only: it makes every Paper of the catalog.
+        if self._alias_index is None or self._alias_index[0] is not self.papers:
+            index = {alias: pid for pid in self.papers for alias in self.papers[pid].aliases}
+            self._alias_index = (self.papers, index)
+        return self._alias_index[1]
+
+    def exported_citekeys(self) -> frozenset[str]:
+        """Ids of the papers whose generated keys were exported (`keep_citekeys`)."""
+        value = self.settings.get(EXPORTED_CITEKEYS)
+        return frozenset(key for key in value if isinstance(key, str)) if isinstance(value, dict) else frozenset()
+
+    def keep_citekeys(self, ids: Iterable[str]) -> None:
+        """Remember that the keys of `ids` left the library (a BibTeX export, a copied
+        `\\cite`): a key made from a derived title is then never re-made from the real
+        title a later import brings, since a document may cite it. Only such papers are
+        remembered, so the setting stays small; a read-only library remembers nothing."""
+        known = self.exported_citekeys()
+        new = {
+            pid: self.view(pid).citekey
+            for pid in ids
+            if pid not in known and pid in self.papers and self.papers[pid].title_derived
+        }
+        if new and not self.read_only:
+            old = self.settings.get(EXPORTED_CITEKEYS)
+            self.set_setting(EXPORTED_CITEKEYS, {**(old if isinstance(old, dict) else {}), **new})
 
     def all_tags(self) -> dict[str, int]:
         """Every tag in use (as first typed) with how many of the library's papers carry
@@ -383,7 +421,10 @@ class Library:
 
         def change(records: dict[str, Any]) -> dict[str, Any] | None:
             # None (nothing to write) when a re-import of the same list changes nothing.
-            return merge_papers(records, incoming, summary, when, self._effective_citekey, self.files.catalog_path)
+            return merge_papers(
+                records, incoming, summary, when, self._effective_citekey, self.files.catalog_path,
+                pinned=self.exported_citekeys(),
+            )
 
         catalog: tuple[Catalog, Any] | None = None
         moved: dict[str, Annotation] = {}
@@ -668,7 +709,7 @@ class ImportWrite:
 def missing_catalog_message(folder: Path, annotations: int) -> str:
     """The one line that refuses a store whose catalog is gone while annotations remain."""
     return (
-        f"{folder}: catalog.json is missing but annotations.json holds {annotations} annotations, "
+        f"{folder}: catalog.json is missing but annotations.json holds {counted(annotations, 'annotation')}, "
         "so this is not a new library and it was not filled with the bundled papers; import your "
         "paper lists again (`reader-tui import FILE...`; the annotations reattach by paper id), "
         "or see `reader-tui doctor`"

@@ -4,7 +4,8 @@
 by these rules, strongest first:
 
 1. "id": the same paper id (a re-import of the same list, or an OpenReview forum id
-   that both the OpenReview and BibTeX importers use);
+   that both the OpenReview and BibTeX importers use), or the id of a record merged
+   into the paper before (`Paper.aliases`);
 2. "doi" / "url": the same DOI (case-insensitive, `https://doi.org/` and `doi:` dropped)
    or the same url (scheme, `www.`, fragment and trailing slash ignored; OpenReview
    forum/pdf links and arXiv abs/pdf/version links reduced to the paper they name);
@@ -113,10 +114,15 @@ def _match_papers(existing: Sequence[Paper], incoming: Sequence[Paper], distinct
         claimed.add(existing_id)
 
     if existing:
-        ids = {paper.id for paper in existing}
+        # A paper is also known by the ids of the records merged into it before.
+        ids = {paper.id: paper.id for paper in existing}
+        for paper in existing:
+            for alias in paper.aliases:
+                ids.setdefault(alias, paper.id)
         for index, paper in enumerate(incoming):
-            if paper.id in ids and paper.id not in claimed:
-                claim(index, paper.id, "id")
+            target = ids.get(paper.id)
+            if target is not None and target not in claimed:
+                claim(index, target, "id")
 
         pending = [i for i, m in enumerate(found) if m is None]
         if pending:
@@ -335,8 +341,12 @@ def merge_paper(old: Paper, new: Paper, *, refresh: bool | None = None) -> Paper
     - A real title replaces a derived one (`title_derived` False wins); a derived title
       never replaces a real one.
     - authors, url, doi, keywords, venue, year, abstract, source: filled where `old` has
-      none; otherwise `old` keeps its own (the first source of a paper stays its source).
+      none; otherwise `old` keeps its own (the first source of a paper stays its source),
+      except the venue of a seed paper (the list header's "ICLR"), which another source
+      that says more of it ("ICLR 2026 Conference Submission") replaces.
     - `short_name`: the new one when it has one, else the old one.
+    - `aliases`: `new.id` (when it differs from `old.id`) and `new`'s own aliases join
+      `old`'s, so the paper is found by the other source's id too.
     - A record read back from a file reader-tui exported (`OWN_EXPORT_SOURCE`) changes
       nothing: `old` as it is.
     - A re-import (`refresh`; by default when the ids are the same): the new non-empty
@@ -382,11 +392,31 @@ def merge_paper(old: Paper, new: Paper, *, refresh: bool | None = None) -> Paper
         doi=old.doi or new.doi,
         keywords=old.keywords or new.keywords,
         # A re-imported entry's journal or booktitle may have changed: its venue follows.
-        venue=(new.venue or old.venue) if refresh and new.entry_type and old.entry_type else (old.venue or new.venue),
+        # A seed list's venue is its header's short name ("ICLR"): a source that says more
+        # of the same venue ("ICLR 2026 Conference Withdrawn Submission") wins.
+        venue=(new.venue or old.venue)
+        if (refresh and new.entry_type and old.entry_type) or _refines_seed_venue(old, new)
+        else (old.venue or new.venue),
         year=year,
         citekey=old.citekey or new.citekey,
         source=old.source or new.source,
         short_name=new.short_name or old.short_name,
         entry_type=entry_type,
         extra_fields=extra,
+        aliases=_aliases(old, new),
     )
+
+
+def _refines_seed_venue(old: Paper, new: Paper) -> bool:
+    return (
+        old.source.startswith("seed:")
+        and bool(old.venue)
+        and len(new.venue) > len(old.venue)
+        and old.venue.casefold() in new.venue.casefold()
+    )
+
+
+def _aliases(old: Paper, new: Paper) -> tuple[str, ...]:
+    """`old`'s aliases with `new`'s id and aliases added (never `old.id` itself)."""
+    added = [pid for pid in (new.id, *new.aliases) if pid != old.id and pid not in old.aliases]
+    return old.aliases + tuple(dict.fromkeys(added)) if added else old.aliases

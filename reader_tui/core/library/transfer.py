@@ -30,6 +30,7 @@ from typing import Any
 from ..formats.identifiers import fold, normalise_doi, normalise_url
 from ..model import EDITABLE_FIELDS, Annotation, Status, now_iso
 from ..text.citekeys import validate_citekey
+from ..text.words import counted
 from .files import ANNOTATIONS_TABLE, annotation_records, put_annotation_records, table
 from .library import Library, clean_tags
 
@@ -60,15 +61,15 @@ class TransferResult:
         """One line: how many papers the document had and what became of them."""
         how = ", ".join(f"{n} by {reason}" for reason, n in sorted(self.matched_by.items()))
         text = (
-            f"{self.papers} papers in the file: {self.changed} updated, {self.unchanged} already "
-            f"up to date ({self.fields_taken} fields taken)"
+            f"{counted(self.papers, 'paper')} in the file: {self.changed} updated, {self.unchanged} already "
+            f"up to date ({counted(self.fields_taken, 'field')} taken)"
         )
         if how:
             text += f"; matched {how}"
         if self.unmatched:
             text += f"; {len(self.unmatched)} not in this library ({self.kept_unmatched} kept for later)"
         if self.problems:
-            text += f"; {len(self.problems)} problems"
+            text += f"; {counted(len(self.problems), 'problem')}"
         return text
 
 
@@ -313,7 +314,10 @@ class _Finder:
         self.by_doi: dict[str, str] = {}
         self.by_url: dict[str, str] = {}
         titles: dict[str, list[str]] = {}
+        self.aliases: dict[str, str] = {}  # the ids of records merged into a paper
         for paper in library.papers.values():
+            for alias in paper.aliases:
+                self.aliases.setdefault(alias, paper.id)
             if paper.doi:
                 self.by_doi.setdefault(normalise_doi(paper.doi), paper.id)
             if paper.url:
@@ -328,6 +332,8 @@ class _Finder:
         pid = _text(entry, "id")
         if pid and pid in self.ids:
             return pid, "id"
+        if pid in self.aliases:  # exported where the paper came from the other source
+            return self.aliases[pid], "id"
         doi = _text(entry, "doi")
         if doi and normalise_doi(doi) in self.by_doi:
             return self.by_doi[normalise_doi(doi)], "doi"

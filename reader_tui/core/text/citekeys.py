@@ -2,7 +2,8 @@
 
 A key is `<stem><year>` with a letter suffix on clashes: `smith2024`, `socop2026`,
 `socop2026a`. The stem is the first author's surname when one is known, else the
-paper's short name ("SOCOP"), else the first significant word of its title. Keys are
+paper's short name ("SOCOP"), else the name its title leads with ("PG-Occ: ...") or two
+or three significant words of its title (`loglinearattention2026`). Keys are
 compared case-insensitively because BibTeX treats `Smith2024` and `smith2024` as the
 same key (and complains about the mismatch).
 """
@@ -38,7 +39,8 @@ STOP_WORDS = frozenset(
     towards toward learning rethinking revisiting beyond into through about when what
     how why which who not no our we your its this that these those than vs versus
     novel new more most simple improved better efficient effective general unified fast
-    robust scalable principled""".split()
+    robust scalable principled improving enhancing understanding exploring leveraging boosting
+    unlocking enabling making using yet first both all each any""".split()
     # The adjectives: a key "novel2026" says nothing about which paper it is.
 )
 
@@ -95,15 +97,43 @@ def _surname(author: str) -> str:
     return words[-1]
 
 
-def _title_word(title: str) -> str:
-    """The first title word that is not a stop word (or the first word if all are)."""
-    first = ""
+# "PG-Occ: Occupancy Prediction", "BNPO: Beta Normalization ...": the name before the colon.
+_NAME_BEFORE_COLON = re.compile(r"^\s*([^\s:]{2,30}):\s")
+# Words after which an "-ing" word is a verb ("for assessing"), not a noun ("training").
+_VERB_BEFORE = frozenset("for by via of in through without with when after before while on from".split())
+_RELATIVE = frozenset(("that", "which", "who", "where"))
+#: A stem made of title words stops growing past this many characters.
+STEM_WORDS_WIDTH = 24
+
+
+def _title_words(title: str) -> str:
+    """A stem from a title: the name before its colon when it has one ("PG-Occ: ..." ->
+    "pgocc"), else its first two significant words, three when those are short
+    ("Geometry of Attention" -> "geometryattention"); the first word if all are stop words.
+
+    One word alone ("reasoning", "scaling") is shared by hundreds of anonymous papers of
+    a conference list and tells none of them apart: `reasoning2026aq`.
+    """
+    named = _NAME_BEFORE_COLON.match(title)
+    if named and any(c.isupper() or c.isdigit() for c in named.group(1)[1:]):
+        stem = _slug(named.group(1))
+        if len(stem) >= 2:
+            return stem
+    first = previous = ""
+    words: list[str] = []
     for raw in _MATH.sub(" ", title).split():
-        word = _slug(raw)
-        if word and word not in STOP_WORDS and not word.isdigit():
-            return word
-        first = first or word
-    return first
+        word, before = _slug(raw), previous
+        first, previous = first or word, word
+        if not word or word in STOP_WORDS or word.isdigit():
+            continue
+        if words and (before in _VERB_BEFORE and word.endswith("ing") or before in _RELATIVE):
+            continue  # "metric for assessing layer relevance", "framework that combines": a verb
+        if words and (len(words) == 3 or len(words) == 2 and len("".join(words)) >= 12):
+            break
+        if words and len("".join(words)) + len(word) > STEM_WORDS_WIDTH:
+            break
+        words.append(word)
+    return "".join(words) or first
 
 
 def _stem(paper: _Citable) -> str:
@@ -115,7 +145,7 @@ def _stem(paper: _Citable) -> str:
     stem = _slug(getattr(paper, "short_name", "") or "")
     if stem:
         return stem
-    return _title_word(getattr(paper, "title", "") or "") or "paper"
+    return _title_words(getattr(paper, "title", "") or "") or "paper"
 
 
 def _suffixes():

@@ -70,6 +70,8 @@ def export(screen: Screen, library: Library, marked: list[str], shown: list[str]
 
     def apply(request) -> None:
         if request is not None:
+            if request.format == "bibtex":
+                library.keep_citekeys(scopes[request.scope])  # on the UI thread: may be cited now
             # Rendering thousands of entries takes seconds: off the UI thread.
             job = lambda: _export(screen, library, request, scopes[request.scope])  # noqa: E731
             screen.run_worker(job, thread=True, group="export", exit_on_error=False)
@@ -114,6 +116,7 @@ def copy_bibtex(screen: Screen, library: Library, ids: list[str]) -> None:
         return
     text = "\n".join(entry_for(view) for view in library.views(ids))
     how = copy_text(screen.app, text)
+    library.keep_citekeys(ids)
     what = one_line(library.view(ids[0]).title, 50) if len(ids) == 1 else f"{len(ids)} papers"
     screen.notify(f"Copied BibTeX of {what} to the {how}", markup=False)
 
@@ -126,6 +129,7 @@ def copy_cites(screen: Screen, library: Library, ids: list[str]) -> None:
         return
     text = "\\cite{" + ",".join(view.citekey for view in library.views(ids)) + "}"
     how = copy_text(screen.app, text)
+    library.keep_citekeys(ids)
     screen.notify(f"Copied {text} to the {how}", markup=False)
 
 

@@ -19,6 +19,7 @@ from textual.visual import Visual
 from reader_tui.core.model import PaperView
 from reader_tui.core.text.display import names_line, one_line, styled_segments, visible_controls
 from reader_tui.core.text.tokens import fold_in_place
+from reader_tui.core.text.venues import venue_line
 
 #: core.text chunk style -> Content style (theme variables only).
 SEGMENT_STYLES = {
@@ -117,11 +118,11 @@ def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:
     """The fields above the abstract, one per line."""
     title = _highlight(Content.styled(one_line(view.title), "bold"), words)
     lines: list[Content] = [title]
+    if view.title_derived and view.title == view.paper.title:  # not the user's own title either
+        lines.append(Content.styled("(title derived from the abstract)", LABEL))
     # title, venue, authors and keywords rendered from their LaTeX as everywhere else
     # (`M{\"u}ller` -> Müller); url, tags and citekey are shown as typed
-    venue = one_line(view.venue)
-    if view.year and str(view.year) not in venue:
-        venue = f"{venue} {view.year}".strip()
+    venue = venue_line(one_line(view.venue), view.year)
     if venue:
         lines.append(_field("venue", Content(venue)))
     if view.authors:

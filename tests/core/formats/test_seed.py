@@ -36,11 +36,11 @@ def test_the_bundled_seed_list() -> None:
     assert all(p.id == stable_id(p.abstract) for p in papers)
     titles = {p.short_name: p.title for p in papers if p.short_name}
     assert titles["SOCOP"] == "SOCOP: Singleton-Optimized Conformal Prediction"
-    assert titles["Active Reading"].startswith("Active Reading: a framework where we train models")
+    assert titles["Active Reading"].startswith("Active Reading: a framework that trains models")
     assert titles["GeoPurify"].startswith("GeoPurify: ")
     assert titles["BeyondBench"].startswith("BeyondBench: an evaluation framework")
     assert titles["log-linear attention"].startswith("Log-linear attention: an attention mechanism")
-    assert titles["PG-Occ"].startswith("PG-Occ: an innovative Progressive Gaussian Transformer")
+    assert titles["PG-Occ"].startswith("PG-Occ: a Progressive Gaussian Transformer")
     # abstracts are kept as written, markup included
     assert any(r"\textbf{GeoPurify}" in p.abstract for p in papers)
     assert papers[0].abstract.startswith("LLMs are known to store vast amounts")

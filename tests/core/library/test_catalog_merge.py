@@ -93,9 +93,9 @@ def test_two_entries_of_one_file_never_merge_into_one_paper(tmp_path: Path) -> N
     summary, details = imported(library, write(tmp_path, "book.bib", CHAPTERS))
     assert (summary.new, summary.merged) == (1, 1)
     assert details == [
-        f"merged: {tmp_path / 'book.bib'}:1 entry 'ch1' into the library's paper 'handbook2010' "
+        f"merged: {tmp_path / 'book.bib'}:1 entry 'ch1' into the library's paper 'handbookthings2010' "
         "(Handbook of Things): a near-identical title and the same year; "
-        "key 'ch1' replaces the generated key 'handbook2010'"
+        "key 'ch1' replaces the generated key 'handbookthings2010'"
     ]
     assert library.papers["seed1"].citekey == "ch1"  # the key the user cites
     assert len(library) == 2

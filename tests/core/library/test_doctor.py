@@ -151,8 +151,8 @@ def test_orphans_and_leftover_temp_files_are_reported_not_problems(db: Path) -> 
     report = check_store(db)
     assert report.ok and report.orphans == 1 and len(report.leftovers) == 1
     text = "\n".join(report_lines(report))
-    assert "1 annotations of papers not in the catalog" in text
-    assert "1 temporary files" in text
+    assert "1 annotation of papers not in the catalog" in text
+    assert "1 temporary file left" in text
     assert "unexpected record id" in text  # "123" is not where writes would look for it
 
 
@@ -195,7 +195,7 @@ def test_a_restore_says_what_it_keeps_and_loses_before_it_changes_anything(
     out = capsys.readouterr().out
     # Cut short: what lay past the cut is unknown, so no count of the lost looks exact.
     assert "7 annotations can still be read from it; the part after byte" in out
-    assert "holding 1 annotations" in out
+    assert "holding 1 annotation" in out
     assert "restoring keeps 7 annotations" in out and "backup alone would keep 1" in out
     assert "cannot be recovered from it (among them papers p7); how many there were is unknown" in out
     # Without a terminal to ask on, --restore without --yes changes nothing.

@@ -100,7 +100,7 @@ def test_reimporting_an_older_export_says_it_added_the_old_note_and_tag(
     assert main(["--db", str(folder), "import", str(old_export)]) == 0
     out, err = capsys.readouterr()
     assert out.strip() == (
-        "1 entries read: 0 new, 0 updated, 0 merged, 1 unchanged, 0 skipped; "
+        "1 entry read: 0 new, 0 updated, 0 merged, 1 unchanged, 0 skipped; "
         "notes added to 1 paper, tags added to 1 paper"
     )
     assert "notes: the file's notes were added to your own on 1 paper (AbC123); nothing of yours was removed" in err

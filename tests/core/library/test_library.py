@@ -289,7 +289,7 @@ def test_a_lost_catalog_with_annotations_is_refused_never_seeded(tmp_path: Path,
     with pytest.raises(StoreError) as caught:
         Library.open(folder, seed=seed_path)
     message = str(caught.value)
-    assert str(folder) in message and "catalog.json is missing" in message and "1 annotations" in message
+    assert str(folder) in message and "catalog.json is missing" in message and "holds 1 annotation," in message
     assert "reader-tui import" in message and "\n" not in message
     assert not (folder / CATALOG_FILE).exists()  # not seeded over the user's annotations
     # An import may rebuild it (without the seed): the annotations reattach by paper id.

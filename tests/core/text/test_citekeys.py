@@ -63,11 +63,21 @@ def test_author_without_ascii_letters_falls_back() -> None:
 @pytest.mark.parametrize(
     ("title", "key"),
     [
-        ("Towards Learning the Geometry of Attention", "geometry2026"),
-        ("On the Convergence of Adam", "convergence2026"),
-        ("An $O(K)$ Algorithm for Bandits", "algorithm2026"),
+        ("Towards Learning the Geometry of Attention", "geometryattention2026"),
+        ("On the Convergence of Adam", "convergenceadam2026"),
+        ("An $O(K)$ Algorithm for Bandits", "algorithmbandits2026"),
         ("PG-Occ: Occupancy Prediction", "pgocc2026"),
-        ("Café Networks", "cafe2026"),
+        ("BNPO: Beta Normalization Policy Optimization", "bnpo2026"),
+        ("Rethinking: What Layers Matter", "layersmatter2026"),  # a word before a colon is no name
+        ("Log-Linear Attention", "loglinearattention2026"),
+        ("Scaling Laws for Reward Models", "scalinglawsreward2026"),  # short words: three
+        ("Incentive-Aligned LLM Summaries", "incentivealignedllm2026"),
+        ("Reasoning", "reasoning2026"),
+        ("More Robust Metric for Assessing Layer Relevance", "metriclayerrelevance2026"),  # "assessing": a verb
+        ("Multiphysics Training Framework", "multiphysicstraining2026"),  # "training": a noun
+        ("Unified Operator that Combines Several Operators", "operatorseveral2026"),  # "combines": a verb
+        ("Simple yet Efficient Graph Calibration", "graphcalibration2026"),
+        ("Café Networks", "cafenetworks2026"),
         ("The Of And", "the2026"),  # all stop words: the first one
         ("", "paper2026"),
         ("$$ $$", "paper2026"),
@@ -140,4 +150,25 @@ def test_empty_adjectives_do_not_make_keys() -> None:
     from reader_tui.core.model import Paper
 
     paper = Paper(id="x", title="A novel associative memory network", year=2026)
-    assert make_citekey(paper, set()) == "associative2026"
+    assert make_citekey(paper, set()) == "associativememory2026"
+
+
+def test_anonymous_papers_of_one_topic_get_telling_keys() -> None:
+    """A conference list's anonymous submissions: one title word would give
+    reasoning2026, reasoning2026a, ... reasoning2026aq."""
+    titles = [
+        "Reasoning Models Know When They Are Right",
+        "Reasoning Gyms for Language Agents",
+        "Reasoning Traces Under Compression",
+        "Scaling Test-Time Compute",
+        "Scaling Laws of Sparse Mixtures",
+    ]
+    keys = CitekeyAllocator()
+    made = [keys.make(Paper(id=str(n), title=t, authors=("Anonymous",), year=2026)) for n, t in enumerate(titles)]
+    assert made == [
+        "reasoningmodels2026",
+        "reasoninggyms2026",
+        "reasoningtraces2026",
+        "scalingtesttime2026",
+        "scalinglawssparse2026",
+    ]

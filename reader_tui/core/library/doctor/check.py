@@ -12,6 +12,7 @@ from typing import Any
 
 from ...atomic_storage import StoreError, read_json_file
 from ...model import Annotation, Paper
+from ...text.words import counted
 from ..files import (
     ANNOTATIONS_FILE,
     ANNOTATIONS_TABLE,
@@ -142,7 +143,7 @@ def _check_annotations(check: FileCheck, table: dict[str, Any]) -> None:
         check.ids.add(pid)
         check.records += 1
     if misplaced:
-        check.remarks.append(f"{check.path}: {misplaced} annotations stored under an unexpected record id")
+        check.remarks.append(f"{check.path}: {counted(misplaced, 'annotation')} stored under an unexpected record id")
     _limit(check)
 
 
@@ -172,12 +173,12 @@ def check_store(folder: Path) -> DoctorReport:
         report.orphans = len(annotations.ids - catalog.ids)
     if not annotations.exists and backups:
         problems.append(
-            f"{annotations.path}: missing, yet {len(backups)} backups exist (was it deleted or moved?)"
+            f"{annotations.path}: missing, yet {counted(len(backups), 'backup')} exist (was it deleted or moved?)"
         )
     if not catalog.exists and catalog.ok and annotations.ok and annotations.records:
         # What Library.open refuses: a lost catalog must not pass for a new store.
         catalog.problems.append(
-            f"{catalog.path}: missing, yet annotations.json holds {annotations.records} annotations "
+            f"{catalog.path}: missing, yet annotations.json holds {counted(annotations.records, 'annotation')} "
             "(was it deleted or moved?); there is no backup of the catalog: import your paper lists "
             "again with `reader-tui import FILE...` (the annotations reattach by paper id)"
         )

@@ -3,6 +3,7 @@ naming its file. Reads the records only; decides nothing."""
 
 from __future__ import annotations
 
+from ...text.words import counted
 from ..files import BACKUP_DIR
 from .check import DoctorReport
 from .plan import RestorePlan
@@ -21,18 +22,18 @@ def report_lines(report: DoctorReport) -> list[str]:
         out.extend(check.remarks)
     if report.orphans:
         out.append(
-            f"{report.annotations.path}: {report.orphans} annotations of papers not in the catalog "
+            f"{report.annotations.path}: {counted(report.orphans, 'annotation')} of papers not in the catalog "
             "(kept; they reattach when those papers are imported)"
         )
     good = len(report.good_backups)
     if report.backups:
-        out.append(f"{report.folder / BACKUP_DIR}: {good} of {len(report.backups)} backups good")
+        out.append(f"{report.folder / BACKUP_DIR}: {good} of {counted(len(report.backups), 'backup')} good")
         out.extend(p for b in report.backups for p in b.problems)
     else:
         out.append(f"{report.folder / BACKUP_DIR}: no backups yet")
     if report.leftovers:
         out.append(
-            f"{report.folder}: {len(report.leftovers)} temporary files left by interrupted writes "
+            f"{report.folder}: {counted(len(report.leftovers), 'temporary file')} left by interrupted writes "
             "(harmless; safe to delete when reader-tui is not running)"
         )
     return out
@@ -44,17 +45,17 @@ def plan_lines(plan: RestorePlan) -> list[str]:
     if plan.damaged and plan.cut_at is not None:
         # Cut short: the ids past the cut are gone with it, so no count of them is exact.
         out.append(
-            f"{plan.path}: {plan.salvaged} annotations can still be read from it; the part after "
+            f"{plan.path}: {counted(plan.salvaged, 'annotation')} can still be read from it; the part after "
             f"byte {plan.cut_at} cannot be read, so how many annotations it held is unknown"
         )
     elif plan.damaged:
         out.append(
-            f"{plan.path}: {plan.salvaged} of the {plan.named} annotations it names can still be read from it"
+            f"{plan.path}: {plan.salvaged} of the {counted(plan.named, 'annotation')} it names can still be read from it"
         )
     if plan.backup is not None:
         out.append(
             f"newest good backup: {plan.backup.name}, taken {_age(plan.backup_age_s)} ago, "
-            f"holding {plan.backup_records} annotations"
+            f"holding {counted(plan.backup_records, 'annotation')}"
         )
     if not plan.possible:
         out.append(f"{plan.path}: nothing can be read from it and no backup passes the check")
@@ -65,7 +66,7 @@ def plan_lines(plan: RestorePlan) -> list[str]:
         how = f"the {plan.salvaged} still readable (there is no good backup)"
     else:
         how = "the backup's"
-    out.append(f"restoring keeps {len(plan.merged)} annotations: {how}")
+    out.append(f"restoring keeps {counted(len(plan.merged), 'annotation')}: {how}")
     if plan.damaged and plan.backup is not None and len(plan.merged) > plan.backup_records:
         out.append(f"(putting back the backup alone would keep {plan.backup_records})")
     if plan.only_in_backup:
@@ -81,7 +82,7 @@ def plan_lines(plan: RestorePlan) -> list[str]:
         )
     elif plan.lost:
         shown = _first_few(plan.lost)
-        out.append(f"{len(plan.lost)} annotations named in the damaged file cannot be recovered (papers {shown})")
+        out.append(f"{counted(len(plan.lost), 'annotation')} named in the damaged file cannot be recovered (papers {shown})")
     if plan.damaged:
         out.append(f"the damaged file is moved aside as {plan.path.stem}.damaged-<time>.json, never deleted")
     return out

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...atomic_storage import dump_json, write_file_atomically
+from ...text.words import counted
 from ..files import (
     ANNOTATIONS_TABLE,
     SETTINGS_TABLE,
@@ -89,7 +90,7 @@ def _restore_annotations(folder: Path, plan: RestorePlan, result: RestoreResult)
         }
         tables[SETTINGS_TABLE] = {"1": plan.settings} if plan.settings else {}
         write_file_atomically(path, dump_json(tables))
-        source = f"the damaged file's {plan.salvaged} readable annotations" + (
+        source = f"the damaged file's {plan.salvaged} readable annotation{'s' if plan.salvaged != 1 else ''}" + (
             f" merged with {plan.backup.name}" if plan.backup is not None else ""
         )
     result.restored_from = plan.backup
@@ -98,7 +99,7 @@ def _restore_annotations(folder: Path, plan: RestorePlan, result: RestoreResult)
         result.ok = False
         result.messages.extend(after.problems)
         return
-    result.messages.append(f"{path}: restored from {source} ({after.records} annotations)")
+    result.messages.append(f"{path}: restored from {source} ({counted(after.records, 'annotation')})")
 
 
 def _move_aside(path: Path) -> Path:
