@@ -33,17 +33,24 @@ def test_status_follows_the_reading_order_and_ties_go_by_title() -> None:
     assert ids(sort_views(views, SortKey("status", reverse=True))) == ["s", "r", "t", "u1", "u2"]
 
 
-def test_dates_sort_oldest_first_and_undated_papers_stay_last_both_ways() -> None:
+def test_dates_sort_newest_first_and_undated_papers_stay_last_both_ways() -> None:
     views = [view("new", "x", added="2026-02-01T00:00:00+00:00"), view("none", "y"),
              view("old", "z", added="2025-01-01T00:00:00+00:00")]
-    assert ids(sort_views(views, SortKey("added"))) == ["old", "new", "none"]
-    assert ids(sort_views(views, SortKey("added", reverse=True))) == ["new", "old", "none"]
+    assert ids(sort_views(views, SortKey("added"))) == ["new", "old", "none"]
+    assert ids(sort_views(views, SortKey("added", reverse=True))) == ["old", "new", "none"]
 
 
-def test_last_changed_uses_the_annotation_times() -> None:
+def test_last_changed_puts_the_latest_change_first() -> None:
     views = [view("a", "a", changed="2026-01-02T00:00:00+00:00"), view("b", "b"),
              view("c", "c", changed="2026-01-03T00:00:00+00:00")]
-    assert ids(sort_views(views, SortKey("changed", reverse=True))) == ["c", "a", "b"]
+    assert ids(sort_views(views, SortKey("changed"))) == ["c", "a", "b"]
+    assert ids(sort_views(views, SortKey("changed", reverse=True))) == ["a", "c", "b"]
+
+
+def test_titles_sort_as_they_read_not_by_their_markup() -> None:
+    views = [view("b", "Bayesian nets"), view("n", "**Name**: a method"), view("a", "An atlas"),
+             view("m", "$\\mu$-Law"), view("z", "_Zeta_ functions")]
+    assert ids(sort_views(views, SortKey("title"))) == ["a", "b", "n", "z", "m"]
 
 
 def test_equal_keys_keep_the_given_order() -> None:
