@@ -28,6 +28,7 @@ from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
 from reader_tui.core.text.display import one_line
 from reader_tui.tui.messages import IndexReady, RelatedReady
+from reader_tui.tui.navigation import MoreLike
 from reader_tui.tui.saving import SavingIndicator
 from reader_tui.tui.screens import main_dialogs
 from reader_tui.tui.widgets.footer import KeyFooter
@@ -57,7 +58,9 @@ class MainScreen(Screen):
             for key, status in STATUS_KEYS.items()
         ),
         Binding("t", "edit_tags", "Tags", id="paper.tags"),
-        Binding("n", "edit_notes", "Notes", id="paper.notes"),
+        Binding("a", "edit_notes", "Notes", id="paper.notes"),
+        Binding("n", "next_match(1)", "Next match", show=False, id="list.next_match"),
+        Binding("N", "next_match(-1)", "Previous match", show=False, id="list.previous_match"),
         Binding("slash", "search", "Search", id="list.search"),
         Binding("f", "filter", "Filter", id="list.filter"),
         Binding("s", "sort", "Sort", id="list.sort"),
@@ -69,7 +72,9 @@ class MainScreen(Screen):
         Binding("ctrl+r", "redo", "Redo", show=False, id="app.redo"),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="focus.next"),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="focus.previous"),
-        Binding("escape", "back", "Back to list", show=False, id="focus.list"),
+        Binding("escape", "back", "Back", show=False, id="focus.list"),
+        Binding("ctrl+o,alt+left", "jump_back", "Jump back", show=False, id="list.jump_back"),
+        Binding("ctrl+i,alt+right", "jump_forward", "Jump forward", show=False, id="list.jump_forward"),
         Binding("T", "triage", "Triage", id="list.triage"),
         Binding("S", "stats", "Stats", id="app.stats"),
         Binding("right_square_bracket", "related(1)", "Next related paper", show=False, id="paper.related_next"),
@@ -118,7 +123,7 @@ class MainScreen(Screen):
         self.app.library_changed_signal.subscribe(self, self._library_changed)
         self._update_counts()
         self._describe()
-        self.browser.restore_sort()
+        self.browser.restore_place()
 
     # -- what the list shows ----------------------------------------------------------------
 
@@ -223,6 +228,10 @@ class MainScreen(Screen):
     def on_notes_editor_save_failed(self, message: NotesEditor.SaveFailed) -> None:
         self.saving.notes_refused(message.error)
 
+    def remember_place(self) -> None:
+        """Keep the paper under the cursor with the library (the app quits)."""
+        self.browser.remember_place()
+
     def save_pending(self) -> None:
         """Hand unsaved notes to the Library (the app then flushes it to disk)."""
         self.side.notes.save_now()
@@ -230,20 +239,39 @@ class MainScreen(Screen):
     # -- actions on the current or marked papers ---------------------------------------------------
 
     def targets(self) -> list[str]:
-        """The marked papers in list order, or else the current one."""
+        """The marked papers in list order (then the marked ones the list does not show),
+        or else the current one."""
         papers = self.paper_list
         if papers.marked:
             shown = [pid for pid in papers.ids if pid in papers.marked]
             return shown + sorted(papers.marked - set(shown))
         return [papers.current_id] if papers.current_id else []
 
+    def say_targets(self, what: str, ids: list[str]) -> None:
+        """Say what a bulk action did to the marked papers, and how many of them are out of
+        sight (a search or filter hides them): marks act where the user is told."""
+        papers = self.paper_list
+        if not papers.marked or not ids:
+            return
+        shown = set(papers.ids)
+        visible = sum(pid in shown for pid in ids)
+        noun = "paper" if len(ids) == 1 else "papers"
+        if visible == len(ids):
+            self.status_bar.set_message(f"{what}: {len(ids)} marked {noun}")
+        else:
+            self.status_bar.set_message(
+                f"{what}: {len(ids)} marked {noun}, {visible} of them visible; escape clears marks", error=True
+            )
+
     def action_toggle_read(self) -> None:
         if ids := self.targets():
             self.library.toggle_read(ids)
+            self.say_targets("read / unread", ids)
 
     def action_set_status(self, value: str) -> None:
         if ids := self.targets():
             self.library.set_status(ids, Status(value))
+            self.say_targets(value, ids)
 
     def action_edit_notes(self) -> None:
         self.show_current_now()
@@ -252,21 +280,80 @@ class MainScreen(Screen):
             notes.focus()
 
     def action_back(self) -> None:
-        if self.browser.searching:
+        """Escape, one step at a time: from another pane to the list; then marks, then
+        "more like this", then the search, then the filter (the README's order)."""
+        papers = self.paper_list
+        browser = self.browser
+        if not papers.has_focus:
+            papers.focus()
+        elif papers.marked:
+            count = len(papers.marked)
+            papers.clear_marks()
+            self.status_bar.set_message(f"{count} mark{'s' if count != 1 else ''} cleared")
+        elif browser.leave_more_like():
+            pass
+        elif browser.searching:
             self.cancel_search()
-        elif self.paper_list.has_focus:
-            self.paper_list.clear_marks()
-        else:
-            self.paper_list.focus()
+        elif browser.clear_filter():
+            self.status_bar.set_message("filter cleared (ctrl+o brings it back)")
+
+    # -- the jump list -------------------------------------------------------------------------
+
+    def action_jump_back(self) -> None:
+        self._jump(self.browser.go_back(), "no earlier place (ctrl+o goes back after a search, filter, M or jump)")
+
+    def action_jump_forward(self) -> None:
+        self._jump(self.browser.go_forward(), "no later place")
+
+    def _jump(self, moved: bool, otherwise: str) -> None:
+        if not moved:
+            self.status_bar.set_message(otherwise)
+            return
+        self._show_search_bar_text()
+        self.paper_list.focus()
+
+    def _show_search_bar_text(self) -> None:
+        """The search bar shows the browser's search (after a jump through the history)."""
+        bar = self.query_one(SearchBar)
+        with bar.prevent(Input.Changed):
+            bar.value = self.browser.search_text
+        bar.display = bool(self.browser.search_text)
+
+    # -- undo ---------------------------------------------------------------------------------
 
     def action_undo(self) -> None:
         self.save_pending()
         change = self.library.undo()
-        self.status_bar.set_message(f"undid {change.field} change" if change else "nothing to undo")
+        if change is None:
+            self.status_bar.set_message("nothing to undo")
+            return
+        self._show_changed(change.after)
+        self.status_bar.set_message("undid " + change.inverse().describe(self._short_title))
 
     def action_redo(self) -> None:
+        self.save_pending()
         change = self.library.redo()
-        self.status_bar.set_message(f"redid {change.field} change" if change else "nothing to redo")
+        if change is None:
+            self.status_bar.set_message("nothing to redo")
+            return
+        self._show_changed(change.after)
+        self.status_bar.set_message("redid " + change.describe(self._short_title))
+
+    def _short_title(self, pid: str) -> str:
+        return one_line(self.library.view(pid).title, 40) if pid in self.library.papers else pid
+
+    def _show_changed(self, ids: Any) -> None:
+        """Put the cursor on the first paper of `ids` in list order (showing it if hidden)."""
+        papers = self.paper_list
+        changed = set(ids)
+        first = next((pid for pid in papers.ids if pid in changed), None)
+        if first is not None:
+            if first != papers.current_id:
+                papers.move_to(papers.ids.index(first))
+            return
+        hidden = sorted(pid for pid in changed if pid in self.library.papers)
+        if hidden:
+            self.jump_to(hidden[0])
 
     def action_open_url(self) -> None:
         pid = self.paper_list.current_id
@@ -329,19 +416,19 @@ class MainScreen(Screen):
 
     def jump_to(self, paper_id: str) -> None:
         """Put the list's cursor on `paper_id`, showing every paper when the current
-        filter or search hides it."""
+        filter or search hides it (ctrl+o comes back)."""
         papers = self.paper_list
         papers.focus()
+        if paper_id == papers.current_id:
+            return
+        self.browser.jumping()
         if paper_id in papers.ids:
             papers.move_to(papers.ids.index(paper_id))
             return
-        if self.browser.searching:
-            self.cancel_search()
-        if paper_id in papers.ids:
-            papers.move_to(papers.ids.index(paper_id))
-            return
+        hidden_by = self.browser.describe()
         self.browser.show_everything(keep=paper_id)
-        self.notify("The paper was outside the filter: showing every paper", markup=False)
+        self._show_search_bar_text()
+        self.notify(f"The paper was outside the list ({hidden_by}): showing every paper; ctrl+o goes back", markup=False)
 
     def action_more_like_this(self) -> None:
         pid = self.paper_list.current_id
@@ -351,7 +438,8 @@ class MainScreen(Screen):
         if ids is None:
             self.notify("related: computing…, try again in a moment", markup=False)
             return
-        self.browser.show_only(ids, keep=pid, note=f"more like: {one_line(self.library.view(pid).title, 40)} (escape restores)")
+        title = one_line(self.library.view(pid).title, 40)
+        self.browser.show_more_like(MoreLike(pid, tuple(ids), f"more like: {title}"))
         self.paper_list.focus()
 
     # -- saved searches ------------------------------------------------------------------------
@@ -366,6 +454,7 @@ class MainScreen(Screen):
 
     def run_saved_search(self, search: SavedSearch) -> None:
         """Run `search` in the search bar (within the current filter); escape restores."""
+        self.browser.jumping()
         self.action_search()
         self.query_one(SearchBar).value = search.query  # the bar's Changed event runs the search
         self.paper_list.focus()
