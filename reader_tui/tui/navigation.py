@@ -68,9 +68,11 @@ class History:
 
     @staticmethod
     def _step(source: list[Place], target: list[Place], here: Place) -> Place | None:
-        while source:
-            place = source.pop()
-            if place != here:
-                target.append(here)
-                return place
-        return None
+        # As vim does: the place the user is at is kept once, at the end it is left
+        # from, so going back from a place visited twice does not stop there again.
+        source[:] = [place for place in source if place != here]
+        if not source:
+            return None
+        target[:] = [place for place in target if place != here]
+        target.append(here)
+        return source.pop()

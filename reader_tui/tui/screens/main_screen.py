@@ -88,6 +88,8 @@ class MainScreen(Screen):
         self.library = library
         self.saving = SavingIndicator(self, library)
         self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
+        self._finding = False  # the search bar finds in the detail pane (`/` there), not the list
+        self._say_when_listed = ""  # said once the list shows what an action asked for
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -128,7 +130,8 @@ class MainScreen(Screen):
     # -- what the list shows ----------------------------------------------------------------
 
     def on_paper_browser_listing_changed(self, message: PaperBrowser.ListingChanged) -> None:
-        self.status_bar.set_message(message.note)
+        note, self._say_when_listed = message.note or self._say_when_listed, ""
+        self.status_bar.set_message(note)
         self._update_counts()
         self._describe()
         self._report_damaged()  # a filter or sort met every record
@@ -137,7 +140,9 @@ class MainScreen(Screen):
         self.status_bar.set_message(f"search: {message.error}", error=True)
 
     def _describe(self) -> None:
-        self.status_bar.set_view(self.browser.describe(), len(self.paper_list.marked))
+        papers = self.paper_list
+        hidden = len(papers.marked - set(papers.ids)) if papers.marked else 0
+        self.status_bar.set_view(self.browser.describe(), len(papers.marked), hidden)
 
     def _update_counts(self) -> None:
         self.status_bar.set_counts(*self.browser.counts())
@@ -145,10 +150,48 @@ class MainScreen(Screen):
     # -- the search bar (above every pane: the screen passes it to the browser) -----------------
 
     def action_search(self) -> None:
-        self.browser.begin_search()
         bar = self.query_one(SearchBar)
+        if self.side.detail.has_focus:  # `/` in the detail pane finds in it, as in less
+            self._finding = True
+            with bar.prevent(Input.Changed):
+                bar.value = self.side.detail.find_text
+            bar.placeholder = SearchBar.FIND_HINT
+            bar.display = True
+            bar.focus()
+            return
+        self._end_find()
+        self.browser.begin_search()
         bar.display = True
         bar.focus()
+
+    def _end_find(self) -> None:
+        if self._finding:
+            self._finding = False
+            self.query_one(SearchBar).placeholder = SearchBar.SEARCH_HINT
+            self._show_search_bar_text()
+
+    def action_next_match(self, step: int) -> None:
+        """`n` / `N`: the next or previous match, as in less and vim: in the detail pane the
+        next line holding what `/` found there; in the list the next search result."""
+        detail = self.side.detail
+        if detail.has_focus:
+            if not detail.find_next(step):
+                self.status_bar.set_message("nothing to find: / finds in this paper")
+            return
+        papers = self.paper_list
+        if not self.browser.search_text.strip() and self.browser.more_like is None:
+            self.status_bar.set_message("no search: / searches, then n / N go through the results")
+            return
+        if not papers.ids:
+            return
+        row = papers.cursor + step
+        if row >= len(papers.ids):
+            row = 0
+            self.status_bar.set_message("search hit the bottom, continuing at the top")
+        elif row < 0:
+            row = len(papers.ids) - 1
+            self.status_bar.set_message("search hit the top, continuing at the bottom")
+        papers.move_to(row)
 
     def on_paper_browser_search_typed(self, message: PaperBrowser.SearchTyped) -> None:
         bar = self.query_one(SearchBar)
@@ -158,16 +201,34 @@ class MainScreen(Screen):
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
+        if self._finding:
+            found = self.side.detail.find(event.value)
+            if event.value.strip():
+                self.status_bar.set_message(
+                    f"found on {found} line{'s' if found != 1 else ''}" if found else "not in this paper",
+                    error=not found,
+                )
+            return
         self.browser.search_for(event.value)
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
+        if self._finding:
+            self._end_find()
+            self.side.detail.focus()
+            return
         if not self.browser.submit_search():
             self.cancel_search()
 
     @on(SearchBar.Cancelled)
     def cancel_search(self) -> None:
-        """Escape: the list, cursor and scroll position as they were before `/`."""
+        """Escape: the list, cursor and scroll position as they were before `/` (or, finding
+        in the detail pane, the find ends)."""
+        if self._finding:
+            self.side.detail.find("")
+            self._end_find()
+            self.side.detail.focus()
+            return
         bar = self.query_one(SearchBar)
         with bar.prevent(Input.Changed):
             bar.value = ""
@@ -247,6 +308,11 @@ class MainScreen(Screen):
             return shown + sorted(papers.marked - set(shown))
         return [papers.current_id] if papers.current_id else []
 
+    def say(self, message: str) -> None:
+        """Put `message` in the status line, there still once a list on its way arrives."""
+        self._say_when_listed = message
+        self.status_bar.set_message(message)
+
     def say_targets(self, what: str, ids: list[str]) -> None:
         """Say what a bulk action did to the marked papers, and how many of them are out of
         sight (a search or filter hides them): marks act where the user is told."""
@@ -257,11 +323,14 @@ class MainScreen(Screen):
         visible = sum(pid in shown for pid in ids)
         noun = "paper" if len(ids) == 1 else "papers"
         if visible == len(ids):
-            self.status_bar.set_message(f"{what}: {len(ids)} marked {noun}")
-        else:
-            self.status_bar.set_message(
-                f"{what}: {len(ids)} marked {noun}, {visible} of them visible; escape clears marks", error=True
-            )
+            self.say(f"{what}: {len(ids)} marked {noun}")
+            return
+        # Out of sight: the status line says it in short, a notification in full.
+        self.status_bar.set_message(f"{what}: {len(ids)} marked, {visible} visible", error=True)
+        self.notify(
+            f"{what}: {len(ids)} marked {noun}, {visible} of them visible; escape clears marks",
+            title="Marked papers out of sight", severity="warning", markup=False,
+        )
 
     def action_toggle_read(self) -> None:
         if ids := self.targets():
@@ -295,7 +364,7 @@ class MainScreen(Screen):
         elif browser.searching:
             self.cancel_search()
         elif browser.clear_filter():
-            self.status_bar.set_message("filter cleared (ctrl+o brings it back)")
+            self.say("filter cleared (ctrl+o brings it back)")
 
     # -- the jump list -------------------------------------------------------------------------
 
@@ -327,8 +396,8 @@ class MainScreen(Screen):
         if change is None:
             self.status_bar.set_message("nothing to undo")
             return
+        self.say("undid " + change.inverse().describe(self._short_title))
         self._show_changed(change.after)
-        self.status_bar.set_message("undid " + change.inverse().describe(self._short_title))
 
     def action_redo(self) -> None:
         self.save_pending()
@@ -336,8 +405,8 @@ class MainScreen(Screen):
         if change is None:
             self.status_bar.set_message("nothing to redo")
             return
+        self.say("redid " + change.describe(self._short_title))
         self._show_changed(change.after)
-        self.status_bar.set_message("redid " + change.describe(self._short_title))
 
     def _short_title(self, pid: str) -> str:
         return one_line(self.library.view(pid).title, 40) if pid in self.library.papers else pid

@@ -12,11 +12,14 @@ class SearchBar(Input):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel search", id="search.cancel")]
 
+    SEARCH_HINT = "search titles, abstracts, tags, notes  (tag:x status:read …)"
+    FIND_HINT = "find in this paper: enter keeps it, then n / N next / previous; escape ends it"
+
     class Cancelled(Message):
         """Escape: restore the list as it was before the search."""
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(placeholder="search titles, abstracts, tags, notes  (tag:x status:read …)", **kwargs)
+        super().__init__(placeholder=self.SEARCH_HINT, **kwargs)
 
     def action_cancel(self) -> None:
         self.post_message(self.Cancelled())
