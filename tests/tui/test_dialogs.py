@@ -191,6 +191,20 @@ async def test_filter_checks_several_statuses_and_any_of_the_tags() -> None:
     assert app.result.as_query() == "status:to-read,reading tag:graphs,llm"
 
 
+async def test_filter_keys_typed_ahead_check_the_rows_they_were_typed_on() -> None:
+    from textual import events
+
+    app = Harness(FilterDialog(KNOWN))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        # a burst, as a terminal delivers fast typing: no key waits for the one before
+        for key, character in [("space", " "), ("down", None), ("space", " "), ("enter", "\r")]:
+            app.post_message(events.Key(key, character))
+        await pilot.pause()
+        await pilot.pause()
+    assert app.result == ListFilter(frozenset({Status.UNREAD, Status.TO_READ}))
+
+
 async def test_filter_starts_from_the_current_choice_and_escape_cancels() -> None:
     current = ListFilter(frozenset({Status.READING, Status.READ}), ("llm",))
     app = Harness(FilterDialog(KNOWN, current))

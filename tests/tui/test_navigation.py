@@ -169,13 +169,17 @@ async def test_escaping_a_search_can_be_gone_back_on(library: Library) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await search(app, pilot, "graph")
+        await search(app, pilot, "diffusion")
         await pilot.press("escape")
         await settle(app, pilot)
         assert papers_of(app).ids == IDS
         await pilot.press("ctrl+o")
         await settle(app, pilot)
         bar = app.screen.query_one(SearchBar)
-        assert papers_of(app).ids == ["p-graphs"] and bar.display and bar.value == "graph"
+        assert papers_of(app).ids == ["p-diffusion"] and bar.display and bar.value == "diffusion"
+        await pilot.press("ctrl+o")  # the search before it
+        await settle(app, pilot)
+        assert papers_of(app).ids == ["p-graphs"] and bar.value == "graph"
 
 
 # -- the cursor: undo, resize, restart ---------------------------------------------------------

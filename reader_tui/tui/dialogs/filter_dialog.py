@@ -24,6 +24,29 @@ from ...core.search.filters import ListFilter
 from ...core.text.display import sanitize
 
 
+class _CheckList(SelectionList):
+    """A checklist where space checks at once and enter applies the dialog.
+
+    SelectionList toggles through a message to itself: keys typed ahead (space, down,
+    space, enter) would run before it and check the wrong rows, or none.
+    """
+
+    BINDINGS = [
+        Binding("space", "toggle_highlighted", "Check", show=False),
+        Binding("enter", "screen.apply", "Apply", show=False),
+    ]
+
+    def action_toggle_highlighted(self) -> None:
+        if self.highlighted is not None and self.option_count:
+            self.toggle(self.get_option_at_index(self.highlighted))
+
+
+class _Switch(Checkbox):
+    """A checkbox where space toggles and enter applies the dialog."""
+
+    BINDINGS = [Binding("enter", "screen.apply", "Apply", show=False)]
+
+
 class FilterDialog(ModalScreen[ListFilter | None]):
     """Check statuses and tags; dismisses with a `ListFilter`, or None when cancelled."""
 
@@ -31,7 +54,8 @@ class FilterDialog(ModalScreen[ListFilter | None]):
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="filter.cancel"),
-        Binding("enter", "apply", "Apply", priority=True, id="filter.apply"),
+        # Not a priority binding: that would run before the arrow keys queued at the lists.
+        Binding("enter", "apply", "Apply", id="filter.apply"),
         Binding("delete", "clear", "Uncheck all", show=False, id="filter.clear"),
         Binding("down", "tags_list", "Tags", show=False, id="filter.down"),
     ]
@@ -49,17 +73,17 @@ class FilterDialog(ModalScreen[ListFilter | None]):
             with Horizontal(id="filter-columns"):
                 with Vertical(classes="filter-column"):
                     yield Static("Status (any of)", classes="dialog-label", markup=False)
-                    yield SelectionList[Status](
+                    yield _CheckList(
                         *((f"{s.mark} {s.value}", s, s in self.current.statuses) for s in Status),
                         id="filter-status",
                     )
                 with Vertical(classes="filter-column"):
                     yield Static("Tags", classes="dialog-label", markup=False)
                     yield Input(placeholder="type to narrow the tags", id="filter-tag-query")
-                    yield SelectionList[str](id="filter-tags")
-                    yield Checkbox("any of the tags (or), not all (and)", self.current.any_tag, id="filter-any-tag")
+                    yield _CheckList(id="filter-tags")
+                    yield _Switch("any tag (or), not all", self.current.any_tag, id="filter-any-tag")
             yield Static(
-                "space check · enter apply · del uncheck all · escape cancel (escape on the list clears the filter)",
+                "space check · enter apply · del uncheck all · escape cancel",
                 classes="dialog-hint",
                 markup=False,
             )
@@ -69,6 +93,7 @@ class FilterDialog(ModalScreen[ListFilter | None]):
         self.query_one("#filter-status", SelectionList).focus()
 
     def _show_tags(self, query: str) -> None:
+        self._sync_checked()
         tags: list[str] = list(self.known_tags)
         if query.strip():
             found = process.extract(
@@ -90,18 +115,18 @@ class FilterDialog(ModalScreen[ListFilter | None]):
     def _tag_label(self, tag: str) -> Content:
         return Content.assemble(sanitize(tag), (f"  {self.known_tags.get(tag, 0)}", "dim"))
 
-    @on(SelectionList.SelectionToggled, "#filter-tags")
-    def _tag_toggled(self, event: SelectionList.SelectionToggled) -> None:
-        tag = event.selection.value
-        if tag in event.selection_list.selected:
-            if tag.casefold() not in {t.casefold() for t in self._checked_tags}:
-                self._checked_tags.append(tag)
-        else:
-            self._checked_tags = [t for t in self._checked_tags if t.casefold() != tag.casefold()]
+    def _sync_checked(self) -> None:
+        """The tags checked: those the narrowed list hides as they were, those it shows as they are."""
+        tag_list = self.query_one("#filter-tags", SelectionList)
+        shown = {tag_list.get_option_at_index(i).value.casefold() for i in range(tag_list.option_count)}
+        kept = [t for t in self._checked_tags if t.casefold() not in shown]
+        now = [t for t in tag_list.selected if t.casefold() not in {k.casefold() for k in kept}]
+        self._checked_tags = kept + [t for t in self._checked_tags if t in now] + [t for t in now if t not in self._checked_tags]
 
     @property
     def choice(self) -> ListFilter:
         """What is checked now."""
+        self._sync_checked()
         statuses = frozenset(self.query_one("#filter-status", SelectionList).selected)
         any_tag = self.query_one("#filter-any-tag", Checkbox).value
         return ListFilter(statuses, tuple(self._checked_tags), any_tag=any_tag and len(self._checked_tags) > 1)
@@ -109,6 +134,10 @@ class FilterDialog(ModalScreen[ListFilter | None]):
     @on(Input.Changed, "#filter-tag-query")
     def _narrow(self, event: Input.Changed) -> None:
         self._show_tags(event.value)
+
+    @on(Input.Submitted, "#filter-tag-query")
+    def _submitted(self) -> None:
+        self.action_apply()
 
     def action_apply(self) -> None:
         choice = self.choice
@@ -129,8 +158,8 @@ class FilterDialog(ModalScreen[ListFilter | None]):
 
     def action_clear(self) -> None:
         self.query_one("#filter-status", SelectionList).deselect_all()
-        self._checked_tags = []
         self.query_one("#filter-tags", SelectionList).deselect_all()
+        self._checked_tags = []
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -284,9 +284,9 @@ class PaperBrowser(Vertical):
     def begin_search(self) -> None:
         """The search bar opens: remember the list to restore on escape, and the place
         to go back to (`ctrl+o`) once the search is entered."""
+        self._place_before_search = self.place()  # a search over a search: back to the first
         if self._before_search is None:
             self._before_search = (self._snapshot(), self._more)
-            self._place_before_search = self.place()
             self._more = []  # the search is over the whole (filtered) list
 
     def _stop_search_timer(self) -> None:

@@ -207,7 +207,8 @@ class PaperList(GutterScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         # a smaller terminal must not leave the cursor row below the fold until the next key
-        self._scroll_cursor_visible()
+        # (nor the first layout, after a restart put the cursor deep in the list)
+        self._scroll_cursor_visible(center=True)
 
     def action_toggle_mark(self) -> None:
         pid = self.current_id
