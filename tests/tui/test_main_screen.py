@@ -93,7 +93,7 @@ async def test_undo_and_redo_move_to_the_paper_and_say_what_changed(library: Lib
         assert library.annotation(IDS[1]).status is Status.UNREAD
         assert paper_list(app).current_id == IDS[1]
         await settle(app, pilot)
-        assert 'undid status of "Graph Neural Networks for Molecules": reading → unread' in screen_text(app)
+        assert 'undid status reading → unread: "Graph Neural Networks for Molecules"' in screen_text(app)
         await pilot.press("u")
         assert library.annotation(IDS[0]).status is Status.UNREAD
         assert paper_list(app).current_id == IDS[0]
@@ -102,7 +102,7 @@ async def test_undo_and_redo_move_to_the_paper_and_say_what_changed(library: Lib
         assert paper_list(app).current_id == IDS[0]
         await settle(app, pilot)
         assert rows(app)[0].startswith(" " + Status.READ.mark)
-        assert "redid status of" in screen_text(app) and "unread → read" in screen_text(app)
+        assert "redid status unread → read: " in screen_text(app)
 
 
 async def test_typed_notes_are_saved_on_quit(library: Library, tmp_path: Path) -> None:

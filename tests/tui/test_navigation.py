@@ -200,7 +200,7 @@ async def test_undo_of_a_paper_the_search_hides_shows_it(library: Library) -> No
         await settle(app, pilot)
         assert library.annotation(IDS[1]).status is Status.UNREAD
         assert papers_of(app).current_id == IDS[1]
-        assert 'undid status of "Graph Neural Networks for Molecules": read → unread' in status_line(app)
+        assert 'undid status read → unread: "Graph Neural Networks for Molecules"' in status_line(app)
 
 
 async def test_after_a_resize_the_cursor_row_is_on_screen(tmp_path: Path) -> None:

@@ -60,8 +60,9 @@ class Change:
         return Change(self.field, self.after, self.before)
 
     def describe(self, title: Callable[[str], str]) -> str:
-        """The change in words, for a person: `status of "SOCOP: …": unread → read`,
-        `tags of 3 papers: +llm −rl`, `notes of "…"`. `title(id)` names one paper."""
+        """The change in words, for a person, what changed first (a status line may cut
+        the end): `status unread → read: "SOCOP: …"`, `tags +llm −rl: 3 papers`,
+        `notes: "…"`. `title(id)` names one paper."""
         ids = list(self.after)
         what = f'"{title(ids[0])}"' if len(ids) == 1 else f"{len(ids)} papers"
         if self.field == "status":
@@ -69,7 +70,7 @@ class Change:
             afters = {_status_name(v) for v in self.after.values()}
             before = befores.pop() if len(befores) == 1 else "various"
             after = afters.pop() if len(afters) == 1 else "various"
-            return f"status of {what}: {before} → {after}"
+            return f"status {before} → {after}: {what}"
         if self.field == "tags":
             added: list[str] = []
             removed: list[str] = []
@@ -79,18 +80,18 @@ class Change:
                 added += [t for k, t in new.items() if k not in old and t not in added]
                 removed += [t for k, t in old.items() if k not in new and t not in removed]
             parts = [f"+{t}" for t in added] + [f"−{t}" for t in removed]
-            return f"tags of {what}: {' '.join(parts) or 'reordered'}"
+            return f"tags {' '.join(parts) or 'reordered'}: {what}"
         if self.field == "notes":
             emptied = all(not str(v).strip() for v in self.after.values())
-            return f"notes of {what}" + (" (now empty)" if emptied else "")
+            return f"notes{' emptied' if emptied else ''}: {what}"
         if self.field == "overrides":
             keys = sorted({
                 k for pid in ids for k in {*self.before[pid], *self.after[pid]}
                 if self.before[pid].get(k) != self.after[pid].get(k)
             })
             fields = ", ".join("citation key" if k == "citekey" else k for k in keys) or "fields"
-            return f"{fields} of {what} edited by hand"
-        return f"{self.field} of {what}"
+            return f"{fields} edited: {what}"
+        return f"{self.field}: {what}"
 
 
 def _status_name(value: Any) -> str:

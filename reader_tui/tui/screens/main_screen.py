@@ -409,7 +409,7 @@ class MainScreen(Screen):
         self._show_changed(change.after)
 
     def _short_title(self, pid: str) -> str:
-        return one_line(self.library.view(pid).title, 40) if pid in self.library.papers else pid
+        return one_line(self.library.view(pid).title, 36) if pid in self.library.papers else pid
 
     def _show_changed(self, ids: Any) -> None:
         """Put the cursor on the first paper of `ids` in list order (showing it if hidden)."""
@@ -507,7 +507,7 @@ class MainScreen(Screen):
         if ids is None:
             self.notify("related: computing…, try again in a moment", markup=False)
             return
-        title = one_line(self.library.view(pid).title, 40)
+        title = one_line(self.library.view(pid).title, 30)
         self.browser.show_more_like(MoreLike(pid, tuple(ids), f"more like: {title}"))
         self.paper_list.focus()
 

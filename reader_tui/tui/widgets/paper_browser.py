@@ -148,7 +148,7 @@ class PaperBrowser(Vertical):
         if self.search_text.strip():
             parts.append(f"search: {self.search_text.strip()}")
         if self._more:
-            parts.append("more like this")
+            parts.append(self._more[-1][0].note)
         return " · ".join(parts)
 
     def query_text(self) -> str:
@@ -206,7 +206,7 @@ class PaperBrowser(Vertical):
         self._token += 1  # a search still on its way must not replace this list
         self.matched = {}
         self.paper_list.set_ids([p for p in more.ids if p in self.library.papers], keep=keep)
-        self.post_message(self.ListingChanged(f"{more.note} (escape goes back)"))
+        self.post_message(self.ListingChanged("escape goes back"))
 
     def leave_more_like(self) -> bool:
         """Escape from "more like this": the list before it, the cursor on the paper
@@ -221,7 +221,7 @@ class PaperBrowser(Vertical):
             self.refilter(keep=more.source)
         else:
             self._show_snapshot(below)
-            self.post_message(self.ListingChanged(f"{self._more[-1][0].note} (escape goes back)" if self._more else ""))
+            self.post_message(self.ListingChanged("escape goes back" if self._more else ""))
         return True
 
     def _snapshot(self) -> Snapshot:
@@ -345,7 +345,7 @@ class PaperBrowser(Vertical):
                 self._more = []
             else:
                 self._more, self._before_search, self._place_before_search = more, None, None
-                note = f"{more[-1][0].note} (escape goes back)" if more else ""
+                note = "escape goes back" if more else ""
         else:  # the search came back through the jump list: no list was kept under it
             self.matched = {}
             self.refilter()
