@@ -30,7 +30,7 @@ from reader_tui.core.text.display import one_line
 from reader_tui.tui.messages import IndexReady, RelatedReady
 from reader_tui.tui.navigation import MoreLike
 from reader_tui.tui.saving import SavingIndicator
-from reader_tui.tui.screens import main_dialogs
+from reader_tui.tui.screens import main_dialogs, main_moves
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.notes_editor import NotesEditor
@@ -88,7 +88,6 @@ class MainScreen(Screen):
         self.library = library
         self.saving = SavingIndicator(self, library)
         self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
-        self._finding = False  # the search bar finds in the detail pane (`/` there), not the list
         self._say_when_listed = ""  # said once the list shows what an action asked for
 
     # -- layout ----------------------------------------------------------------------------
@@ -152,12 +151,7 @@ class MainScreen(Screen):
     def action_search(self) -> None:
         bar = self.query_one(SearchBar)
         if self.side.detail.has_focus:  # `/` in the detail pane finds in it, as in less
-            self._finding = True
-            with bar.prevent(Input.Changed):
-                bar.value = self.side.detail.find_text
-            bar.placeholder = SearchBar.FIND_HINT
-            bar.display = True
-            bar.focus()
+            bar.open_find(self.side.detail.find_text)
             return
         self._end_find()
         self.browser.begin_search()
@@ -165,33 +159,12 @@ class MainScreen(Screen):
         bar.focus()
 
     def _end_find(self) -> None:
-        if self._finding:
-            self._finding = False
-            self.query_one(SearchBar).placeholder = SearchBar.SEARCH_HINT
-            self._show_search_bar_text()
+        if self.query_one(SearchBar).finding:
+            self.show_search_bar_text()
 
     def action_next_match(self, step: int) -> None:
-        """`n` / `N`: the next or previous match, as in less and vim: in the detail pane the
-        next line holding what `/` found there; in the list the next search result."""
-        detail = self.side.detail
-        if detail.has_focus:
-            if not detail.find_next(step):
-                self.status_bar.set_message("nothing to find: / finds in this paper")
-            return
-        papers = self.paper_list
-        if not self.browser.search_text.strip() and self.browser.more_like is None:
-            self.status_bar.set_message("no search: / searches, then n / N go through the results")
-            return
-        if not papers.ids:
-            return
-        row = papers.cursor + step
-        if row >= len(papers.ids):
-            row = 0
-            self.status_bar.set_message("search hit the bottom, continuing at the top")
-        elif row < 0:
-            row = len(papers.ids) - 1
-            self.status_bar.set_message("search hit the top, continuing at the bottom")
-        papers.move_to(row)
+        """`n` / `N`: the next or previous match, as in less and vim."""
+        main_moves.next_match(self, step)
 
     def on_paper_browser_search_typed(self, message: PaperBrowser.SearchTyped) -> None:
         bar = self.query_one(SearchBar)
@@ -201,7 +174,7 @@ class MainScreen(Screen):
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
-        if self._finding:
+        if self.query_one(SearchBar).finding:
             found = self.side.detail.find(event.value)
             if event.value.strip():
                 self.status_bar.set_message(
@@ -213,7 +186,7 @@ class MainScreen(Screen):
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
-        if self._finding:
+        if self.query_one(SearchBar).finding:
             self._end_find()
             self.side.detail.focus()
             return
@@ -224,7 +197,7 @@ class MainScreen(Screen):
     def cancel_search(self) -> None:
         """Escape: the list, cursor and scroll position as they were before `/` (or, finding
         in the detail pane, the find ends)."""
-        if self._finding:
+        if self.query_one(SearchBar).finding:
             self.side.detail.find("")
             self._end_find()
             self.side.detail.focus()
@@ -314,23 +287,8 @@ class MainScreen(Screen):
         self.status_bar.set_message(message)
 
     def say_targets(self, what: str, ids: list[str]) -> None:
-        """Say what a bulk action did to the marked papers, and how many of them are out of
-        sight (a search or filter hides them): marks act where the user is told."""
-        papers = self.paper_list
-        if not papers.marked or not ids:
-            return
-        shown = set(papers.ids)
-        visible = sum(pid in shown for pid in ids)
-        noun = "paper" if len(ids) == 1 else "papers"
-        if visible == len(ids):
-            self.say(f"{what}: {len(ids)} marked {noun}")
-            return
-        # Out of sight: the status line says it in short, a notification in full.
-        self.status_bar.set_message(f"{what}: {len(ids)} marked, {visible} visible", error=True)
-        self.notify(
-            f"{what}: {len(ids)} marked {noun}, {visible} of them visible; escape clears marks",
-            title="Marked papers out of sight", severity="warning", markup=False,
-        )
+        """Say what a bulk action did to the marked papers, out of sight ones named."""
+        main_moves.say_targets(self, what, ids)
 
     def action_toggle_read(self) -> None:
         if ids := self.targets():
@@ -349,80 +307,26 @@ class MainScreen(Screen):
             notes.focus()
 
     def action_back(self) -> None:
-        """Escape, one step at a time: from another pane to the list; then marks, then
-        "more like this", then the search, then the filter (the README's order)."""
-        papers = self.paper_list
-        browser = self.browser
-        if not papers.has_focus:
-            papers.focus()
-        elif papers.marked:
-            count = len(papers.marked)
-            papers.clear_marks()
-            self.status_bar.set_message(f"{count} mark{'s' if count != 1 else ''} cleared")
-        elif browser.leave_more_like():
-            pass
-        elif browser.searching:
-            self.cancel_search()
-        elif browser.clear_filter():
-            self.say("filter cleared (ctrl+o brings it back)")
+        """Escape, one step at a time (the README's order)."""
+        main_moves.step_back(self)
 
-    # -- the jump list -------------------------------------------------------------------------
+    # -- the jump list, undo -------------------------------------------------------------------
 
     def action_jump_back(self) -> None:
-        self._jump(self.browser.go_back(), "no earlier place (ctrl+o goes back after a search, filter, M or jump)")
+        main_moves.jump(self, self.browser.go_back(), "no earlier place (ctrl+o goes back after a search, filter, M or jump)")
 
     def action_jump_forward(self) -> None:
-        self._jump(self.browser.go_forward(), "no later place")
-
-    def _jump(self, moved: bool, otherwise: str) -> None:
-        if not moved:
-            self.status_bar.set_message(otherwise)
-            return
-        self._show_search_bar_text()
-        self.paper_list.focus()
-
-    def _show_search_bar_text(self) -> None:
-        """The search bar shows the browser's search (after a jump through the history)."""
-        bar = self.query_one(SearchBar)
-        with bar.prevent(Input.Changed):
-            bar.value = self.browser.search_text
-        bar.display = bool(self.browser.search_text)
-
-    # -- undo ---------------------------------------------------------------------------------
+        main_moves.jump(self, self.browser.go_forward(), "no later place")
 
     def action_undo(self) -> None:
-        self.save_pending()
-        change = self.library.undo()
-        if change is None:
-            self.status_bar.set_message("nothing to undo")
-            return
-        self.say("undid " + change.inverse().describe(self._short_title))
-        self._show_changed(change.after)
+        main_moves.undo(self, redo=False)
 
     def action_redo(self) -> None:
-        self.save_pending()
-        change = self.library.redo()
-        if change is None:
-            self.status_bar.set_message("nothing to redo")
-            return
-        self.say("redid " + change.describe(self._short_title))
-        self._show_changed(change.after)
+        main_moves.undo(self, redo=True)
 
-    def _short_title(self, pid: str) -> str:
-        return one_line(self.library.view(pid).title, 36) if pid in self.library.papers else pid
-
-    def _show_changed(self, ids: Any) -> None:
-        """Put the cursor on the first paper of `ids` in list order (showing it if hidden)."""
-        papers = self.paper_list
-        changed = set(ids)
-        first = next((pid for pid in papers.ids if pid in changed), None)
-        if first is not None:
-            if first != papers.current_id:
-                papers.move_to(papers.ids.index(first))
-            return
-        hidden = sorted(pid for pid in changed if pid in self.library.papers)
-        if hidden:
-            self.jump_to(hidden[0])
+    def show_search_bar_text(self) -> None:
+        """The search bar shows the browser's search (after a jump through the history)."""
+        self.query_one(SearchBar).show_search(self.browser.search_text)
 
     def action_open_url(self) -> None:
         pid = self.paper_list.current_id
@@ -441,7 +345,9 @@ class MainScreen(Screen):
         self.browser.choose_sort()
 
     def action_edit_tags(self) -> None:
-        main_dialogs.edit_tags(self, self.library, self.targets(), self.side.related.suggest_tags_for)
+        ids = self.targets()
+        self.say_targets("tags", ids)
+        main_dialogs.edit_tags(self, self.library, ids, self.side.related.suggest_tags_for)
 
     def action_edit_paper(self) -> None:
         main_dialogs.edit_paper(self, self.library, self.paper_list.current_id, self.browser.reindex)
@@ -452,7 +358,9 @@ class MainScreen(Screen):
         main_dialogs.export(self, self.library, marked, list(papers.ids), self.browser.describe())
 
     def action_copy_bibtex(self) -> None:
-        main_dialogs.copy_bibtex(self, self.library, self.targets())
+        ids = self.targets()
+        self.say_targets("BibTeX copied", ids)
+        main_dialogs.copy_bibtex(self, self.library, ids)
 
     def action_copy_cites(self) -> None:
         """Copy `\\cite{key1,key2}` for the marked papers (or the current one)."""
@@ -496,7 +404,7 @@ class MainScreen(Screen):
             return
         hidden_by = self.browser.describe()
         self.browser.show_everything(keep=paper_id)
-        self._show_search_bar_text()
+        self.show_search_bar_text()
         self.notify(f"The paper was outside the list ({hidden_by}): showing every paper; ctrl+o goes back", markup=False)
 
     def action_more_like_this(self) -> None:
