@@ -7,9 +7,11 @@ since what changed last is what a person looks for.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..model import PaperView, Status
 from ..text.display import to_display
@@ -83,3 +85,52 @@ def sort_views(views: Iterable[PaperView], key: SortKey) -> list[PaperView]:
     undated = [v for v in items if not date(v)]
     return sorted(dated, key=date, reverse=not key.reverse) + undated
 
+
+
+class _Descending:
+    """A value that sorts the other way round (for one part of a tuple key)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __lt__(self, other: _Descending) -> bool:
+        return other.value < self.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Descending) and self.value == other.value
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def order_key(key: SortKey) -> Callable[[PaperView], Any]:
+    """The value `sort_views` orders one view by (ties apart, which keep the list's
+    order): to put a changed paper back in place without sorting them all."""
+    if key.field == "title":
+        return (lambda v: _Descending(title_key(v))) if key.reverse else title_key
+    if key.field == "status":
+        sign = -1 if key.reverse else 1
+        return lambda v: (sign * _STATUS_ORDER[v.status], title_key(v))
+    newest_first = not key.reverse
+
+    def by_date(view: PaperView) -> tuple:
+        date = view.paper.added if key.field == "added" else view.annotation.last_changed()
+        if not date:
+            return (1, "")  # undated papers last, both ways
+        return (0, _Descending(date) if newest_first else date)
+
+    return by_date
+
+
+def reposition(ids: list[str], moved: Iterable[str], key: Callable[[str], Any]) -> list[str]:
+    """`ids` (in the order `key` gives, but for the `moved` ones) with each moved paper put
+    where `key` now sorts it: a binary search each, so a status change while the list is
+    sorted by status costs a few dozen keys, not a sort of 20,000 papers (0.5 s)."""
+    moving = set(moved).intersection(ids)
+    if not moving:
+        return list(ids)
+    order = [pid for pid in ids if pid not in moving]
+    for pid in (pid for pid in ids if pid in moving):
+        bisect.insort_right(order, pid, key=key)
+    return order

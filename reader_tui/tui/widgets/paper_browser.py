@@ -390,27 +390,24 @@ class PaperBrowser(Vertical):
             for pid in ids:
                 if pid in self.library.papers:
                     self.index.update(self.library.view(pid))
-        if self._sorted_by_annotations and not self.search_text.strip() and not self._more:
+        if self.sort_key is not None and not self.search_text.strip() and not self._more:
             # the label says "sort: status": a changed status moves its paper (the
-            # cursor goes with it). The filter is not applied again: a paper just
-            # marked read stays in a "to-read" list until the list is filtered anew.
+            # cursor goes with it), as does a change under "last changed" or an edited
+            # title. The filter is not applied again: a paper just marked read stays in
+            # a "to-read" list until the list is filtered anew.
             self._resort(ids)
 
-    @property
-    def _sorted_by_annotations(self) -> bool:
-        return self.sort_key is not None and self.sort_key.field in ("status", "changed")
-
     def _resort(self, changed: frozenset[str]) -> None:
-        papers = self.paper_list
-        shown = set(papers.ids)
-        if not shown & changed:
-            return
-        from reader_tui.core.search.sorting import sort_views
+        from reader_tui.core.search.sorting import order_key, reposition
 
-        views = [self.library.view(pid) for pid in papers.ids if pid in self.library.papers]
-        order = [v.id for v in sort_views(views, self.sort_key)]
-        if order != papers.ids:
-            papers.set_ids(order, keep=papers.current_id, matched=self.matched)
+        papers = self.paper_list
+        if self.sort_key is None or not changed.intersection(papers.ids):
+            return
+        order = order_key(self.sort_key)
+        view = self.library.view
+        ids = reposition(papers.ids, changed, lambda pid: order(view(pid)))
+        if ids != papers.ids:
+            papers.set_ids(ids, keep=papers.current_id, matched=self.matched)
 
     # -- the filter and sort dialogs ---------------------------------------------------------
 
