@@ -316,3 +316,16 @@ async def test_slash_in_the_detail_pane_finds_in_the_paper(library: Library) -> 
         assert any("softmax" in detail.render_line(y).text for y in range(detail.scrollable_content_region.height))
         await pilot.press("slash", "escape")
         assert detail.find_text == "" and detail.has_focus
+
+
+async def test_a_filter_set_during_a_search_holds_once_the_search_ends(library: Library) -> None:
+    library.set_status([IDS[1], IDS[4]], Status.READ)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "graph")
+        app.screen.browser.set_filter(ListFilter.of(status=Status.READ))
+        await settle(app, pilot)
+        await pilot.press("escape")  # the search ends: the filtered list, not the one before `/`
+        await settle(app, pilot)
+        assert papers_of(app).ids == [IDS[1], IDS[4]]

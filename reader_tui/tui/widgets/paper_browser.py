@@ -241,6 +241,9 @@ class PaperBrowser(Vertical):
         self.jumping()
         self.list_filter = list_filter
         self._more = []
+        if self._before_search is not None:
+            # the list kept for escape was filtered the old way: escape recomputes it
+            self._before_search = None
         self.refilter()
 
     def clear_filter(self) -> bool:
