@@ -314,7 +314,11 @@ async def test_slash_in_the_detail_pane_finds_in_the_paper(library: Library) -> 
         assert any("softmax" in detail.render_line(y).text for y in range(detail.scrollable_content_region.height))
         await pilot.press("n")  # one line holds it: n stays there
         assert any("softmax" in detail.render_line(y).text for y in range(detail.scrollable_content_region.height))
-        await pilot.press("slash", "escape")
+        await pilot.press("escape")  # escape in the pane ends the find first ...
+        assert detail.find_text == "" and detail.has_focus
+        await pilot.press("escape")  # ... then goes back to the list
+        assert papers_of(app).has_focus
+        await pilot.press("enter", "slash", *"linear", "escape")  # escape in the bar ends it too
         assert detail.find_text == "" and detail.has_focus
 
 

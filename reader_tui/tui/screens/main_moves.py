@@ -15,11 +15,14 @@ from reader_tui.core.text.display import one_line
 
 
 def step_back(screen: Any) -> None:
-    """Escape: from another pane to the list; then the marks, "more like this", the
-    search, the filter, one at a time."""
+    """Escape: in the detail pane, what `/` found there; from another pane to the list;
+    then the marks, "more like this", the search, the filter, one at a time."""
     papers = screen.paper_list
     browser = screen.browser
-    if not papers.has_focus:
+    detail = screen.side.detail
+    if detail.has_focus and detail.find_text:
+        detail.find("")  # what `/` found there first, then back to the list
+    elif not papers.has_focus:
         papers.focus()
     elif papers.marked:
         count = len(papers.marked)
