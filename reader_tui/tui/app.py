@@ -127,6 +127,10 @@ class ReaderApp(App[int]):
 
         unsaved_notes = 0
         for screen in self.screen_stack:
+            remember = getattr(screen, "remember_place", None)
+            if remember is not None and not self._quit_failed:
+                remember()  # reopen where the user left off
+        for screen in self.screen_stack:
             for notes in screen.query(NotesEditor):
                 notes.save_now()
                 unsaved_notes += notes.dirty  # the Library refused them

@@ -16,7 +16,6 @@ from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey, sort_views
 from reader_tui.core.text.display import search_text
 from reader_tui.core.text.tokens import tokens
-from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 
 
 @dataclass(slots=True)
@@ -35,7 +34,7 @@ NO_FILTER = ListFilter()
 def compute_listing(
     library: Library,
     *,
-    list_filter: ListFilter | FilterChoice = NO_FILTER,
+    list_filter: ListFilter = NO_FILTER,
     sort: SortKey | None = None,
     search: str = "",
     index: Any = None,
@@ -43,10 +42,7 @@ def compute_listing(
 ) -> Listing:
     """The ids to show. With `search`, the ranked hits (through `index` when it is built,
     else a substring match over the titles' words as the index reads them); otherwise
-    the catalog order, or `sort`'s. A `FilterChoice` (the filter dialog's) stands for
-    its `ListFilter`; `search` adds to the filter's own."""
-    if isinstance(list_filter, FilterChoice):
-        list_filter = list_filter.list_filter
+    the catalog order, or `sort`'s. `search` adds to the filter's own."""
     marked = set(marked)
     ids = list(library.papers)  # one atomic copy: the UI thread may add papers meanwhile
     ids = list_filter.keep(ids, dict(library.annotations), marked)

@@ -12,7 +12,6 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper, Status
 from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.index import SearchIndex
-from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 from reader_tui.tui.listing import compute_listing
 
 
@@ -60,17 +59,23 @@ def test_the_cli_and_the_tui_list_choose_the_same_papers(library, monkeypatch, s
         library, list_filter=ListFilter.of(status=status, tags=tags), search=search or "", index=index
     ).ids
     assert cli == tui
-    if len(tags) <= 1:  # what the filter dialog can set
-        choice = FilterChoice(status=status, tag=tags[0] if tags else None)
-        assert compute_listing(library, list_filter=choice, search=search or "", index=index).ids == tui
+    # a saved search (the filter as a query) chooses them too
+    as_query = ListFilter.of(status=status, tags=tags, search=search).as_query()
+    assert set(compute_listing(library, search=as_query, index=index).ids) == set(tui) or not as_query
+
+
+def test_several_statuses_and_any_tag_as_a_query_choose_what_the_filter_does(library) -> None:
+    index = SearchIndex.build(library.views())
+    chosen = ListFilter(frozenset({Status.READ, Status.TO_READ}), ("gnn", "LLM"), any_tag=True)
+    by_filter = compute_listing(library, list_filter=chosen, index=index).ids
+    by_query = compute_listing(library, search=chosen.as_query(), index=index).ids
+    assert by_filter and set(by_query) == set(by_filter)
 
 
 def test_every_user_goes_through_it() -> None:
     import inspect
 
     from reader_tui.tui import listing
-    from reader_tui.tui.dialogs import filter_dialog
 
     assert "ListFilter" in inspect.getsource(options.select_views)
     assert "casefold" not in inspect.getsource(options) + inspect.getsource(listing)
-    assert "casefold" not in inspect.getsource(filter_dialog.FilterChoice)

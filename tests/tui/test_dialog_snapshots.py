@@ -13,11 +13,12 @@ from textual.widgets import Static
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.paths import styles_dir
+from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey
 from reader_tui.tui.dialogs.confirm_dialog import ConfirmDialog
 from reader_tui.tui.dialogs.edit_dialog import EditDialog
 from reader_tui.tui.dialogs.export_dialog import ExportDialog
-from reader_tui.tui.dialogs.filter_dialog import FilterChoice, FilterDialog
+from reader_tui.tui.dialogs.filter_dialog import FilterDialog
 from reader_tui.tui.dialogs.sort_dialog import SortDialog
 from reader_tui.tui.dialogs.tag_editor import TagEditor
 from reader_tui.tui.screens.help_screen import HelpScreen
@@ -47,7 +48,7 @@ def test_tag_editor(snap_compare) -> None:
 
 
 def test_filter_dialog(snap_compare) -> None:
-    assert snap_compare(ModalApp(FilterDialog(KNOWN, FilterChoice(Status.READ, "graphs"))), terminal_size=SIZE)
+    assert snap_compare(ModalApp(FilterDialog(KNOWN, ListFilter(frozenset({Status.READ, Status.TO_READ}), ("graphs",)))), terminal_size=SIZE)
 
 
 def test_sort_dialog(snap_compare) -> None:

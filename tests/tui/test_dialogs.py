@@ -14,11 +14,12 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
+from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey
 from reader_tui.tui.dialogs.confirm_dialog import ConfirmDialog
 from reader_tui.tui.dialogs.edit_dialog import EditDialog
 from reader_tui.tui.dialogs.export_dialog import ExportDialog, ExportRequest
-from reader_tui.tui.dialogs.filter_dialog import FilterChoice, FilterDialog
+from reader_tui.tui.dialogs.filter_dialog import FilterDialog
 from reader_tui.tui.dialogs.sort_dialog import SortDialog
 from reader_tui.tui.dialogs.tag_editor import TagEdit, TagEditor
 from reader_tui.tui.screens.help_screen import HelpScreen, help_entries
@@ -168,48 +169,65 @@ def view(pid: str = "p1", *, title: str = "A title", status: Status = Status.UNR
     return PaperView(Paper(id=pid, title=title, **paper), Annotation(status=status, tags=tags))
 
 
-async def test_filter_picks_a_status_and_a_tag_with_keys() -> None:
-    app = Harness(FilterDialog(KNOWN, FilterChoice()))
+async def test_filter_enter_with_nothing_checked_picks_the_highlighted_status() -> None:
+    app = Harness(FilterDialog(KNOWN))
     async with app.run_test() as pilot:
-        await pilot.press("down", "down", "down", "down")  # any, unread, to-read, reading, read
+        await pilot.press("down", "down", "down", "enter")  # unread, to-read, reading, read
+    assert app.result == ListFilter(frozenset({Status.READ}))
+
+
+async def test_filter_checks_several_statuses_and_any_of_the_tags() -> None:
+    app = Harness(FilterDialog(KNOWN))
+    async with app.run_test() as pilot:
+        await pilot.press("down", "space", "down", "space")  # to-read and reading
         await pilot.press("tab")
         await type_text(pilot, "graph")
+        await pilot.press("down", "space")  # graphs, checked while the list is narrowed
+        await pilot.press("shift+tab", "ctrl+u")  # back to the query, emptied
+        await type_text(pilot, "llm")
+        await pilot.press("down", "space", "tab", "space")  # llm; then "any of the tags"
         await pilot.press("enter")
-    assert app.result == FilterChoice(status=Status.READ, tag="graphs")
+    assert app.result == ListFilter(frozenset({Status.TO_READ, Status.READING}), ("graphs", "llm"), any_tag=True)
+    assert app.result.as_query() == "status:to-read,reading tag:graphs,llm"
+
+
+async def test_filter_keys_typed_ahead_check_the_rows_they_were_typed_on() -> None:
+    from textual import events
+
+    app = Harness(FilterDialog(KNOWN))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        # a burst, as a terminal delivers fast typing: no key waits for the one before
+        for key, character in [("space", " "), ("down", None), ("space", " "), ("enter", "\r")]:
+            app.post_message(events.Key(key, character))
+        await pilot.pause()
+        await pilot.pause()
+    assert app.result == ListFilter(frozenset({Status.UNREAD, Status.TO_READ}))
 
 
 async def test_filter_starts_from_the_current_choice_and_escape_cancels() -> None:
-    app = Harness(FilterDialog(KNOWN, FilterChoice(Status.READING, "llm")))
+    current = ListFilter(frozenset({Status.READING, Status.READ}), ("llm",))
+    app = Harness(FilterDialog(KNOWN, current))
     async with app.run_test() as pilot:
-        assert app.screen.choice == FilterChoice(Status.READING, "llm")
+        assert app.screen.choice == current
         await pilot.press("escape")
     assert app.result is None
 
 
-async def test_filter_tag_list_is_most_used_first_and_clear_resets() -> None:
-    app = Harness(FilterDialog(KNOWN, FilterChoice(Status.READ, "graphs")))
+async def test_filter_tag_list_is_most_used_first_and_delete_unchecks_all() -> None:
+    app = Harness(FilterDialog(KNOWN, ListFilter(frozenset({Status.READ}), ("graphs",))))
     async with app.run_test() as pilot:
         texts = option_texts(app.screen, "#filter-tags")
-        assert texts[0] == "any tag" and texts[1] == "llm  12" and "[bold]x  1" in texts
-        await pilot.press("ctrl+r")
-    assert app.result == FilterChoice()
+        assert texts[0] == "llm  12" and "[bold]x  1" in texts
+        await pilot.press("delete", "enter")  # unchecked, on a list that had a filter: no filter
+    assert app.result == ListFilter()
 
 
-async def test_filter_enter_on_the_tag_list_applies() -> None:
-    app = Harness(FilterDialog(KNOWN, FilterChoice()))
+async def test_filter_enter_on_the_tag_list_applies_the_highlighted_tag() -> None:
+    app = Harness(FilterDialog(KNOWN))
     async with app.run_test() as pilot:
-        await pilot.press("tab", "down", "down", "enter")  # to the query, into the list, first tag
-    assert app.result == FilterChoice(status=None, tag="llm")
-
-
-def test_filter_choice_matches_views() -> None:
-    paper = view(status=Status.READ, tags=("LLM",))
-    assert FilterChoice().matches(paper)
-    assert FilterChoice(Status.READ, "llm").matches(paper)
-    assert not FilterChoice(Status.UNREAD).matches(paper)
-    assert not FilterChoice(tag="graphs").matches(paper)
-    assert FilterChoice(Status.READ, "llm").describe() == "status:read tag:llm"
-    assert FilterChoice().is_empty
+        await pilot.press("tab", "down", "enter")  # to the query, into the list: first tag
+    assert app.result == ListFilter(tags=("llm",))
 
 
 # -- sort ---------------------------------------------------------------------------------

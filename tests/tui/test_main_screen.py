@@ -85,25 +85,30 @@ async def test_marks_make_actions_bulk(library: Library) -> None:
         assert library.annotation(papers.current_id).status is Status.READ
 
 
-async def test_undo_and_redo(library: Library) -> None:
+async def test_undo_and_redo_move_to_the_paper_and_say_what_changed(library: Library) -> None:
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("r", "j", "3")
+        await pilot.press("r", "j", "3", "G")  # the cursor ends far from both changes
         await pilot.press("u")
         assert library.annotation(IDS[1]).status is Status.UNREAD
+        assert paper_list(app).current_id == IDS[1]
+        await settle(app, pilot)
+        assert 'undid status reading → unread: "Graph Neural Networks for Molecules"' in screen_text(app)
         await pilot.press("u")
         assert library.annotation(IDS[0]).status is Status.UNREAD
-        await pilot.press("ctrl+r")
+        assert paper_list(app).current_id == IDS[0]
+        await pilot.press("G", "ctrl+r")
         assert library.annotation(IDS[0]).status is Status.READ
+        assert paper_list(app).current_id == IDS[0]
         await settle(app, pilot)
         assert rows(app)[0].startswith(" " + Status.READ.mark)
-        assert "redid status change" in screen_text(app)
+        assert "redid status unread → read: " in screen_text(app)
 
 
 async def test_typed_notes_are_saved_on_quit(library: Library, tmp_path: Path) -> None:
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j", "n")
+        await pilot.press("j", "a")
         notes = app.screen.query_one(NotesEditor)
         assert notes.has_focus
         await pilot.press(*"great idea", "enter", "r", "q")  # keys type into the notes
@@ -112,7 +117,7 @@ async def test_typed_notes_are_saved_on_quit(library: Library, tmp_path: Path) -
         assert notes.text == "great idea\nrqq"
         await pilot.press("escape")
         assert paper_list(app).has_focus
-        await pilot.press("n", "end", "x")
+        await pilot.press("a", "end", "x")
         await pilot.press("escape", "q")  # quit at once, before the autosave timer
     assert app.return_code == 0
     reopened = Library.open(library.files.folder)
@@ -122,7 +127,7 @@ async def test_typed_notes_are_saved_on_quit(library: Library, tmp_path: Path) -
 async def test_notes_autosave_when_moving_to_another_paper(library: Library) -> None:
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n", *"first")
+        await pilot.press("a", *"first")
         await pilot.press("escape", "j")
         assert library.annotation(IDS[0]).notes == "first"
         await settle(app, pilot)  # the pane follows once the cursor rests
@@ -215,8 +220,9 @@ async def test_tags_modal_adds_to_marked_papers(library: Library) -> None:
 
 
 async def test_filter_and_sort_dialogs_reorder_the_list(library: Library) -> None:
+    from reader_tui.core.search.filters import ListFilter
     from reader_tui.core.search.sorting import SortKey, title_key
-    from reader_tui.tui.dialogs.filter_dialog import FilterChoice, FilterDialog
+    from reader_tui.tui.dialogs.filter_dialog import FilterDialog
     from reader_tui.tui.dialogs.sort_dialog import SortDialog
 
     library.set_status([IDS[1], IDS[4]], Status.READ)
@@ -225,13 +231,13 @@ async def test_filter_and_sort_dialogs_reorder_the_list(library: Library) -> Non
         await settle(app, pilot)
         await pilot.press("f")
         assert isinstance(app.screen, FilterDialog)
-        app.screen.dismiss(FilterChoice(status=Status.READ))
+        app.screen.dismiss(ListFilter.of(status=Status.READ))
         await settle(app, pilot)
         assert paper_list(app).ids == [IDS[1], IDS[4]]
         assert "2 papers of 6 · 2 read" in screen_text(app)
         assert "filter: status:read" in screen_text(app)
         await pilot.press("f")
-        app.screen.dismiss(FilterChoice())
+        app.screen.dismiss(ListFilter())
         await pilot.press("s")
         assert isinstance(app.screen, SortDialog)
         app.screen.dismiss(SortKey("title"))
@@ -265,7 +271,7 @@ async def test_layout_at_80x24(library: Library) -> None:
             assert widget.region.width >= 40 and widget.region.height >= 3, widget
         text = screen_text(app)
         assert "6 papers" in text and "Attention Is Not All" in text
-        await pilot.press("j", "n", *"ok", "escape")
+        await pilot.press("j", "a", *"ok", "escape")
         assert paper_list(app).has_focus
 
 
@@ -317,7 +323,7 @@ async def test_enter_tab_help_and_copy(library: Library, monkeypatch) -> None:
         assert isinstance(app.screen, HelpScreen)
         await settle(app, pilot)
         text = screen_text(app)
-        for key_help in ("Read", "Tags", "Search", "Undo", "Status read", "Open url"):
+        for key_help in ("Read", "Tags", "Search", "Undo", "Status read"):  # the rest scrolls
             assert key_help in text, key_help
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen)
@@ -342,11 +348,11 @@ async def test_notes_typed_right_after_moving_reach_the_paper_under_the_cursor(l
         await settle(app, pilot)
         await pilot.press("j")
         assert app.screen.query_one(SidePane).behind  # the panes have not caught up yet
-        await pilot.press("n", *"via n")
+        await pilot.press("a", *"via a")
         await pilot.press("escape", "j", "tab", "tab", *"via tab")
         await pilot.press("escape")
         await app.action_quit()
-    assert library.annotation("p-graphs").notes == "via n"
+    assert library.annotation("p-graphs").notes == "via a"
     assert library.annotation("p-markup").notes == "via tab"
     assert library.annotation("p-attention").notes == ""
 

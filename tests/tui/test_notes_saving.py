@@ -45,7 +45,7 @@ async def test_steady_typing_is_saved_within_the_max_wait(library: Library, monk
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("n")
+        await pilot.press("a")
         started = time.monotonic()
         typed = ""
         while time.monotonic() - started < 0.5:  # keys keep coming, 20 ms apart
@@ -67,7 +67,7 @@ async def test_a_pause_in_typing_saves(library: Library, monkeypatch) -> None:
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("n", *"hi")
+        await pilot.press("a", *"hi")
         assert await wait_until(pilot, lambda: library.annotation(IDS[0]).notes == "hi")
         assert await wait_until(pilot, lambda: saving_text(app) == "saved")
 
@@ -91,7 +91,7 @@ async def test_viewing_a_note_never_rewrites_it(tmp_path: Path, sep: str) -> Non
             await settle(app, pilot)
             notes = app.screen.query_one(NotesEditor)
             assert notes.paper_id == IDS[0] and not notes.dirty
-            await pilot.press("n")  # into the notes pane ...
+            await pilot.press("a")  # into the notes pane ...
             assert notes.has_focus
             await pilot.press("escape")  # ... and out again
             await pilot.press("tab", "tab", "tab", "shift+tab")
@@ -99,7 +99,7 @@ async def test_viewing_a_note_never_rewrites_it(tmp_path: Path, sep: str) -> Non
             await settle(app, pilot)
             await pilot.press("k")
             await settle(app, pilot)
-            await pilot.press("n", "escape")
+            await pilot.press("a", "escape")
             await settle(app, pilot)
             library.flush()
             assert library.annotation(IDS[0]).notes == note
@@ -117,7 +117,7 @@ async def test_an_edit_keeps_the_other_line_breaks_of_a_note(library: Library) -
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         notes = app.screen.query_one(NotesEditor)
-        await pilot.press("n")
+        await pilot.press("a")
         notes.move_cursor(notes.document.end)
         await pilot.press("!", "escape")
         await settle(app, pilot)
@@ -137,7 +137,7 @@ async def test_a_notes_control_characters_never_reach_the_terminal(library: Libr
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         notes = app.screen.query_one(NotesEditor)
-        await pilot.press("n")
+        await pilot.press("a")
         drawn = "".join(
             segment.text for y in range(notes.size.height) for segment in notes.render_line(y)
         )
@@ -150,7 +150,7 @@ async def test_a_notes_control_characters_never_reach_the_terminal(library: Libr
         assert library.annotation(IDS[0]).notes == HOSTILE_NOTE
         assert library.annotation(IDS[0]).changed["notes"] == changed
         # Editing around them keeps them as they were.
-        await pilot.press("n")
+        await pilot.press("a")
         notes.move_cursor((0, 0))
         await pilot.press("delete", "T")
         notes.move_cursor(notes.document.end)
@@ -191,7 +191,7 @@ async def test_a_failed_write_is_reported_at_once_and_never_called_saved(tmp_pat
                 return any(str(path) in n.message and n.message.startswith("Not saved") for n in app._notifications)
 
             assert await wait_until(pilot, reported), [n.message for n in app._notifications]
-            await pilot.press("n", *"kept")
+            await pilot.press("a", *"kept")
             notes = app.screen.query_one(NotesEditor)
             assert await wait_until(pilot, lambda: library.annotation(IDS[0]).notes == "kept")
             # The pane and the status line catch up through messages: wait for them (a

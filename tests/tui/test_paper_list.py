@@ -44,17 +44,19 @@ def visible_rows(papers: PaperList) -> list[str]:
     return [papers.render_line(y).text for y in range(papers.size.height)]
 
 
-async def test_rows_show_status_title_and_tags() -> None:
+async def test_rows_show_status_notes_title_and_tags() -> None:
     library = FakeLibrary(5)
     library.annotations["id1"] = Annotation(status=Status.READ, tags=("llm", "[b]x[/b]"))
+    library.annotations["id2"] = Annotation(notes="read the proof")
     app = ListApp(library)
     async with app.run_test(size=(80, 10)) as pilot:
         await pilot.pause()
         papers = app.query_one(PaperList)
         rows = visible_rows(papers)
-        assert rows[0].startswith(" · Paper number 0 about graphs")
-        assert rows[1].startswith(" ● Paper number 1")
+        assert rows[0].startswith(" ·  Paper number 0 about graphs")
+        assert rows[1].startswith(" ●  Paper number 1")
         assert rows[1].rstrip().endswith("llm  [b]x[/b]")
+        assert rows[2].startswith(" ·✎ Paper number 2")  # a paper with notes
         assert all(len(row) == papers.size.width for row in rows[:5])
         assert rows[5].strip() == ""
 
@@ -136,7 +138,7 @@ async def test_search_words_are_found_in_rows() -> None:
         styled = [seg for seg in strip if seg.text == "graphs"]
         assert styled and styled[0].style != next(iter(strip)).style
         assert papers.current_id == "id2"
-        assert visible_rows(papers)[1].startswith(" · Paper number 0")
+        assert visible_rows(papers)[1].startswith(" ·  Paper number 0")
 
 
 async def test_set_ids_keeps_the_current_paper() -> None:
@@ -176,7 +178,7 @@ async def test_a_hundred_thousand_papers() -> None:
         await pilot.pause()
         assert papers.current_id == "id99999"
         rows = visible_rows(papers)
-        assert rows[-1].startswith(" · Paper number 99999 ")
+        assert rows[-1].startswith(" ·  Paper number 99999 ")
         assert papers.virtual_size.height == 100_000
         # Only what was seen was drawn and cached, not 100,000 rows.
         assert len(papers._cache) < 200

@@ -6,8 +6,8 @@ from __future__ import annotations
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.saved_searches import list_searches, save_search
 from reader_tui.core.model import Status
+from reader_tui.core.search.filters import ListFilter
 from reader_tui.tui.app import create_app
-from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 from reader_tui.tui.dialogs.name_prompt import NamePrompt
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.widgets.paper_list import PaperList
@@ -32,7 +32,7 @@ async def test_round_trip(library: Library) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        screen.browser.list_filter = FilterChoice(status=Status.TO_READ, tag="llm")
+        screen.browser.list_filter = ListFilter.of(status=Status.TO_READ, tag="llm")
         screen.browser.refilter()
         await settle(app, pilot)
         _command(app, "Save this search…")()
@@ -42,7 +42,7 @@ async def test_round_trip(library: Library) -> None:
         await settle(app, pilot)
         assert [(s.name, s.query) for s in list_searches(library)] == [("to-read llm", "status:to-read tag:llm")]
 
-        screen.browser.list_filter = FilterChoice()  # back to everything, then run it from the palette
+        screen.browser.list_filter = ListFilter()  # back to everything, then run it from the palette
         screen.browser.refilter()
         await settle(app, pilot)
         papers = screen.query_one(PaperList)

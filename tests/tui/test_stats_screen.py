@@ -6,8 +6,8 @@ from textual.widgets import Digits, ProgressBar, Sparkline
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
+from reader_tui.core.search.filters import ListFilter
 from reader_tui.tui.app import create_app
-from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.screens.stats_screen import StatsScreen, bar
 from tui_support import screen_text, settle
@@ -56,7 +56,7 @@ async def test_a_filter_gets_its_own_column(library: Library) -> None:
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        app.screen.browser.list_filter = FilterChoice(tag="gnn")
+        app.screen.browser.list_filter = ListFilter.of(tag="gnn")
         app.screen.browser.refilter()
         await settle(app, pilot)
         await pilot.press("S")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
+from reader_tui.core.search.filters import ListFilter
 from reader_tui.tui.app import create_app
-from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.screens.triage_screen import POSITION_SETTING, TriageScreen
 from reader_tui.tui.widgets.paper_list import PaperList
@@ -112,7 +112,7 @@ async def test_respects_the_filter_and_notes(library: Library) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        screen.browser.list_filter = FilterChoice(tag="llm")
+        screen.browser.list_filter = ListFilter.of(tag="llm")
         screen.browser.refilter()
         triage = await _open_triage(app, pilot)
         assert triage.queue == ["p-graphs", "p-rl"]

@@ -62,6 +62,44 @@ class Change:
     def inverse(self) -> Change:
         return Change(self.field, self.after, self.before)
 
+    def describe(self, title: Callable[[str], str]) -> str:
+        """The change in words, for a person, what changed first (a status line may cut
+        the end): `status unread → read: "SOCOP: …"`, `tags +llm −rl: 3 papers`,
+        `notes: "…"`. `title(id)` names one paper."""
+        ids = list(self.after)
+        what = f'"{title(ids[0])}"' if len(ids) == 1 else f"{len(ids)} papers"
+        if self.field == "status":
+            befores = {_status_name(v) for v in self.before.values()}
+            afters = {_status_name(v) for v in self.after.values()}
+            before = befores.pop() if len(befores) == 1 else "various"
+            after = afters.pop() if len(afters) == 1 else "various"
+            return f"status {before} → {after}: {what}"
+        if self.field == "tags":
+            added: list[str] = []
+            removed: list[str] = []
+            for pid in ids:
+                old = {t.casefold(): t for t in self.before[pid]}
+                new = {t.casefold(): t for t in self.after[pid]}
+                added += [t for k, t in new.items() if k not in old and t not in added]
+                removed += [t for k, t in old.items() if k not in new and t not in removed]
+            parts = [f"+{t}" for t in added] + [f"−{t}" for t in removed]
+            return f"tags {' '.join(parts) or 'reordered'}: {what}"
+        if self.field == "notes":
+            emptied = all(not str(v).strip() for v in self.after.values())
+            return f"notes{' emptied' if emptied else ''}: {what}"
+        if self.field == "overrides":
+            keys = sorted({
+                k for pid in ids for k in {*self.before[pid], *self.after[pid]}
+                if self.before[pid].get(k) != self.after[pid].get(k)
+            })
+            fields = ", ".join("citation key" if k == "citekey" else k for k in keys) or "fields"
+            return f"{fields} edited: {what}"
+        return f"{self.field}: {what}"
+
+
+def _status_name(value: Any) -> str:
+    return value.value if isinstance(value, Status) else str(value)
+
 
 class Library:
     """A reading list: papers, annotations, settings; change events; undo and redo."""
@@ -657,6 +695,12 @@ class Library:
             f"{self.files.folder}: the library folder is read-only, so the change was not saved "
             "(list, show and export still work)"
         )
+
+    @property
+    def writes_failing(self) -> bool:
+        """True while a write failed and waits to be tried again (a setting written now
+        would only join the queue the user is told about)."""
+        return self._writer is not None and self._writer.error is not None
 
     @property
     def pending_writes(self) -> int:

@@ -44,6 +44,17 @@ class ListFilter:
         wanted = (*(() if tag is None else (tag,)), *tags)
         return cls(frozenset(() if status is None else (status,)), wanted, search=(search or "").strip())
 
+    def describe_words(self) -> str:
+        """The filter for people: "read or to-read, tagged llm and rl"."""
+        parts = []
+        if self.statuses:
+            parts.append(" or ".join(s.value for s in sorted(self.statuses, key=list(Status).index)))
+        if self.tags:
+            parts.append("tagged " + (" or " if self.any_tag else " and ").join(self.tags))
+        if self.marked_only:
+            parts.append("marked")
+        return ", ".join(parts)
+
     @property
     def is_empty(self) -> bool:
         """True when every paper passes, in list order."""
@@ -84,14 +95,28 @@ class ListFilter:
         return " ".join(self._conditions(quoted=False))
 
     def as_query(self) -> str:
-        """The filter as one search query ("status:to-read tag:llm attention"), for saved
-        searches. Exact for at most one status and tags that must all be there, which is
-        what the filter dialog sets."""
+        """The filter as one search query ("status:to-read,reading tag:llm attention"),
+        for saved searches and triage's resume key: it selects the same papers (several
+        statuses as `status:a,b`, any of the tags as `tag:a,b`)."""
         return " ".join([*self._conditions(quoted=True), self.search.strip()]).strip()
 
+    def without_search(self) -> ListFilter:
+        """This filter's conditions alone."""
+        return ListFilter(self.statuses, self.tags, self.any_tag, self.marked_only)
+
     def _conditions(self, *, quoted: bool) -> list[str]:
-        parts = [f"status:{s.value}" for s in sorted(self.statuses, key=list(Status).index)]
-        parts += [f'tag:"{t}"' if quoted and " " in t else f"tag:{t}" for t in self.tags]
+        parts = []
+        if self.statuses:
+            parts.append("status:" + ",".join(s.value for s in sorted(self.statuses, key=list(Status).index)))
+
+        def shown(tag: str) -> str:
+            return f'"{tag}"' if quoted and " " in tag else tag
+
+        if self.any_tag and len(self.tags) > 1:
+            joined = ",".join(self.tags)
+            parts.append(f'tag:"{joined}"' if quoted and " " in joined else f"tag:{joined}")
+        else:
+            parts += [f"tag:{shown(t)}" for t in self.tags]
         if self.marked_only:
             parts.append("is:marked")
         return parts

@@ -342,12 +342,12 @@ class SearchIndex(Matching):
         return allowed
 
     def _filter(self, field: str, value: str, tags: dict, notes: dict, marked: set[str]) -> set[int]:
-        if field == "tag":
-            value = fold(value)
-            return {o for o, ts in tags.items() if value in ts}
-        if field == "status":
-            status = Status(value)
-            return {o for o, s in enumerate(self._status) if s is status}
+        if field == "tag":  # tag:a,b: either (tags never hold commas)
+            wanted = {fold(v) for v in value.split(",") if v.strip()}
+            return {o for o, ts in tags.items() if any(v in ts for v in wanted)}
+        if field == "status":  # status:read,to-read: either
+            statuses = {Status(v) for v in value.split(",")}
+            return {o for o, s in enumerate(self._status) if s in statuses}
         if field == "is":
             if value == "marked":
                 return {self._ordinal[i] for i in marked if i in self._ordinal}

@@ -206,11 +206,19 @@ def _chunks(text: str):
 def _field_value(name: str, value: str, pos: int) -> str:
     """`value` of field `name` validated and normalised, or a QueryError at `pos`."""
     if name == "status":
-        try:
-            return Status.parse(value).value
-        except ValueError:
-            names = ", ".join(s.value for s in Status)
-            raise QueryError(f'unknown status "{value}" (use one of: {names})', pos) from None
+        # status:read,to-read: any of them (the filter dialog's several statuses)
+        parsed = []
+        for one in value.split(","):
+            if not one.strip():
+                continue
+            try:
+                parsed.append(Status.parse(one.strip()).value)
+            except ValueError:
+                names = ", ".join(s.value for s in Status)
+                raise QueryError(f'unknown status "{one.strip()}" (use one of: {names})', pos) from None
+        if not parsed:
+            raise QueryError(f'"status:{value}" names no status', pos)
+        return ",".join(parsed)
     if name == "is":
         value = value.lower()
         if value not in IS_VALUES:
@@ -220,4 +228,4 @@ def _field_value(name: str, value: str, pos: int) -> str:
         if not _YEAR_RE.match(value):
             raise QueryError(f'"year:{value}" is not a year (try year:2026 or year:2024..2026)', pos)
         return value
-    return value.lower()  # tag, venue
+    return value.lower()  # tag (tag:a,b: any of them), venue

@@ -1,14 +1,20 @@
 """Orders of the paper list: by title, status, date added or last change.
 
-Pure functions over `PaperView`s, shared by the TUI's sort dialog and the CLI.
+Pure functions over `PaperView`s, shared by the TUI's sort dialog and the CLI. Titles
+sort as they read on screen (`**Name**` under N, not before A); dates newest first,
+since what changed last is what a person looks for.
 """
 
 from __future__ import annotations
 
+import bisect
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..model import PaperView, Status
+from ..text.display import to_display
 
 #: Sort field name -> what a person calls it, in the order a menu shows them.
 SORT_FIELDS: dict[str, str] = {
@@ -37,18 +43,32 @@ class SortKey:
         """A short description for a status line, e.g. "title" or "last changed ↓"."""
         return SORT_FIELDS[self.field] + (" ↓" if self.reverse else "")
 
+    @property
+    def newest_first(self) -> bool:
+        """For the date fields: True when the newest papers come first."""
+        return self.field in ("added", "changed") and not self.reverse
+
+
+#: Characters that may start markup (markdown, LaTeX): a title holding none sorts as it is.
+_MARKUP = re.compile(r"[*_`$\\{}~^]")
+
 
 def title_key(view: PaperView) -> str:
-    """The title as it sorts: case-free, leading quotes, brackets and LaTeX braces ignored."""
-    return view.title.lstrip(" \t\"'`{[($\\").casefold()
+    """The title as it reads on screen, case-free: markdown and LaTeX rendered
+    (`**Name**` sorts under N), leading quotes and brackets ignored."""
+    title = view.title
+    if _MARKUP.search(title):
+        title = to_display(title)
+    return title.lstrip(" \t\"'`{[($\\*_").casefold()
 
 
 def sort_views(views: Iterable[PaperView], key: SortKey) -> list[PaperView]:
     """`views` in the order `key` asks for, as a new list.
 
     Ties keep a sensible order (status: by title; dates: the given order, the sort is
-    stable). Papers without the date sorted on (never changed, or added before dates were
-    kept) come last in both directions, so reversing puts the newest first, not the blanks.
+    stable). Dates sort newest first (reversed: oldest first). Papers without the date
+    sorted on (never changed, or added before dates were kept) come last in both
+    directions, so reversing puts the oldest first, not the blanks.
     """
     items = list(views)
     if key.field == "title":
@@ -63,5 +83,54 @@ def sort_views(views: Iterable[PaperView], key: SortKey) -> list[PaperView]:
         date = lambda v: v.annotation.last_changed()  # noqa: E731
     dated = [v for v in items if date(v)]
     undated = [v for v in items if not date(v)]
-    return sorted(dated, key=date, reverse=key.reverse) + undated
+    return sorted(dated, key=date, reverse=not key.reverse) + undated
 
+
+
+class _Descending:
+    """A value that sorts the other way round (for one part of a tuple key)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __lt__(self, other: _Descending) -> bool:
+        return other.value < self.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Descending) and self.value == other.value
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def order_key(key: SortKey) -> Callable[[PaperView], Any]:
+    """The value `sort_views` orders one view by (ties apart, which keep the list's
+    order): to put a changed paper back in place without sorting them all."""
+    if key.field == "title":
+        return (lambda v: _Descending(title_key(v))) if key.reverse else title_key
+    if key.field == "status":
+        sign = -1 if key.reverse else 1
+        return lambda v: (sign * _STATUS_ORDER[v.status], title_key(v))
+    newest_first = not key.reverse
+
+    def by_date(view: PaperView) -> tuple:
+        date = view.paper.added if key.field == "added" else view.annotation.last_changed()
+        if not date:
+            return (1, "")  # undated papers last, both ways
+        return (0, _Descending(date) if newest_first else date)
+
+    return by_date
+
+
+def reposition(ids: list[str], moved: Iterable[str], key: Callable[[str], Any]) -> list[str]:
+    """`ids` (in the order `key` gives, but for the `moved` ones) with each moved paper put
+    where `key` now sorts it: a binary search each, so a status change while the list is
+    sorted by status costs a few dozen keys, not a sort of 20,000 papers (0.5 s)."""
+    moving = set(moved).intersection(ids)
+    if not moving:
+        return list(ids)
+    order = [pid for pid in ids if pid not in moving]
+    for pid in (pid for pid in ids if pid in moving):
+        bisect.insort_right(order, pid, key=key)
+    return order

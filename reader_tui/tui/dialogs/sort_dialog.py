@@ -48,7 +48,7 @@ class SortDialog(ModalScreen[SortKey | None]):
                 *(Option(f"{FIELD_KEYS[name]}  {label}") for name, label in SORT_FIELDS.items()),
                 id="sort-fields",
             )
-            yield Checkbox("reverse (Z to A, newest first)", self.current.reverse, id="sort-reverse")
+            yield Checkbox("reverse (Z to A; dates oldest first)", self.current.reverse, id="sort-reverse")
             yield Static("letter or enter apply · r reverse", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:

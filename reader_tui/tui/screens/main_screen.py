@@ -28,8 +28,9 @@ from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
 from reader_tui.core.text.display import one_line
 from reader_tui.tui.messages import IndexReady, RelatedReady
+from reader_tui.tui.navigation import MoreLike
 from reader_tui.tui.saving import SavingIndicator
-from reader_tui.tui.screens import main_dialogs
+from reader_tui.tui.screens import main_dialogs, main_moves
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.notes_editor import NotesEditor
@@ -57,7 +58,9 @@ class MainScreen(Screen):
             for key, status in STATUS_KEYS.items()
         ),
         Binding("t", "edit_tags", "Tags", id="paper.tags"),
-        Binding("n", "edit_notes", "Notes", id="paper.notes"),
+        Binding("a", "edit_notes", "Notes", id="paper.notes"),
+        Binding("n", "next_match(1)", "Next match", show=False, id="list.next_match"),
+        Binding("N", "next_match(-1)", "Previous match", show=False, id="list.previous_match"),
         Binding("slash", "search", "Search", id="list.search"),
         Binding("f", "filter", "Filter", id="list.filter"),
         Binding("s", "sort", "Sort", id="list.sort"),
@@ -69,7 +72,9 @@ class MainScreen(Screen):
         Binding("ctrl+r", "redo", "Redo", show=False, id="app.redo"),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="focus.next"),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="focus.previous"),
-        Binding("escape", "back", "Back to list", show=False, id="focus.list"),
+        Binding("escape", "back", "Back", show=False, id="focus.list"),
+        Binding("ctrl+o,alt+left", "jump_back", "Jump back", show=False, id="list.jump_back"),
+        Binding("ctrl+i,alt+right", "jump_forward", "Jump forward", show=False, id="list.jump_forward"),
         Binding("T", "triage", "Triage", id="list.triage"),
         Binding("S", "stats", "Stats", id="app.stats"),
         Binding("right_square_bracket", "related(1)", "Next related paper", show=False, id="paper.related_next"),
@@ -83,6 +88,7 @@ class MainScreen(Screen):
         self.library = library
         self.saving = SavingIndicator(self, library)
         self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
+        self._say_when_listed = ""  # said once the list shows what an action asked for
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -118,12 +124,13 @@ class MainScreen(Screen):
         self.app.library_changed_signal.subscribe(self, self._library_changed)
         self._update_counts()
         self._describe()
-        self.browser.restore_sort()
+        self.browser.restore_place()
 
     # -- what the list shows ----------------------------------------------------------------
 
     def on_paper_browser_listing_changed(self, message: PaperBrowser.ListingChanged) -> None:
-        self.status_bar.set_message(message.note)
+        note, self._say_when_listed = message.note or self._say_when_listed, ""
+        self.status_bar.set_message(note)
         self._update_counts()
         self._describe()
         self._report_damaged()  # a filter or sort met every record
@@ -132,7 +139,9 @@ class MainScreen(Screen):
         self.status_bar.set_message(f"search: {message.error}", error=True)
 
     def _describe(self) -> None:
-        self.status_bar.set_view(self.browser.describe(), len(self.paper_list.marked))
+        papers = self.paper_list
+        hidden = len(papers.marked - set(papers.ids)) if papers.marked else 0
+        self.status_bar.set_view(self.browser.describe(), len(papers.marked), hidden)
 
     def _update_counts(self) -> None:
         self.status_bar.set_counts(*self.browser.counts())
@@ -140,10 +149,22 @@ class MainScreen(Screen):
     # -- the search bar (above every pane: the screen passes it to the browser) -----------------
 
     def action_search(self) -> None:
-        self.browser.begin_search()
         bar = self.query_one(SearchBar)
+        if self.side.detail.has_focus:  # `/` in the detail pane finds in it, as in less
+            bar.open_find(self.side.detail.find_text)
+            return
+        self._end_find()
+        self.browser.begin_search()
         bar.display = True
         bar.focus()
+
+    def _end_find(self) -> None:
+        if self.query_one(SearchBar).finding:
+            self.show_search_bar_text()
+
+    def action_next_match(self, step: int) -> None:
+        """`n` / `N`: the next or previous match, as in less and vim."""
+        main_moves.next_match(self, step)
 
     def on_paper_browser_search_typed(self, message: PaperBrowser.SearchTyped) -> None:
         bar = self.query_one(SearchBar)
@@ -153,16 +174,34 @@ class MainScreen(Screen):
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
+        if self.query_one(SearchBar).finding:
+            found = self.side.detail.find(event.value)
+            if event.value.strip():
+                self.status_bar.set_message(
+                    f"found on {found} line{'s' if found != 1 else ''}" if found else "not in this paper",
+                    error=not found,
+                )
+            return
         self.browser.search_for(event.value)
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
+        if self.query_one(SearchBar).finding:
+            self._end_find()
+            self.side.detail.focus()
+            return
         if not self.browser.submit_search():
             self.cancel_search()
 
     @on(SearchBar.Cancelled)
     def cancel_search(self) -> None:
-        """Escape: the list, cursor and scroll position as they were before `/`."""
+        """Escape: the list, cursor and scroll position as they were before `/` (or, finding
+        in the detail pane, the find ends)."""
+        if self.query_one(SearchBar).finding:
+            self.side.detail.find("")
+            self._end_find()
+            self.side.detail.focus()
+            return
         bar = self.query_one(SearchBar)
         with bar.prevent(Input.Changed):
             bar.value = ""
@@ -223,6 +262,10 @@ class MainScreen(Screen):
     def on_notes_editor_save_failed(self, message: NotesEditor.SaveFailed) -> None:
         self.saving.notes_refused(message.error)
 
+    def remember_place(self) -> None:
+        """Keep the paper under the cursor with the library (the app quits)."""
+        self.browser.remember_place()
+
     def save_pending(self) -> None:
         """Hand unsaved notes to the Library (the app then flushes it to disk)."""
         self.side.notes.save_now()
@@ -230,20 +273,32 @@ class MainScreen(Screen):
     # -- actions on the current or marked papers ---------------------------------------------------
 
     def targets(self) -> list[str]:
-        """The marked papers in list order, or else the current one."""
+        """The marked papers in list order (then the marked ones the list does not show),
+        or else the current one."""
         papers = self.paper_list
         if papers.marked:
             shown = [pid for pid in papers.ids if pid in papers.marked]
             return shown + sorted(papers.marked - set(shown))
         return [papers.current_id] if papers.current_id else []
 
+    def say(self, message: str) -> None:
+        """Put `message` in the status line, there still once a list on its way arrives."""
+        self._say_when_listed = message
+        self.status_bar.set_message(message)
+
+    def say_targets(self, what: str, ids: list[str]) -> None:
+        """Say what a bulk action did to the marked papers, out of sight ones named."""
+        main_moves.say_targets(self, what, ids)
+
     def action_toggle_read(self) -> None:
         if ids := self.targets():
             self.library.toggle_read(ids)
+            self.say_targets("read / unread", ids)
 
     def action_set_status(self, value: str) -> None:
         if ids := self.targets():
             self.library.set_status(ids, Status(value))
+            self.say_targets(value, ids)
 
     def action_edit_notes(self) -> None:
         self.show_current_now()
@@ -252,21 +307,26 @@ class MainScreen(Screen):
             notes.focus()
 
     def action_back(self) -> None:
-        if self.browser.searching:
-            self.cancel_search()
-        elif self.paper_list.has_focus:
-            self.paper_list.clear_marks()
-        else:
-            self.paper_list.focus()
+        """Escape, one step at a time (the README's order)."""
+        main_moves.step_back(self)
+
+    # -- the jump list, undo -------------------------------------------------------------------
+
+    def action_jump_back(self) -> None:
+        main_moves.jump(self, self.browser.go_back(), "no earlier place (ctrl+o goes back after a search, filter, M or jump)")
+
+    def action_jump_forward(self) -> None:
+        main_moves.jump(self, self.browser.go_forward(), "no later place")
 
     def action_undo(self) -> None:
-        self.save_pending()
-        change = self.library.undo()
-        self.status_bar.set_message(f"undid {change.field} change" if change else "nothing to undo")
+        main_moves.undo(self, redo=False)
 
     def action_redo(self) -> None:
-        change = self.library.redo()
-        self.status_bar.set_message(f"redid {change.field} change" if change else "nothing to redo")
+        main_moves.undo(self, redo=True)
+
+    def show_search_bar_text(self) -> None:
+        """The search bar shows the browser's search (after a jump through the history)."""
+        self.query_one(SearchBar).show_search(self.browser.search_text)
 
     def action_open_url(self) -> None:
         pid = self.paper_list.current_id
@@ -285,7 +345,9 @@ class MainScreen(Screen):
         self.browser.choose_sort()
 
     def action_edit_tags(self) -> None:
-        main_dialogs.edit_tags(self, self.library, self.targets(), self.side.related.suggest_tags_for)
+        ids = self.targets()
+        self.say_targets("tags", ids)
+        main_dialogs.edit_tags(self, self.library, ids, self.side.related.suggest_tags_for)
 
     def action_edit_paper(self) -> None:
         main_dialogs.edit_paper(self, self.library, self.paper_list.current_id, self.browser.reindex)
@@ -296,7 +358,9 @@ class MainScreen(Screen):
         main_dialogs.export(self, self.library, marked, list(papers.ids), self.browser.describe())
 
     def action_copy_bibtex(self) -> None:
-        main_dialogs.copy_bibtex(self, self.library, self.targets())
+        ids = self.targets()
+        self.say_targets("BibTeX copied", ids)
+        main_dialogs.copy_bibtex(self, self.library, ids)
 
     def action_copy_cites(self) -> None:
         """Copy `\\cite{key1,key2}` for the marked papers (or the current one)."""
@@ -329,19 +393,19 @@ class MainScreen(Screen):
 
     def jump_to(self, paper_id: str) -> None:
         """Put the list's cursor on `paper_id`, showing every paper when the current
-        filter or search hides it."""
+        filter or search hides it (ctrl+o comes back)."""
         papers = self.paper_list
         papers.focus()
+        if paper_id == papers.current_id:
+            return
+        self.browser.jumping()
         if paper_id in papers.ids:
             papers.move_to(papers.ids.index(paper_id))
             return
-        if self.browser.searching:
-            self.cancel_search()
-        if paper_id in papers.ids:
-            papers.move_to(papers.ids.index(paper_id))
-            return
+        hidden_by = self.browser.describe()
         self.browser.show_everything(keep=paper_id)
-        self.notify("The paper was outside the filter: showing every paper", markup=False)
+        self.show_search_bar_text()
+        self.notify(f"The paper was outside the list ({hidden_by}): showing every paper; ctrl+o goes back", markup=False)
 
     def action_more_like_this(self) -> None:
         pid = self.paper_list.current_id
@@ -351,7 +415,8 @@ class MainScreen(Screen):
         if ids is None:
             self.notify("related: computing…, try again in a moment", markup=False)
             return
-        self.browser.show_only(ids, keep=pid, note=f"more like: {one_line(self.library.view(pid).title, 40)} (escape restores)")
+        title = one_line(self.library.view(pid).title, 30)
+        self.browser.show_more_like(MoreLike(pid, tuple(ids), f"more like: {title}"))
         self.paper_list.focus()
 
     # -- saved searches ------------------------------------------------------------------------
@@ -366,6 +431,7 @@ class MainScreen(Screen):
 
     def run_saved_search(self, search: SavedSearch) -> None:
         """Run `search` in the search bar (within the current filter); escape restores."""
+        self.browser.jumping()
         self.action_search()
         self.query_one(SearchBar).value = search.query  # the bar's Changed event runs the search
         self.paper_list.focus()

@@ -1,8 +1,10 @@
 """The paper browser: the paper list and what it shows (filter, sort, search).
 
 It owns the list's state: the filter, the sort, the search text, the list as it was
-before a search (escape restores it), the search index (kept up to date from the
-Library's change events) and the worker that computes a listing. It posts
+before a search (escape restores it), the "more like this" lists laid over it, the
+jump list (`navigation.History`: back and forward through the places the list has
+been), the search index (kept up to date from the Library's change events) and the
+worker that computes a listing. It posts
 `ListingChanged` when the list shows something new; the screen puts that in the status
 bar. The search bar sits above every pane, so it belongs to the screen: the screen hands
 the browser what is typed there and the browser hands back keys typed at the list
@@ -22,13 +24,17 @@ from textual.timer import Timer
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
+from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey
-from reader_tui.tui.dialogs.filter_dialog import FilterChoice
 from reader_tui.tui.listing import Listing, compute_listing
 from reader_tui.tui.messages import ListingReady
+from reader_tui.tui.navigation import History, MoreLike, Place
 from reader_tui.tui.widgets.paper_list import PaperList
 
 SEARCH_DELAY = 0.05
+
+#: What a list looked like (ids, current paper, scroll, matched words), to show it again at once.
+Snapshot = tuple[list[str], "str | None", float, Mapping[str, frozenset[str]]]
 
 
 class PaperBrowser(Vertical):
@@ -59,16 +65,21 @@ class PaperBrowser(Vertical):
     def __init__(self, library: Library, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.library = library
-        self.list_filter = FilterChoice()
+        self.list_filter = ListFilter()
         self.sort_key: SortKey | None = None
         self.search_text = ""
         self.index: Any = None
         """The search index once built (None: titles are matched without it)."""
         self.matched: Mapping[str, frozenset[str]] = {}
         """The words each shown paper matched in the search (for highlighting)."""
+        self.history = History()
         self._token = 0
         self._keep: str | None = None
-        self._before_search: tuple[list[str], str | None, float] | None = None
+        # "more like this" lists, each over the list it replaced (None: to be recomputed)
+        self._more: list[tuple[MoreLike, Snapshot | None]] = []
+        # the list before `/` and the "more like this" lists it showed, for escape
+        self._before_search: tuple[Snapshot, list[tuple[MoreLike, Snapshot | None]]] | None = None
+        self._place_before_search: Place | None = None
         self._search_timer: Timer | None = None
         self._search_opening = False  # "/" went by: printable keys are search text
 
@@ -86,12 +97,21 @@ class PaperBrowser(Vertical):
 
     @property
     def searching(self) -> bool:
-        """A search (or "more like this") replaced the list; escape restores it."""
+        """A search replaced the list; escape restores it."""
         return bool(self.search_text) or self._before_search is not None
+
+    @property
+    def more_like(self) -> MoreLike | None:
+        """The "more like this" list shown (None: none)."""
+        return self._more[-1][0] if self._more else None
 
     def refilter(self, keep: str | None = None, *, first: bool = False) -> None:
         """Recompute the list (filter, sort, search) off the UI thread; the cursor stays on
         `keep` (default: the current paper), or goes to the top with `first`."""
+        if self._more:
+            # a "more like this" list stays; what lies under it is recomputed on escape
+            self._more = [(more, None) for more, _ in self._more]
+            return
         self._token += 1
         papers = self.paper_list
         self._compute(self._token, self.list_filter, self.sort_key, self.search_text, self.index, frozenset(papers.marked))
@@ -127,27 +147,111 @@ class PaperBrowser(Vertical):
             parts.append(f"sort: {self.sort_key.label}")
         if self.search_text.strip():
             parts.append(f"search: {self.search_text.strip()}")
+        if self._more:
+            parts.append(self._more[-1][0].note)
         return " · ".join(parts)
 
     def query_text(self) -> str:
         """The current filter and search as one query ("status:to-read tag:llm attention")."""
-        parts = []
-        if self.list_filter.status is not None:
-            parts.append(f"status:{self.list_filter.status.value}")
-        if self.list_filter.tag is not None:
-            tag = self.list_filter.tag
-            parts.append(f'tag:"{tag}"' if " " in tag else f"tag:{tag}")
-        if self.search_text.strip():
-            parts.append(self.search_text.strip())
-        return " ".join(parts)
+        return ListFilter(
+            self.list_filter.statuses, self.list_filter.tags, self.list_filter.any_tag,
+            self.list_filter.marked_only, self.search_text.strip(),
+        ).as_query()
 
-    def show_only(self, ids: list[str], keep: str, note: str = "") -> None:
-        """Show `ids` (e.g. "more like this") until escape restores the list."""
-        self._remember_list()
+    # -- places and the jump list -----------------------------------------------------------
+
+    def place(self) -> Place:
+        """Where the list is now."""
+        return Place(self.list_filter, self.search_text.strip(), self.more_like, self.paper_list.current_id)
+
+    def jumping(self) -> None:
+        """The list is about to show another place (or the cursor to jump): remember this one."""
+        self.history.left(self.place())
+
+    def go_back(self) -> bool:
+        """Show the place before this one (`ctrl+o`); False when there is none."""
+        place = self.history.back(self.place())
+        if place is not None:
+            self.go_to(place)
+        return place is not None
+
+    def go_forward(self) -> bool:
+        """Show the place gone back from (`ctrl+i`); False when there is none."""
+        place = self.history.forward(self.place())
+        if place is not None:
+            self.go_to(place)
+        return place is not None
+
+    def go_to(self, place: Place) -> None:
+        """Show `place`: its filter, search and "more like this" list, its paper under the cursor."""
+        self._stop_search_timer()
+        self._search_opening = False
+        self.list_filter = place.list_filter
+        self.search_text = place.search
+        self._before_search = self._place_before_search = None
+        if place.more_like is not None:
+            self._more = [(place.more_like, None)]
+            self._show_more(place.more_like, place.paper_id)
+        else:
+            self._more = []
+            self.refilter(keep=place.paper_id, first=place.paper_id is None)
+
+    def show_more_like(self, more: MoreLike) -> None:
+        """Show the papers like `more.source` until escape brings back the list before."""
+        self.jumping()
+        self._more.append((more, self._snapshot()))
+        self._show_more(more, more.source)
+
+    def _show_more(self, more: MoreLike, keep: str | None) -> None:
         self._token += 1  # a search still on its way must not replace this list
         self.matched = {}
-        self.paper_list.set_ids([p for p in ids if p in self.library.papers], keep=keep)
-        self.post_message(self.ListingChanged(note))
+        self.paper_list.set_ids([p for p in more.ids if p in self.library.papers], keep=keep)
+        self.post_message(self.ListingChanged("escape goes back"))
+
+    def leave_more_like(self) -> bool:
+        """Escape from "more like this": the list before it, the cursor on the paper
+        it was opened from. False when no such list is shown."""
+        if not self._more:
+            return False
+        self.jumping()
+        more, below = self._more.pop()
+        if below is None and self._more:
+            self._show_more(self._more[-1][0], more.source)
+        elif below is None:
+            self.refilter(keep=more.source)
+        else:
+            self._show_snapshot(below)
+            self.post_message(self.ListingChanged("escape goes back" if self._more else ""))
+        return True
+
+    def _snapshot(self) -> Snapshot:
+        papers = self.paper_list
+        return (list(papers.ids), papers.current_id, papers.scroll_y, self.matched)
+
+    def _show_snapshot(self, snapshot: Snapshot) -> None:
+        ids, current, scroll_y, matched = snapshot
+        self._token += 1  # drop results still on their way
+        self.matched = matched
+        self.paper_list.set_ids(ids, keep=current, matched=matched, scroll_y=round(scroll_y))
+
+    def set_filter(self, list_filter: ListFilter) -> None:
+        """Show the papers `list_filter` lets through (over a search, not a "more like this" list)."""
+        if list_filter == self.list_filter and not self._more:
+            return
+        self.jumping()
+        self.list_filter = list_filter
+        self._more = []
+        if self._before_search is not None:
+            # the list kept for escape was filtered the old way: escape recomputes it
+            self._before_search = None
+        self.refilter()
+
+    def clear_filter(self) -> bool:
+        """Escape's last step: drop the filter. False when there was none."""
+        if self.list_filter.is_empty:
+            return False
+        self.set_filter(ListFilter())
+        return True
 
     def counts(self) -> tuple[int, int, int, int]:
         """Papers shown, of them read and being read, and papers in the library."""
@@ -169,20 +273,29 @@ class PaperBrowser(Vertical):
         return len(ids), read, reading, len(self.library.papers)
 
     def show_everything(self, keep: str) -> None:
-        """Drop the filter (a jump to a paper it hides), keeping the cursor on `keep`."""
-        self.list_filter = FilterChoice()
+        """Drop the filter, search and "more like this" (a jump to a paper they hide),
+        keeping the cursor on `keep`."""
+        self._stop_search_timer()
+        self.list_filter = ListFilter()
+        self.search_text = ""
+        self._before_search = self._place_before_search = None
+        self._more = []
         self.refilter(keep=keep)
 
     # -- search ---------------------------------------------------------------------------
 
     def begin_search(self) -> None:
-        """The search bar opens: remember the list to restore on escape."""
-        self._remember_list()
-
-    def _remember_list(self) -> None:
+        """The search bar opens: remember the list to restore on escape, and the place
+        to go back to (`ctrl+o`) once the search is entered."""
+        self._place_before_search = self.place()  # a search over a search: back to the first
         if self._before_search is None:
-            papers = self.paper_list
-            self._before_search = (list(papers.ids), papers.current_id, papers.scroll_y)
+            self._before_search = (self._snapshot(), self._more)
+            self._more = []  # the search is over the whole (filtered) list
+
+    def _stop_search_timer(self) -> None:
+        if self._search_timer is not None:
+            self._search_timer.stop()
+            self._search_timer = None
 
     def search_for(self, text: str) -> None:
         """The search bar now holds `text`: search once typing pauses."""
@@ -208,28 +321,38 @@ class PaperBrowser(Vertical):
             self._run_search()
         if not self.search_text.strip():
             return False
+        before = self._place_before_search
+        if before is not None and before.search != self.search_text.strip():
+            self.history.left(before)
         self.paper_list.move_to(0)
         self.paper_list.focus()
         return True
 
     def cancel_search(self) -> None:
-        """Escape: the list, cursor and scroll position as they were before the search."""
+        """Escape: the list, cursor and scroll position as they were before the search
+        (`ctrl+o` brings the search back)."""
         self._search_opening = False
-        if self._search_timer is not None:
-            self._search_timer.stop()
-            self._search_timer = None
+        self._stop_search_timer()
+        if self.search_text.strip():
+            self.jumping()
         self.search_text = ""
         self._restore_list(keep_snapshot=False)
         self.paper_list.focus()
 
     def _restore_list(self, *, keep_snapshot: bool) -> None:
-        self._token += 1  # drop results still on their way
-        self.matched = {}
+        note = ""
         if self._before_search is not None:
-            ids, current, scroll_y = self._before_search
-            self.paper_list.set_ids(ids, keep=current, scroll_y=round(scroll_y))
-            self._before_search = self._before_search if keep_snapshot else None
-        self.post_message(self.ListingChanged())
+            snapshot, more = self._before_search
+            self._show_snapshot(snapshot)
+            if keep_snapshot:
+                self._more = []
+            else:
+                self._more, self._before_search, self._place_before_search = more, None, None
+                note = "escape goes back" if more else ""
+        else:  # the search came back through the jump list: no list was kept under it
+            self.matched = {}
+            self.refilter()
+        self.post_message(self.ListingChanged(note))
 
     def on_key(self, event: events.Key) -> None:
         # Keys bubble up from the list. A fast "/attention" is queued at the list before
@@ -264,11 +387,30 @@ class PaperBrowser(Vertical):
         self.paper_list.refresh_papers(ids)
         if ids is None:
             self.refilter()  # another process imported papers: they join the list
-        elif self.index is not None:
+            return
+        if self.index is not None:
             # status, tags and notes are searchable (status:read, tag:x, notes words)
             for pid in ids:
                 if pid in self.library.papers:
                     self.index.update(self.library.view(pid))
+        if self.sort_key is not None and not self.search_text.strip() and not self._more:
+            # the label says "sort: status": a changed status moves its paper (the
+            # cursor goes with it), as does a change under "last changed" or an edited
+            # title. The filter is not applied again: a paper just marked read stays in
+            # a "to-read" list until the list is filtered anew.
+            self._resort(ids)
+
+    def _resort(self, changed: frozenset[str]) -> None:
+        from reader_tui.core.search.sorting import order_key, reposition
+
+        papers = self.paper_list
+        if self.sort_key is None or not changed.intersection(papers.ids):
+            return
+        order = order_key(self.sort_key)
+        view = self.library.view
+        ids = reposition(papers.ids, changed, lambda pid: order(view(pid)))
+        if ids != papers.ids:
+            papers.set_ids(ids, keep=papers.current_id, matched=self.matched)
 
     # -- the filter and sort dialogs ---------------------------------------------------------
 
@@ -276,11 +418,9 @@ class PaperBrowser(Vertical):
         """Ask for a filter (`f`) and show what it lets through."""
         from reader_tui.tui.dialogs.filter_dialog import FilterDialog
 
-        def apply(choice: FilterChoice | None) -> None:
-            if choice is None:
-                return
-            self.list_filter = choice
-            self.refilter()
+        def apply(choice: ListFilter | None) -> None:
+            if choice is not None:
+                self.set_filter(choice)
 
         self.app.push_screen(FilterDialog(self.library.all_tags(), self.list_filter), apply)
 
@@ -297,11 +437,26 @@ class PaperBrowser(Vertical):
 
         self.app.push_screen(SortDialog(self.sort_key or SortKey()), apply)
 
-    def restore_sort(self) -> None:
-        """Show the list in the sort order saved last time, if any."""
+    def restore_place(self) -> None:
+        """Show the list as it was left last time: in the sort order saved, the cursor on
+        the paper it was on (`remember_place`)."""
         from reader_tui.core.search.sorting import SORT_FIELDS
 
-        saved = self.library.settings.get("sort")
-        if isinstance(saved, dict) and saved.get("field") in SORT_FIELDS:
-            self.sort_key = SortKey(saved["field"], bool(saved.get("reverse")))
-            self.refilter(first=True)
+        saved = self.library.settings.get("cursor")
+        paper = saved.get("paper") if isinstance(saved, dict) else None
+        paper = paper if isinstance(paper, str) and paper in self.library.papers else None
+        sort = self.library.settings.get("sort")
+        if isinstance(sort, dict) and sort.get("field") in SORT_FIELDS:
+            self.sort_key = SortKey(sort["field"], bool(sort.get("reverse")))
+            self.refilter(keep=paper, first=paper is None)
+        elif paper is not None:
+            papers = self.paper_list
+            papers.set_ids(papers.ids, keep=paper)
+
+    def remember_place(self) -> None:
+        """Keep the paper under the cursor in the library's settings, to reopen there."""
+        pid = self.paper_list.current_id
+        saved = self.library.settings.get("cursor")
+        if pid is None or saved == {"paper": pid} or self.library.read_only or self.library.writes_failing:
+            return
+        self.library.set_setting("cursor", {"paper": pid})

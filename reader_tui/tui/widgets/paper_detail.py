@@ -48,6 +48,8 @@ class PaperDetail(ScrollView, can_focus=True):
         Binding("end,G", "scroll_end", "Bottom", show=False, id="detail.bottom"),
         Binding("pageup", "page_up", "Page up", show=False, id="detail.page_up"),
         Binding("pagedown,space", "page_down", "Page down", show=False, id="detail.page_down"),
+        Binding("ctrl+u", "half_page(-1)", "Half page up", show=False, id="detail.half_page_up"),
+        Binding("ctrl+d", "half_page(1)", "Half page down", show=False, id="detail.half_page_down"),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -57,6 +59,10 @@ class PaperDetail(ScrollView, can_focus=True):
         self._content: Content = Content("No paper selected")
         self._strips: list[Strip] = []
         self._wrapped_width = -1
+        self._view: PaperView | None = None
+        self._words: tuple[str, ...] = ()
+        self.find_text = ""
+        """What `/` in this pane looks for (highlighted; n / N go from one to the next)."""
 
     @property
     def text(self) -> str:
@@ -72,6 +78,16 @@ class PaperDetail(ScrollView, can_focus=True):
         moved = view is None or view.id != self.paper_id
         self._shown = key
         self.paper_id = None if view is None else view.id
+        self._view, self._words = view, words
+        self._build()
+        if moved:
+            self.scroll_to(y=0, animate=False, immediate=True)
+        self.refresh()
+
+    def _build(self) -> None:
+        view, words = self._view, self._words
+        if self.find_text:
+            words = (*words, self.find_text)
         if view is None:
             self._content = Content.styled("No paper selected", LABEL)
         else:
@@ -80,9 +96,51 @@ class PaperDetail(ScrollView, can_focus=True):
             )
         self._wrapped_width = -1
         self._rewrap()
-        if moved:
-            self.scroll_to(y=0, animate=False, immediate=True)
+
+    # -- finding in the pane (`/`, then n / N) ----------------------------------------------
+
+    def find(self, text: str) -> int:
+        """Highlight `text` (accents and case aside) and scroll to its first line; returns
+        on how many lines it is ("" ends the find)."""
+        self.find_text = text.strip()
+        self._build()
         self.refresh()
+        lines = self._find_lines()
+        if lines:
+            self._scroll_to_line(lines[0])
+        return len(lines)
+
+    def find_next(self, step: int) -> bool:
+        """Scroll to the next (`step` 1) or previous (-1) line holding the find text,
+        round the end; False when there is nothing to find."""
+        lines = self._find_lines()
+        if not lines:
+            return False
+        top = round(self.scroll_y)
+        if step > 0:
+            later = [n for n in lines if n > top]
+            line = later[0] if later else lines[0]
+        else:
+            earlier = [n for n in lines if n < top]
+            line = earlier[-1] if earlier else lines[-1]
+        self._scroll_to_line(line)
+        return True
+
+    def _find_lines(self) -> list[int]:
+        if not self.find_text:
+            return []
+        self._rewrap()
+        pattern = re.compile(re.escape(fold_in_place(self.find_text)), re.IGNORECASE)
+        return [n for n, strip in enumerate(self._strips) if pattern.search(fold_in_place(strip.text))]
+
+    def _scroll_to_line(self, line: int) -> None:
+        # the line at the top, or as near as the end of the text allows: its line is in view
+        self.scroll_to(y=line, animate=False, immediate=True)
+        self.refresh()
+
+    def action_half_page(self, direction: int) -> None:
+        step = max(1, self.scrollable_content_region.height // 2) * direction
+        self.scroll_to(y=max(0, round(self.scroll_y) + step), animate=False, immediate=True)
 
     def _rewrap(self) -> None:
         width = self.scrollable_content_region.width

@@ -31,6 +31,8 @@ from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
 TAG_SHARE = 3  # tags take at most a third of the row, the title gets the rest
+NOTES_GLYPH = "✎"
+"""Drawn after the status of a paper with notes."""
 #: Component classes that are a whole look of their own (background included), not an overlay.
 _FULL_STYLES = frozenset({
     "paper-list--cursor", "paper-list--cursor-blurred", "paper-list--empty",
@@ -48,6 +50,8 @@ class PaperList(GutterScrollView, can_focus=True):
         Binding("end,G", "last", "Last", show=False, id="list.last"),
         Binding("pageup", "page_up", "Page up", show=False, id="list.page_up"),
         Binding("pagedown", "page_down", "Page down", show=False, id="list.page_down"),
+        Binding("ctrl+u", "half_page(-1)", "Half page up", show=False, id="list.half_page_up"),
+        Binding("ctrl+d", "half_page(1)", "Half page down", show=False, id="list.half_page_down"),
         Binding("space", "toggle_mark", "Mark", id="list.mark"),
         Binding("enter", "select", "Open", show=False, id="list.select"),
     ]
@@ -57,6 +61,7 @@ class PaperList(GutterScrollView, can_focus=True):
         "paper-list--cursor-blurred",
         "paper-list--marked",
         "paper-list--tag",
+        "paper-list--notes",
         "paper-list--match",
         "paper-list--status-read",
         "paper-list--status-reading",
@@ -193,6 +198,17 @@ class PaperList(GutterScrollView, can_focus=True):
 
     def action_page_down(self) -> None:
         self.move_to(self.cursor + max(1, self.scrollable_content_region.height - 1))
+
+    def action_half_page(self, direction: int) -> None:
+        # as in less and vim: the view and the cursor move half a page together
+        step = max(1, self.scrollable_content_region.height // 2) * direction
+        self.scroll_to(y=max(0, round(self.scroll_y) + step), animate=False, immediate=True)
+        self.move_to(self.cursor + step)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # a smaller terminal must not leave the cursor row below the fold until the next key
+        # (nor the first layout, after a restart put the cursor deep in the list)
+        self._scroll_cursor_visible(center=True)
 
     def action_toggle_mark(self) -> None:
         pid = self.current_id
@@ -335,12 +351,13 @@ class PaperList(GutterScrollView, can_focus=True):
         status_style = base + styles.get(f"status-{status.value}", Style()) if status is not Status.UNREAD else base
         title = one_line(view.title)
         tags = "  ".join(map(visible_controls, view.tags))
-        room = max(0, width - 4)  # mark, status, spaces
+        room = max(0, width - 5)  # mark, status, notes, spaces
         tag_room = min(cell_len(tags), room // TAG_SHARE) if tags else 0
         title_room = max(0, room - (tag_room + 1 if tag_room else 0))
         segments = [
             Segment("▌" if is_marked else " ", mark_style),
             Segment(status.mark, status_style),
+            Segment(NOTES_GLYPH if view.notes.strip() else " ", base + styles["notes"]),
             Segment(" ", base),
         ]
         segments.extend(self._title_segments(pid, _fit(title, title_room), base, styles["match"]))

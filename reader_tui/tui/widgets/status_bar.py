@@ -20,6 +20,7 @@ class StatusBar(Horizontal):
         self._total = 0
         self._describe = ""
         self._marked = 0
+        self._hidden = 0
         self._message = ""
         self._message_is_error = False
         self._saving: tuple[str, bool] = ("", False)
@@ -42,10 +43,12 @@ class StatusBar(Horizontal):
         self._total = total
         self._redraw()
 
-    def set_view(self, describe: str, marked: int) -> None:
-        """`describe`: the filter, sort and search in effect ("filter: tag:llm")."""
+    def set_view(self, describe: str, marked: int, hidden: int = 0) -> None:
+        """`describe`: the filter, sort and search in effect ("filter: tag:llm"); `marked`
+        papers, `hidden` of them not in the list shown."""
         self._describe = describe
         self._marked = marked
+        self._hidden = hidden
         self._redraw()
 
     def set_message(self, message: str = "", *, error: bool = False) -> None:
@@ -78,7 +81,8 @@ class StatusBar(Horizontal):
             parts.append((sanitize(self._describe), "$text-accent"))
         if self._marked:
             parts.append(" · ")
-            parts.append((f"{self._marked:,} marked", "bold $text-warning"))
+            hidden = f" ({self._hidden:,} out of sight)" if self._hidden else ""
+            parts.append((f"{self._marked:,} marked{hidden}", "bold $text-warning"))
         if self._message:
             parts.append("  ")
             parts.append((self._message, "$text-error" if self._message_is_error else "$text-success"))

@@ -316,3 +316,17 @@ def test_setting_a_tag_trims_it_and_makes_each_run_of_whitespace_one_space() -> 
     )
     with pytest.raises(ValueError, match="comma"):
         clean_tags(["a,b"])
+
+
+def test_a_change_says_what_it_did_in_words(tmp_path):
+    from reader_tui.core.library.library import Change
+
+    title = {"a": "Attention", "b": "Graphs"}.get
+    assert Change("status", {"a": Status.UNREAD}, {"a": Status.READ}).describe(title) == 'status unread → read: "Attention"'
+    both = Change("status", {"a": Status.UNREAD, "b": Status.TO_READ}, {"a": Status.READ, "b": Status.READ})
+    assert both.describe(title) == "status various → read: 2 papers"
+    tags = Change("tags", {"a": ("old", "llm")}, {"a": ("LLM", "new")})
+    assert tags.describe(title) == 'tags +new −old: "Attention"'
+    assert Change("notes", {"a": "x"}, {"a": ""}).describe(title) == 'notes emptied: "Attention"'
+    edit = Change("overrides", {"a": {}}, {"a": {"citekey": "k2026", "title": "T"}})
+    assert edit.describe(title) == 'citation key, title edited: "Attention"'

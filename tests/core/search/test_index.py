@@ -230,3 +230,15 @@ def test_search_while_updating_from_another_thread(index):
         index.search("is:tagged")
     worker.join()
     assert not errors
+
+
+def test_comma_separated_statuses_and_tags_match_any_of_them():
+    index = SearchIndex.build([
+        view("r", "Alpha", status=Status.READ, tags=("llm",)),
+        view("t", "Beta", status=Status.TO_READ, tags=("rl",)),
+        view("u", "Gamma", tags=("llm", "rl")),
+    ])
+    assert set(ids(index.search("status:read,to-read"))) == {"r", "t"}
+    assert set(ids(index.search("tag:LLM,rl"))) == {"r", "t", "u"}
+    assert set(ids(index.search("tag:llm tag:rl"))) == {"u"}  # two fields: both
+    assert set(ids(index.search("-status:read,to-read"))) == {"u"}

@@ -136,3 +136,10 @@ def test_query_is_frozen_and_hashable():
         query.terms = ()  # type: ignore[misc]
     assert hash(query) == hash(parse_query("tag:llm muon"))
     assert isinstance(query, Query)
+
+
+def test_several_statuses_and_tags_after_one_field_are_any_of_them():
+    query = parse_query("status:Read,to_read tag:llm,rl")
+    assert query.filters == (Filter("status", "read,to-read"), Filter("tag", "llm,rl"))
+    with pytest.raises(QueryError, match='unknown status "done"'):
+        parse_query("status:read,done")

@@ -33,17 +33,24 @@ def test_status_follows_the_reading_order_and_ties_go_by_title() -> None:
     assert ids(sort_views(views, SortKey("status", reverse=True))) == ["s", "r", "t", "u1", "u2"]
 
 
-def test_dates_sort_oldest_first_and_undated_papers_stay_last_both_ways() -> None:
+def test_dates_sort_newest_first_and_undated_papers_stay_last_both_ways() -> None:
     views = [view("new", "x", added="2026-02-01T00:00:00+00:00"), view("none", "y"),
              view("old", "z", added="2025-01-01T00:00:00+00:00")]
-    assert ids(sort_views(views, SortKey("added"))) == ["old", "new", "none"]
-    assert ids(sort_views(views, SortKey("added", reverse=True))) == ["new", "old", "none"]
+    assert ids(sort_views(views, SortKey("added"))) == ["new", "old", "none"]
+    assert ids(sort_views(views, SortKey("added", reverse=True))) == ["old", "new", "none"]
 
 
-def test_last_changed_uses_the_annotation_times() -> None:
+def test_last_changed_puts_the_latest_change_first() -> None:
     views = [view("a", "a", changed="2026-01-02T00:00:00+00:00"), view("b", "b"),
              view("c", "c", changed="2026-01-03T00:00:00+00:00")]
-    assert ids(sort_views(views, SortKey("changed", reverse=True))) == ["c", "a", "b"]
+    assert ids(sort_views(views, SortKey("changed"))) == ["c", "a", "b"]
+    assert ids(sort_views(views, SortKey("changed", reverse=True))) == ["a", "c", "b"]
+
+
+def test_titles_sort_as_they_read_not_by_their_markup() -> None:
+    views = [view("b", "Bayesian nets"), view("n", "**Name**: a method"), view("a", "An atlas"),
+             view("m", "$\\mu$-Law"), view("z", "_Zeta_ functions")]
+    assert ids(sort_views(views, SortKey("title"))) == ["a", "b", "n", "z", "m"]
 
 
 def test_equal_keys_keep_the_given_order() -> None:
@@ -63,3 +70,29 @@ def test_unknown_field_is_refused_and_labels_read_well() -> None:
         SortKey("colour")
     assert SortKey("changed", reverse=True).label == "last changed ↓"
     assert list(SORT_FIELDS) == ["title", "status", "added", "changed"]
+
+
+@pytest.mark.parametrize("field", list(SORT_FIELDS))
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_changed_paper_put_back_in_place_lands_where_a_full_sort_puts_it(field, reverse) -> None:
+    import random
+
+    from reader_tui.core.search.sorting import order_key, reposition
+
+    rng = random.Random(7)
+    statuses = list(Status)
+    views = {f"p{i}": view(f"p{i}", f"title {rng.randrange(1000):04}", status=rng.choice(statuses),
+                           added=f"2026-01-{rng.randrange(1, 28):02}T00:00:00+00:00" if i % 5 else "",
+                           changed=f"2026-02-{rng.randrange(1, 28):02}T00:00:{i % 60:02}+00:00" if i % 3 else "")
+             for i in range(300)}
+    key = SortKey(field, reverse)
+    ids = [v.id for v in sort_views(views.values(), key)]
+    for pid in ("p4", "p150", "p299"):  # each changes its status, title and dates
+        views[pid] = view(pid, "title 0500", status=Status.SKIPPED, added="2026-01-15T00:00:00+00:00",
+                          changed="2026-03-01T00:00:00+00:00")
+    ids_of = reposition(ids, {"p4", "p150", "p299"}, lambda pid: order_key(key)(views[pid]))
+    full = [v.id for v in sort_views(views.values(), key)]
+    position = {pid: n for n, pid in enumerate(full)}
+    # equal keys may keep another order; every paper's key is where the full sort has it
+    assert [order_key(key)(views[pid]) for pid in ids_of] == [order_key(key)(views[pid]) for pid in full]
+    assert sorted(ids_of, key=position.get) == full

@@ -1,0 +1,120 @@
+"""What the main screen's keys that move through the list or step back do: escape's
+steps, the jump list, undo and redo (to the paper they changed), `n` / `N`, and what a
+bulk action on marked papers says.
+
+Functions, as in `main_dialogs`: each takes the screen that asks. The state stays in
+the widgets (the browser's filter, search and jump list; the list's cursor and marks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from reader_tui.core.text.display import one_line
+
+
+def step_back(screen: Any) -> None:
+    """Escape: in the detail pane, what `/` found there; from another pane to the list;
+    then the marks, "more like this", the search, the filter, one at a time."""
+    papers = screen.paper_list
+    browser = screen.browser
+    detail = screen.side.detail
+    if detail.has_focus and detail.find_text:
+        detail.find("")  # what `/` found there first, then back to the list
+    elif not papers.has_focus:
+        papers.focus()
+    elif papers.marked:
+        count = len(papers.marked)
+        papers.clear_marks()
+        screen.status_bar.set_message(f"{count} mark{'s' if count != 1 else ''} cleared")
+    elif browser.leave_more_like():
+        pass
+    elif browser.searching:
+        screen.cancel_search()
+    elif browser.clear_filter():
+        screen.say("filter cleared (ctrl+o brings it back)")
+
+
+def jump(screen: Any, moved: bool, otherwise: str) -> None:
+    """After `ctrl+o` / `ctrl+i`: the search bar shows the place's search (or `otherwise`
+    is said when there was no place to go to)."""
+    if not moved:
+        screen.status_bar.set_message(otherwise)
+        return
+    screen.show_search_bar_text()
+    screen.paper_list.focus()
+
+
+def undo(screen: Any, *, redo: bool) -> None:
+    """Undo (or redo) the last change, put the cursor on its paper and say it in words."""
+    screen.save_pending()
+    library = screen.library
+    change = library.redo() if redo else library.undo()
+    if change is None:
+        screen.status_bar.set_message(f"nothing to {'redo' if redo else 'undo'}")
+        return
+
+    def title(pid: str) -> str:
+        return one_line(library.view(pid).title, 36) if pid in library.papers else pid
+
+    screen.say(f"redid {change.describe(title)}" if redo else f"undid {change.inverse().describe(title)}")
+    show_changed(screen, change.after)
+
+
+def show_changed(screen: Any, ids: Iterable[str]) -> None:
+    """Put the cursor on the first paper of `ids` in list order (showing it if hidden)."""
+    papers = screen.paper_list
+    changed = set(ids)
+    first = next((pid for pid in papers.ids if pid in changed), None)
+    if first is not None:
+        if first != papers.current_id:
+            papers.move_to(papers.ids.index(first))
+        return
+    hidden = sorted(pid for pid in changed if pid in screen.library.papers)
+    if hidden:
+        screen.jump_to(hidden[0])
+
+
+def next_match(screen: Any, step: int) -> None:
+    """`n` / `N`: in the detail pane the next line holding what `/` found there; in the
+    list the next search result, round the end as vim does, saying so."""
+    detail = screen.side.detail
+    if detail.has_focus:
+        if not detail.find_next(step):
+            screen.status_bar.set_message("nothing to find: / finds in this paper")
+        return
+    papers = screen.paper_list
+    if not screen.browser.search_text.strip() and screen.browser.more_like is None:
+        screen.status_bar.set_message("no search: / searches, then n / N go through the results")
+        return
+    if not papers.ids:
+        return
+    row = papers.cursor + step
+    if row >= len(papers.ids):
+        row = 0
+        screen.status_bar.set_message("search hit the bottom, continuing at the top")
+    elif row < 0:
+        row = len(papers.ids) - 1
+        screen.status_bar.set_message("search hit the top, continuing at the bottom")
+    papers.move_to(row)
+
+
+def say_targets(screen: Any, what: str, ids: list[str]) -> None:
+    """Say what a bulk action did to the marked papers, and how many of them are out of
+    sight (a search or filter hides them): marks act where the user is told."""
+    papers = screen.paper_list
+    if not papers.marked or not ids:
+        return
+    shown = set(papers.ids)
+    visible = sum(pid in shown for pid in ids)
+    noun = "paper" if len(ids) == 1 else "papers"
+    if visible == len(ids):
+        screen.say(f"{what}: {len(ids)} marked {noun}")
+        return
+    # Out of sight: the status line says it in short, a notification in full.
+    screen.status_bar.set_message(f"{what}: {len(ids)} marked, {visible} visible", error=True)
+    screen.notify(
+        f"{what}: {len(ids)} marked {noun}, {visible} of them visible; escape clears marks",
+        title="Marked papers out of sight", severity="warning", markup=False,
+    )
