@@ -54,6 +54,8 @@ class PaperDetail(ScrollView, can_focus=True):
         self.paper_id: str | None = None
         self._shown: tuple | None = None
         self._content: Content = Content("No paper selected")
+        self._view: PaperView | None = None
+        self._words: tuple[str, ...] = ()
         self._strips: list[Strip] = []
         self._wrapped_width = -1
 
@@ -71,24 +73,30 @@ class PaperDetail(ScrollView, can_focus=True):
         moved = view is None or view.id != self.paper_id
         self._shown = key
         self.paper_id = None if view is None else view.id
-        if view is None:
-            self._content = Content.styled("No paper selected", LABEL)
-        else:
-            self._content = Content("\n").join(
-                [header_content(view, words), Content(""), abstract_content(view.abstract, words)]
-            )
+        self._view, self._words = view, words
+        self._content = self._build(None)
         self._wrapped_width = -1
         self._rewrap()
         if moved:
             self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh()
 
+    def _build(self, width: int | None) -> Content:
+        """The pane's text; at a known `width` the fields are laid out for it (values
+        indented under their label, a url broken only between its parts)."""
+        view = self._view
+        if view is None:
+            return Content.styled("No paper selected", LABEL)
+        header = header_content(view, self._words, width)
+        return Content("\n").join([header, Content(""), abstract_content(view.abstract, self._words)])
+
     def _rewrap(self) -> None:
         width = self.scrollable_content_region.width
         if width <= 0 or width == self._wrapped_width:
             return
         self._wrapped_width = width
-        self._strips = Visual.to_strips(self, self._content, width, None, self.visual_style)
+        content = self._build(width) if self._view is not None else self._content
+        self._strips = Visual.to_strips(self, content, width, None, self.visual_style)
         size = Size(width, len(self._strips))
         if size != self.virtual_size:
             # Only this pane's scroll extent changes: update the scrollbar without the
@@ -113,8 +121,9 @@ class PaperDetail(ScrollView, can_focus=True):
         return Strip.blank(width, self.rich_style)
 
 
-def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:
-    """The fields above the abstract, one per line."""
+def header_content(view: PaperView, words: tuple[str, ...] = (), width: int | None = None) -> Content:
+    """The fields above the abstract, one per line; at a known `width`, a value too long
+    for its line goes on under its label, not under the label column."""
     title = _highlight(Content.styled(one_line(view.title), "bold"), words)
     lines: list[Content] = [title]
     # title, venue, authors and keywords rendered from their LaTeX as everywhere else
@@ -123,20 +132,20 @@ def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:
     if view.year and str(view.year) not in venue:
         venue = f"{venue} {view.year}".strip()
     if venue:
-        lines.append(_field("venue", Content(venue)))
+        lines.append(_field("venue", Content(venue), width))
     if view.authors:
-        lines.append(_field("authors", _highlight(Content(names_line(view.authors)), words)))
+        lines.append(_field("authors", _highlight(Content(names_line(view.authors)), words), width))
     if view.url:
-        lines.append(_field("url", Content.styled(visible_controls(view.url), "underline")))
+        lines.append(_url_field(visible_controls(view.url), width))
     if view.keywords:
-        lines.append(_field("keywords", _highlight(Content(names_line(view.keywords)), words)))
+        lines.append(_field("keywords", _highlight(Content(names_line(view.keywords)), words), width))
     status = Content.assemble((view.status.mark + " ", "$text-accent"), view.status.value)
-    lines.append(_field("status", status))
+    lines.append(_field("status", status, width))
     if view.tags:
         tags = Content("  ".join(map(visible_controls, view.tags)))
-        lines.append(_field("tags", _highlight(tags.stylize("$text-secondary"), words)))
+        lines.append(_field("tags", _highlight(tags.stylize("$text-secondary"), words), width))
     if view.citekey:
-        lines.append(_field("cite", Content(visible_controls(view.citekey))))
+        lines.append(_field("cite", Content(visible_controls(view.citekey)), width))
     return Content("\n").join(lines)
 
 
@@ -148,9 +157,51 @@ def abstract_content(abstract: str, words: tuple[str, ...] = ()) -> Content:
     return _highlight(Content.assemble(*parts), words)
 
 
-def _field(label: str, value: Content) -> Content:
-    # No-break spaces keep a long value (a url) on the label's line, folded if need be.
-    return Content.assemble((f"{label:<9}".replace(" ", "\u00a0"), LABEL), value)
+LABEL_WIDTH = 9
+_INDENT = "\u00a0" * LABEL_WIDTH  # no-break spaces: the pane's own wrap keeps them
+_URL_BREAKS = re.compile(r"(?<=[/?&#])(?=[^/])")
+
+
+def _label(label: str) -> Content:
+    return Content.styled(f"{label:<{LABEL_WIDTH}}".replace(" ", "\u00a0"), LABEL)
+
+
+def _field(label: str, value: Content, width: int | None = None) -> Content:
+    if width is None or width - LABEL_WIDTH < 12:
+        return Content.assemble(_label(label), value)
+    lines = value.wrap(width - LABEL_WIDTH) or [Content("")]
+    return Content("\n").join(
+        Content.assemble(_label(label) if n == 0 else _INDENT, line) for n, line in enumerate(lines)
+    )
+
+
+def url_lines(url: str, width: int) -> list[str]:
+    """`url` in lines of at most `width` cells, broken only after a `/`, `?`, `&` or `#`,
+    so an id (`forum?id=00F7BfXLYJ`) is never cut; a single part longer than a line is
+    the only thing folded."""
+    lines: list[str] = []
+    line = ""
+    for part in _URL_BREAKS.split(url):
+        if line and len(line) + len(part) > width:
+            lines.append(line)
+            line = ""
+        while len(part) > width:
+            lines.append(part[:width])
+            part = part[width:]
+        line += part
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+def _url_field(url: str, width: int | None) -> Content:
+    if width is None or width - LABEL_WIDTH < 12:
+        return Content.assemble(_label("url"), Content.styled(url, "underline"))
+    lines = url_lines(url, width - LABEL_WIDTH)
+    return Content("\n").join(
+        Content.assemble(_label("url") if n == 0 else _INDENT, Content.styled(line, "underline"))
+        for n, line in enumerate(lines)
+    )
 
 
 def _highlight(content: Content, words: tuple[str, ...]) -> Content:
