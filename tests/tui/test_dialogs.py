@@ -396,10 +396,11 @@ async def test_export_over_an_existing_file_asks_first(tmp_path: Path, answer: s
 
 class MainScreen(Screen):
     BINDINGS = [
-        Binding("j,down", "cursor_down", "Move down", show=False),
-        Binding("r", "toggle_read", "Toggle [b]read[/b]"),
-        Binding("question_mark", "help", "Help"),
-        Binding("x", "nothing"),  # no description: plumbing, not listed
+        Binding("j,down", "cursor_down", "Move down", show=False, id="list.down"),
+        Binding("r", "toggle_read", "Toggle [b]read[/b]", id="paper.read"),
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("x", "nothing", id="list.nothing"),  # no description: plumbing, not listed
+        Binding("y", "nothing", "Inherited"),  # no id: not one of the app's own keys
     ]
 
     def action_cursor_down(self) -> None: ...
@@ -422,10 +423,11 @@ async def test_help_lists_the_bindings_of_the_screen_below_and_closes() -> None:
         assert ("j / ↓", "Move down") in entries or ("j / down", "Move down") in entries
         assert ("?", "Help") in entries
         assert not any(keys == "x" for keys, _ in entries)
+        assert not any(text == "Inherited" for _, text in entries)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         table = shown(app.screen, "#help-table")
-        assert "Move down" in table and "Toggle [b]read[/b]" in table and "Quit" in table
+        assert "Move down" in table and "Toggle [b]read[/b]" in table and "Inherited" not in table
         await pilot.press("q")
         assert isinstance(app.screen, MainScreen)
         await pilot.press("question_mark")
