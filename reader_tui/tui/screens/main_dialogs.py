@@ -136,6 +136,20 @@ def import_file(screen: Screen, library: Library) -> None:
     screen.app.push_screen(ImportDialog(library))
 
 
+def open_url(screen: Screen, library: Library, pid: str | None) -> None:
+    """Open the url of `pid` in the browser (off the UI thread: a browser starting up
+    can take seconds), or say that it has none."""
+    import webbrowser
+    from functools import partial
+
+    url = library.view(pid).url if pid is not None and pid in library.papers else ""
+    if not url:
+        screen.notify("This paper has no url", severity="warning", markup=False)
+        return
+    screen.run_worker(partial(webbrowser.open, url), thread=True, group="browser", exit_on_error=False)
+    screen.notify(f"Opening {url}", markup=False)
+
+
 def help_screen(screen: Screen) -> None:
     from reader_tui.tui.screens.help_screen import HelpScreen
 
@@ -151,11 +165,27 @@ def triage(screen: Screen, library: Library, papers: Any, browser: Any, suggest:
             papers.move_to(papers.ids.index(pid))
         papers.focus()
 
+    ids = list(papers.ids)
     triage_screen = TriageScreen(
-        library, list(papers.ids), filter_key=browser.query_text() or "all", filter_label=browser.describe(),
+        library, ids, filter_key=triage_key(library, ids, browser.query_text()), filter_label=browser.describe(),
         suggest=suggest,
     )
     screen.app.push_screen(triage_screen, back)
+
+
+def triage_key(library: Library, ids: list[str], query: str) -> str:
+    """Under which key triage remembers its place in the list `ids`: "all" for the whole
+    library, the filter and search for one, and for a list that no query names ("more
+    like this", a list of jumps) a key of its papers: so a 50-paper triage of such a list
+    never moves where the triage of the whole library resumes."""
+    if query:
+        return query
+    if len(ids) == len(library.papers):
+        return "all"
+    import hashlib
+
+    digest = hashlib.sha1("\n".join(sorted(ids)).encode("utf-8")).hexdigest()[:16]
+    return f"list:{len(ids)}:{digest}"
 
 
 def stats(screen: Screen, library: Library, shown: list[str], label: str) -> None:
