@@ -11,7 +11,7 @@ import pytest
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Checkbox, Input, OptionList, Static
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.search.sorting import SortKey
@@ -325,7 +325,8 @@ async def test_export_marked_is_disabled_without_marks_and_default_name_follows(
         app.screen.query_one("#export-format-markdown").value = True
         await pilot.pause()
         assert app.screen.query_one("#export-path", Input).value == "~/reader-tui-all-2026-03-01.md"
-        assert app.screen.query_one("#export-abstract").disabled
+        box = app.screen.query_one("#export-abstract", Checkbox)
+        assert not box.value and "BibTeX only" in str(box.label)  # markdown never has abstracts
         await pilot.press("ctrl+s")
     assert app.result == ExportRequest("all", "markdown", tmp_path / "reader-tui-all-2026-03-01.md",
                                        to_clipboard=False, abstract=False)
@@ -334,10 +335,10 @@ async def test_export_marked_is_disabled_without_marks_and_default_name_follows(
 async def test_export_to_the_clipboard_with_keys() -> None:
     app = Harness(ExportDialog(2, 5, 9, today=TODAY))
     async with app.run_test() as pilot:
-        # scope set: down moves to "current filter" then enter presses it
-        await pilot.press("down", "enter")
+        # scope set: down chooses "this list" (arrows choose, as in any radio group)
+        await pilot.press("down")
         await pilot.press("tab", "tab", "tab")  # format set, abstracts checkbox, destination set
-        await pilot.press("down", "enter")
+        await pilot.press("down")
         assert app.screen.query_one("#export-path", Input).disabled
         await pilot.press("ctrl+s")
     assert app.result == ExportRequest("filter", "bibtex", None, to_clipboard=True, abstract=True)

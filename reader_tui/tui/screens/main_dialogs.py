@@ -16,6 +16,9 @@ from textual.screen import Screen
 from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import one_line
 
+EXPORT_SETTING = "export"
+"""The library setting holding the export dialog's last format, destination and path."""
+
 
 def edit_tags(screen: Screen, library: Library, ids: list[str], suggest: Callable[[str], list[str]]) -> None:
     """Ask for tags to add and remove on `ids` (`suggest` offers tags for one paper)."""
@@ -67,14 +70,18 @@ def export(screen: Screen, library: Library, marked: list[str], shown: list[str]
     from reader_tui.tui.dialogs.export_dialog import ExportDialog
 
     scopes = {"marked": marked, "filter": shown, "all": list(library.papers)}
+    dialog = ExportDialog(
+        len(marked), len(shown), len(library.papers), filter_label=label, remembered=library.settings.get(EXPORT_SETTING)
+    )
 
     def apply(request) -> None:
         if request is not None:
+            if not library.read_only:  # the next export starts from this one's choices
+                library.set_setting(EXPORT_SETTING, dialog.remembered())
             # Rendering thousands of entries takes seconds: off the UI thread.
             job = lambda: _export(screen, library, request, scopes[request.scope])  # noqa: E731
             screen.run_worker(job, thread=True, group="export", exit_on_error=False)
 
-    dialog = ExportDialog(len(marked), len(shown), len(library.papers), filter_label=label)
     screen.app.push_screen(dialog, apply)
 
 
