@@ -30,13 +30,11 @@ def help_sections(screen: Screen) -> list[HelpSection]:
     screen and the app), grouped as `tui.keys` says, one row per action.
 
     Textual's inherited bindings (they have no id) are left out; hidden ones (`show=False`,
-    kept out of the footer) are listed, since help is where they belong. Over the main
-    screen the glyph legend and the search syntax follow.
+    kept out of the footer) are listed, since help is where they belong. Over a screen
+    that shows the paper list, the legend of its glyphs and the search syntax follow.
     """
-    from reader_tui.tui.screens.main_screen import MainScreen
-
     sections = _key_sections(screen)
-    if isinstance(screen, MainScreen):
+    if screen.query("PaperList"):
         sections.append(("Marks at the start of a row", legend()))
         sections.append(("Search syntax (/; enter keeps the results, escape restores)", list(SEARCH_SYNTAX)))
     return sections

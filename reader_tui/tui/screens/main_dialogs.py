@@ -143,20 +143,6 @@ def import_file(screen: Screen, library: Library) -> None:
     screen.app.push_screen(ImportDialog(library))
 
 
-def open_url(screen: Screen, library: Library, pid: str | None) -> None:
-    """Open the url of `pid` in the browser (off the UI thread: a browser starting up
-    can take seconds), or say that it has none."""
-    import webbrowser
-    from functools import partial
-
-    url = library.view(pid).url if pid is not None and pid in library.papers else ""
-    if not url:
-        screen.notify("This paper has no url", severity="warning", markup=False)
-        return
-    screen.run_worker(partial(webbrowser.open, url), thread=True, group="browser", exit_on_error=False)
-    screen.notify(f"Opening {url}", markup=False)
-
-
 def help_screen(screen: Screen) -> None:
     from reader_tui.tui.screens.help_screen import HelpScreen
 

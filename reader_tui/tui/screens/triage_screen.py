@@ -248,7 +248,7 @@ class TriageScreen(Screen[str | None]):
         self._show()
 
     def action_open_url(self) -> None:
-        from reader_tui.tui.screens.main_dialogs import open_url
+        from reader_tui.tui.open_url import open_url
 
         open_url(self, self.library, self.current_id or self.last_shown)
 

@@ -139,13 +139,14 @@ def header_content(view: PaperView, words: tuple[str, ...] = (), width: int | No
         lines.append(_url_field(visible_controls(view.url), width))
     if view.keywords:
         lines.append(_field("keywords", _highlight(Content(names_line(view.keywords)), words), width))
-    status = Content.assemble((view.status.mark + " ", "$text-accent"), view.status.value)
-    lines.append(_field("status", status, width))
     if view.tags:
         tags = Content("  ".join(map(visible_controls, view.tags)))
         lines.append(_field("tags", _highlight(tags.stylize("$text-secondary"), words), width))
+    # status and citation key share a line: one row more for the abstract at 80x24
+    status = Content.assemble((view.status.mark + " ", "$text-accent"), view.status.value)
     if view.citekey:
-        lines.append(_field("cite", Content(visible_controls(view.citekey)), width))
+        status = Content.assemble(status, ("   cite ", LABEL), Content(visible_controls(view.citekey)))
+    lines.append(_field("status", status, width))
     return Content("\n").join(lines)
 
 
