@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.library.library import Library
-from reader_tui.core.model import Paper
+from reader_tui.core.model import Paper, Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail, url_lines
 from reader_tui.tui.widgets.related_list import RelatedList
-from tui_support import screen_text, settle
+from tui_support import screen_text, settle, settle_workers
 
 ABSTRACT = (
     "Current multimodal models struggle with tasks requiring deep logical reasoning about video content. "
@@ -117,3 +117,39 @@ async def test_at_200x60_notes_are_a_line_when_empty_and_a_box_of_bounded_height
         await settle(app, pilot)
         assert notes.paper_id == "p01" and "one line of notes" in screen_text(app)
         assert 3 <= notes.region.height <= 12
+
+
+# -- snapshots (look at them before accepting: --snapshot-update, then open the SVG) -----
+
+
+def _snapshot_library(tmp_path: Path) -> Library:
+    library = Library.open(tmp_path / "snap", background_writes=True)
+    library.import_papers([_paper(n) for n in range(12)])
+    library.set_status(["p01"], Status.READ)
+    library.set_status(["p02"], Status.TO_READ)
+    library.set_notes("p03", "Compare with the sensor ablation.")
+    library.flush()
+    return library
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+def test_snapshot_main_screen(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+    library = _snapshot_library(tmp_path)
+    try:
+        assert snap_compare(create_app(library), terminal_size=size, run_before=settle_workers)
+    finally:
+        library.close()
+
+
+def test_snapshot_triage_at_80x24(snap_compare, tmp_path: Path) -> None:
+    library = _snapshot_library(tmp_path)
+
+    async def run_before(pilot) -> None:
+        await settle_workers(pilot)
+        await pilot.press("T")
+        await pilot.pause()
+
+    try:
+        assert snap_compare(create_app(library), terminal_size=(80, 24), run_before=run_before)
+    finally:
+        library.close()

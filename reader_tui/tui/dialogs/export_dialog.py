@@ -178,7 +178,7 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
             yield Static("", id="export-error", classes="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Static(
-                    "enter or ctrl+s export · arrows choose · space toggles · escape cancel",
+                    "enter exports · esc cancels",
                     classes="dialog-hint",
                     markup=False,
                 )
