@@ -96,7 +96,7 @@ async def test_markdown_has_no_abstracts_and_tab_visits_the_same_fields() -> Non
         app.screen.query_one("#export-format").focus()
         await pilot.press("down")  # Markdown
         assert app.screen.format == "markdown"
-        assert not box.value and "BibTeX only" in str(box.label)
+        assert not box.value and str(box.label) == "no abstracts"
         box.focus()
         await pilot.press("space")  # cannot be ticked for Markdown, and says why
         assert not box.value and "never include abstracts" in screen_text(app)

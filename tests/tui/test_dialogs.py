@@ -326,7 +326,7 @@ async def test_export_marked_is_disabled_without_marks_and_default_name_follows(
         await pilot.pause()
         assert app.screen.query_one("#export-path", Input).value == "~/reader-tui-all-2026-03-01.md"
         box = app.screen.query_one("#export-abstract", Checkbox)
-        assert not box.value and "BibTeX only" in str(box.label)  # markdown never has abstracts
+        assert not box.value and str(box.label) == "no abstracts"  # markdown never has abstracts
         await pilot.press("ctrl+s")
     assert app.result == ExportRequest("all", "markdown", tmp_path / "reader-tui-all-2026-03-01.md",
                                        to_clipboard=False, abstract=False)

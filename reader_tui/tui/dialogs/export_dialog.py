@@ -91,7 +91,7 @@ class SpaceCheckbox(Checkbox, inherit_bindings=False):
 
 
 ABSTRACT_LABEL = "with abstracts"
-ABSTRACT_NOT_HERE = "with abstracts (BibTeX only)"
+ABSTRACT_NOT_HERE = "no abstracts"  # what a Markdown list has (short: the column is 19 cells at 80)
 
 
 class ExportDialog(ModalScreen[ExportRequest | None]):

@@ -98,7 +98,7 @@ def _export(screen: Screen, library: Library, request: Any, ids: list[str]) -> N
         text = export_bibtex(views, abstract=request.abstract)
     else:
         text = export_markdown(views)
-    what = f"{len(views)} paper{'s' if len(views) != 1 else ''}"
+    what = f"{len(views):,} paper{'s' if len(views) != 1 else ''}"
     notify = screen.app.call_from_thread
     if request.to_clipboard or request.path is None:
         how = notify(copy_text, screen.app, text)
