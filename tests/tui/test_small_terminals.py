@@ -11,7 +11,7 @@ import pytest
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper, Status
 from reader_tui.tui.app import create_app
-from reader_tui.tui.widgets.notes_editor import NotesEditor
+from reader_tui.tui.widgets.notes_editor import NotesEditor, notes_key
 from reader_tui.tui.widgets.paper_detail import PaperDetail, url_lines
 from reader_tui.tui.widgets.related_list import RelatedList
 from tui_support import screen_text, settle, settle_workers
@@ -64,10 +64,11 @@ async def test_the_abstract_is_on_screen(real_library: Library, size: tuple[int,
         assert FIRST_WORDS in text
         assert _abstract_rows(text) >= rows, text
         notes = app.screen.query_one(NotesEditor)
-        assert notes.region.height == 1 and "n to write" in text  # an empty note: one line
+        key = notes_key(app.screen)  # (the notes key's name is the main screen's to choose)
+        assert notes.region.height == 1 and f"notes: {key} to write" in text  # an empty note: one line
         assert not app.screen.query_one(RelatedList).display or app.screen.query_one(RelatedList).region.height == 0
         # writing a note opens its box; leaving it empty folds it again
-        await pilot.press("n")
+        await pilot.press(key)
         assert notes.region.height >= 4
         await pilot.press("escape")
         await pilot.pause()

@@ -48,7 +48,8 @@ class TriageScreen(Screen[str | None]):
         Binding("r,4", "decide('read')", "Read", id="triage.read"),
         Binding("i,3", "decide('reading')", "Reading", show=False, id="triage.reading"),
         Binding("t", "tags", "Tag", id="triage.tags"),
-        Binding("n", "notes", "Note", id="triage.notes"),
+        # `a` as on the main screen (where n / N go through search results); `n` too
+        Binding("a,n", "notes", "Note", id="triage.notes"),
         Binding("b,h,left", "back", "Back", id="triage.back"),
         Binding("l,right", "next", "Next", id="triage.next"),
         Binding("o", "open_url", "Open url", show=False, id="triage.open_url"),

@@ -28,8 +28,15 @@ from reader_tui.core.text.display import visible_controls
 
 AUTOSAVE_DELAY = 0.8
 AUTOSAVE_MAX_WAIT = 2.0
-PLACEHOLDER = "notes: n to write"
 PLACEHOLDER_WRITING = "type your notes (markdown), saved as you type; escape leaves"
+
+
+def notes_key(screen: object) -> str:
+    """The key that opens the notes on `screen` (its binding's id ends in ".notes"), or ""."""
+    for binding in getattr(screen, "BINDINGS", ()):
+        if getattr(binding, "id", None) and binding.id.endswith(".notes"):
+            return binding.key.split(",")[0].strip()
+    return ""
 
 
 class NotesDocument(Document):
@@ -107,15 +114,22 @@ class NotesEditor(TextArea):
         self._max_timer: Timer | None = None
         self.read_only = True
         self.border_title = "notes"
-        self.placeholder = PLACEHOLDER
+        self._placeholder = "notes"
+        self.placeholder = self._placeholder
         self.add_class("-collapsed")
+
+    def on_mount(self) -> None:
+        # Named from the screen's own binding, so the hint follows the key wherever it is.
+        key = notes_key(self.screen)
+        self._placeholder = f"notes: {key} to write" if key else "notes"
+        self._update_collapsed()
 
     def _update_collapsed(self, focused: bool | None = None) -> None:
         """An empty note takes one line until the pane is focused (the abstract gets the
         room); a note with text, or the pane being written in, gets its box."""
         focused = self.has_focus if focused is None else focused
         self.set_class(not focused and not self.text, "-collapsed")
-        self.placeholder = PLACEHOLDER_WRITING if focused else PLACEHOLDER
+        self.placeholder = PLACEHOLDER_WRITING if focused else self._placeholder
 
     def _on_focus(self, event: events.Focus) -> None:
         # (Widget._on_focus, which sets has_focus, runs after this one)
