@@ -54,8 +54,6 @@ class PaperDetail(ScrollView, can_focus=True):
         self.paper_id: str | None = None
         self._shown: tuple | None = None
         self._content: Content = Content("No paper selected")
-        self._view: PaperView | None = None
-        self._words: tuple[str, ...] = ()
         self._strips: list[Strip] = []
         self._wrapped_width = -1
 
@@ -73,29 +71,24 @@ class PaperDetail(ScrollView, can_focus=True):
         moved = view is None or view.id != self.paper_id
         self._shown = key
         self.paper_id = None if view is None else view.id
-        self._view, self._words = view, words
-        self._content = self._build(None)
+        if view is None:
+            self._content = Content.styled("No paper selected", LABEL)
+        else:
+            self._content = Content("\n").join(
+                [header_content(view, words), Content(""), abstract_content(view.abstract, words)]
+            )
         self._wrapped_width = -1
         self._rewrap()
         if moved:
             self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh()
 
-    def _build(self, width: int | None) -> Content:
-        """The pane's text; at a known `width` the fields are laid out for it (values
-        indented under their label, a url broken only between its parts)."""
-        view = self._view
-        if view is None:
-            return Content.styled("No paper selected", LABEL)
-        header = header_content(view, self._words, width)
-        return Content("\n").join([header, Content(""), abstract_content(view.abstract, self._words)])
-
     def _rewrap(self) -> None:
         width = self.scrollable_content_region.width
         if width <= 0 or width == self._wrapped_width:
             return
         self._wrapped_width = width
-        content = self._build(width) if self._view is not None else self._content
+        content = layout_fields(self._content, width)
         self._strips = Visual.to_strips(self, content, width, None, self.visual_style)
         size = Size(width, len(self._strips))
         if size != self.virtual_size:
@@ -121,9 +114,8 @@ class PaperDetail(ScrollView, can_focus=True):
         return Strip.blank(width, self.rich_style)
 
 
-def header_content(view: PaperView, words: tuple[str, ...] = (), width: int | None = None) -> Content:
-    """The fields above the abstract, one per line; at a known `width`, a value too long
-    for its line goes on under its label, not under the label column."""
+def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:
+    """The fields above the abstract, one per line."""
     title = _highlight(Content.styled(one_line(view.title), "bold"), words)
     lines: list[Content] = [title]
     # title, venue, authors and keywords rendered from their LaTeX as everywhere else
@@ -132,21 +124,21 @@ def header_content(view: PaperView, words: tuple[str, ...] = (), width: int | No
     if view.year and str(view.year) not in venue:
         venue = f"{venue} {view.year}".strip()
     if venue:
-        lines.append(_field("venue", Content(venue), width))
+        lines.append(_field("venue", Content(venue)))
     if view.authors:
-        lines.append(_field("authors", _highlight(Content(names_line(view.authors)), words), width))
+        lines.append(_field("authors", _highlight(Content(names_line(view.authors)), words)))
     if view.url:
-        lines.append(_url_field(visible_controls(view.url), width))
+        lines.append(_field("url", Content.styled(visible_controls(view.url), "underline")))
     if view.keywords:
-        lines.append(_field("keywords", _highlight(Content(names_line(view.keywords)), words), width))
+        lines.append(_field("keywords", _highlight(Content(names_line(view.keywords)), words)))
     if view.tags:
         tags = Content("  ".join(map(visible_controls, view.tags)))
-        lines.append(_field("tags", _highlight(tags.stylize("$text-secondary"), words), width))
+        lines.append(_field("tags", _highlight(tags.stylize("$text-secondary"), words)))
     # status and citation key share a line: one row more for the abstract at 80x24
     status = Content.assemble((view.status.mark + " ", "$text-accent"), view.status.value)
     if view.citekey:
         status = Content.assemble(status, ("   cite ", LABEL), Content(visible_controls(view.citekey)))
-    lines.append(_field("status", status, width))
+    lines.append(_field("status", status))
     return Content("\n").join(lines)
 
 
@@ -159,21 +151,43 @@ def abstract_content(abstract: str, words: tuple[str, ...] = ()) -> Content:
 
 
 LABEL_WIDTH = 9
-_INDENT = "\u00a0" * LABEL_WIDTH  # no-break spaces: the pane's own wrap keeps them
+FIELDS = ("venue", "authors", "url", "keywords", "tags", "status")
+_LABELS = {f"{name:<{LABEL_WIDTH}}".replace(" ", "\u00a0") for name in FIELDS}
+_INDENT = "\u00a0" * LABEL_WIDTH
 _URL_BREAKS = re.compile(r"(?<=[/?&#])(?=[^/])")
 
 
-def _label(label: str) -> Content:
-    return Content.styled(f"{label:<{LABEL_WIDTH}}".replace(" ", "\u00a0"), LABEL)
+def _field(label: str, value: Content) -> Content:
+    # No-break spaces: the label is one word; `layout_fields` lays the value out for a width.
+    return Content.assemble((f"{label:<{LABEL_WIDTH}}".replace(" ", "\u00a0"), LABEL), value)
 
 
-def _field(label: str, value: Content, width: int | None = None) -> Content:
-    if width is None or width - LABEL_WIDTH < 12:
-        return Content.assemble(_label(label), value)
-    lines = value.wrap(width - LABEL_WIDTH) or [Content("")]
-    return Content("\n").join(
-        Content.assemble(_label(label) if n == 0 else _INDENT, line) for n, line in enumerate(lines)
-    )
+def layout_fields(content: Content, width: int) -> Content:
+    """`content` (as `header_content` and the abstract make it) laid out for `width`
+    cells: a field's value too long for its line goes on under the value, not under the
+    label column, and a url breaks only between its parts (`url_lines`). Every other
+    line, and every style, is left as it is."""
+    room = width - LABEL_WIDTH
+    if room < 12:
+        return content
+    lines: list[Content] = []
+    for line in content.split("\n"):
+        plain = line.plain
+        if plain[:LABEL_WIDTH] not in _LABELS or line.cell_length <= width:
+            lines.append(line)
+            continue
+        label, value = line[:LABEL_WIDTH], line[LABEL_WIDTH:]
+        if plain.startswith("url\u00a0"):
+            offsets, at = [], 0
+            for piece in url_lines(value.plain, room)[:-1]:
+                at += len(piece)
+                offsets.append(at)
+            pieces = value.divide(offsets) if offsets else [value]
+        else:
+            pieces = value.wrap(room) or [value]
+        lines.append(label + pieces[0])
+        lines += [Content(_INDENT) + piece for piece in pieces[1:]]
+    return Content("\n").join(lines)
 
 
 def url_lines(url: str, width: int) -> list[str]:
@@ -193,16 +207,6 @@ def url_lines(url: str, width: int) -> list[str]:
     if line or not lines:
         lines.append(line)
     return lines
-
-
-def _url_field(url: str, width: int | None) -> Content:
-    if width is None or width - LABEL_WIDTH < 12:
-        return Content.assemble(_label("url"), Content.styled(url, "underline"))
-    lines = url_lines(url, width - LABEL_WIDTH)
-    return Content("\n").join(
-        Content.assemble(_label("url") if n == 0 else _INDENT, Content.styled(line, "underline"))
-        for n, line in enumerate(lines)
-    )
 
 
 def _highlight(content: Content, words: tuple[str, ...]) -> Content:
