@@ -76,16 +76,16 @@ async def test_the_whole_library_resumes_after_another_list_was_triaged(library:
         await _open_triage(app, pilot)
         await pilot.press("w", "l", "escape")  # whole library: decided IDS[0], passed IDS[1]
         assert library.settings[POSITION_SETTING]["all"] == IDS[1]
-        # a list no query names ("more like this"): its own key, not "all"
+        # a list no query names (as "more like this" shows): its own key, not "all"
         screen = app.screen
         assert isinstance(screen, MainScreen)
-        screen.browser.show_only([IDS[4], IDS[5]], keep=IDS[4])
+        screen.paper_list.set_ids([IDS[4], IDS[5]], keep=IDS[4])
         await settle(app, pilot)
         triage = await _open_triage(app, pilot)
         assert triage.filter_key.startswith("list:2:")
         await pilot.press("s", "escape")
         assert library.settings[POSITION_SETTING]["all"] == IDS[1]
-        await pilot.press("escape")  # back to every paper
+        screen.browser.refilter()  # every paper again
         await settle(app, pilot)
         triage = await _open_triage(app, pilot)
         assert triage.filter_key == "all" and triage.current_id == IDS[2]
