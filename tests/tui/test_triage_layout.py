@@ -116,3 +116,14 @@ async def test_o_opens_the_url_in_triage(library: Library, monkeypatch) -> None:
         assert isinstance(app.screen, TriageScreen)
 
 
+
+
+async def test_left_and_right_go_back_and_next_with_the_paper_focused(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        triage = await _open_triage(app, pilot)
+        assert triage.focused.id == "triage-paper"
+        await pilot.press("right")  # next, not a sideways scroll of the paper
+        assert triage.current_id == IDS[1]
+        await pilot.press("w", "left")  # back to the paper just decided
+        assert triage.current_id == IDS[1]

@@ -32,7 +32,7 @@ LABEL = "$text-muted"
 MATCH = "reverse $text-warning"
 
 
-class PaperDetail(ScrollView, can_focus=True):
+class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
     """Title, venue and year, authors, url, keywords, tags, status and the abstract.
 
     A line-API view: the text is wrapped once per paper (and per width) into Strips, so
@@ -40,6 +40,8 @@ class PaperDetail(ScrollView, can_focus=True):
     through the list stays within a frame.
     """
 
+    # Its own keys only (inherit_bindings=False): the text never scrolls sideways, and the
+    # inherited left / right would take triage's back / next (b, left; l, right).
     BINDINGS = [
         Binding("up,k", "scroll_up", "Scroll up", show=False, id="detail.up"),
         Binding("down,j", "scroll_down", "Scroll down", show=False, id="detail.down"),
