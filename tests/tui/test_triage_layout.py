@@ -118,12 +118,17 @@ async def test_o_opens_the_url_in_triage(library: Library, monkeypatch) -> None:
 
 
 
-async def test_left_and_right_go_back_and_next_with_the_paper_focused(library: Library) -> None:
+async def test_help_in_triage_names_every_key_of_back_and_next(library: Library) -> None:
+    from reader_tui.tui.screens.help_screen import help_entries
+
     app = create_app(library)
     async with app.run_test(size=(120, 40)) as pilot:
         triage = await _open_triage(app, pilot)
         assert triage.focused.id == "triage-paper"
-        await pilot.press("right")  # next, not a sideways scroll of the paper
+        # the paper's inherited sideways scroll no longer hides ← and → from help
+        entries = dict((text, keys) for keys, text in help_entries(triage))
+        assert entries["Back"] == "b / h / ←" and entries["Next"] == "l / →"
+        await pilot.press("right")
         assert triage.current_id == IDS[1]
-        await pilot.press("w", "left")  # back to the paper just decided
+        await pilot.press("w", "left")
         assert triage.current_id == IDS[1]
