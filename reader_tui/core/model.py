@@ -54,6 +54,9 @@ _STATUS_MARKS = {
     Status.SKIPPED: "✗",
 }
 
+NOTES_MARK = "✎"
+"""The one-cell mark of a paper with notes (list rows, the legend in help)."""
+
 #: Fields of a paper the user may override by hand (`reader-tui edit`).
 EDITABLE_FIELDS = ("title", "authors", "url", "citekey")
 

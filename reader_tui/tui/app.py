@@ -28,11 +28,17 @@ class ReaderApp(App[int]):
 
     TITLE = "reader-tui"
     CSS_PATH = [str(styles_dir() / "app.tcss"), str(styles_dir() / "extras.tcss")]
-    COMMANDS = App.COMMANDS | {ReaderCommands}
+    # Only the app's own commands: Textual's system commands (Maximize, Screenshot, Keys,
+    # its theme picker) are not this app's; themes are offered by ReaderCommands.
+    COMMANDS = {ReaderCommands}
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+    """Each screen gets `-short` below 36 rows: the main screen then shows the related
+    papers only while `]` / `[` walk them, so the abstract keeps the room."""
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("question_mark", "help", "Help", id="app.help"),
-        Binding("ctrl+p", "command_palette", "Commands", id="app.command_palette"),
+        # Shown once, at the footer's right end, by the footer itself (show=True drew it twice).
+        Binding("ctrl+p", "command_palette", "Commands", show=False, id="app.command_palette"),
     ]
 
     def __init__(self, library: Library) -> None:

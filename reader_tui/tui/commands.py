@@ -1,5 +1,7 @@
-"""The command palette (ctrl+p): every action of the main screen, found by name, and a
-command per theme. Built from the bindings themselves, so it cannot drift from the keys."""
+"""The command palette (ctrl+p): every action of the main screen, found by name, grouped
+as help groups them, and a command per theme. Built from the app's own bindings (those
+with an id: Textual's inherited scroll and maximize bindings are not listed), so it
+cannot drift from the keys."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from textual.content import Content
 from textual.screen import Screen
 
 from reader_tui.core.text.display import visible_controls
+from reader_tui.tui.keys import GROUPS, group_of, is_move, key_text
 
 
 def _main_screen(provider: Provider) -> Screen | None:
@@ -39,9 +42,6 @@ def _highlighted(matcher: Matcher, text: str) -> Content:
     return content
 
 
-def _key_display(provider: Provider, binding: Binding) -> str:
-    return provider.app.get_key_display(binding)
-
 
 #: Actions with no key of their own: found only here.
 PALETTE_ONLY = (
@@ -61,13 +61,23 @@ class ReaderCommands(Provider):
             return
         papers = screen.query_one(PaperList)
         seen: set[str] = set()
+        found: list[tuple[int, str, Binding, object]] = []
+        order = list(GROUPS)
         for target, bindings in ((screen, screen.BINDINGS), (papers, PaperList.BINDINGS), (self.app, self.app.BINDINGS)):
             for binding in bindings:
-                if not isinstance(binding, Binding) or not binding.description or binding.action in seen:
+                if not isinstance(binding, Binding) or binding.action in seen:
+                    continue
+                group = group_of(binding)
+                # Cursor moves and the palette's own key are not commands worth a row.
+                if group is None or is_move(binding) or binding.action == "command_palette":
                     continue
                 seen.add(binding.action)
-                keys = _key_display(self, binding)
-                yield binding.description, f"key: {keys}", partial(target.run_action, binding.action)
+                rank = order.index(group) if group in order else len(order)
+                found.append((rank, group, binding, target))
+        for _rank, group, binding, target in sorted(found, key=lambda row: row[0]):
+            where = GROUPS.get(group, group.capitalize())
+            help_text = f"{where} · key {key_text(self.app, binding)}"
+            yield binding.description, help_text, partial(target.run_action, binding.action)
         for action, text, help_text in PALETTE_ONLY:
             yield text, help_text, partial(screen.run_action, action)
         yield from screen.palette_commands()  # saved searches

@@ -11,7 +11,7 @@ import pytest
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Checkbox, Input, OptionList, Static
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.search.filters import ListFilter
@@ -343,7 +343,8 @@ async def test_export_marked_is_disabled_without_marks_and_default_name_follows(
         app.screen.query_one("#export-format-markdown").value = True
         await pilot.pause()
         assert app.screen.query_one("#export-path", Input).value == "~/reader-tui-all-2026-03-01.md"
-        assert app.screen.query_one("#export-abstract").disabled
+        box = app.screen.query_one("#export-abstract", Checkbox)
+        assert not box.value and str(box.label) == "no abstracts"  # markdown never has abstracts
         await pilot.press("ctrl+s")
     assert app.result == ExportRequest("all", "markdown", tmp_path / "reader-tui-all-2026-03-01.md",
                                        to_clipboard=False, abstract=False)
@@ -352,10 +353,10 @@ async def test_export_marked_is_disabled_without_marks_and_default_name_follows(
 async def test_export_to_the_clipboard_with_keys() -> None:
     app = Harness(ExportDialog(2, 5, 9, today=TODAY))
     async with app.run_test() as pilot:
-        # scope set: down moves to "current filter" then enter presses it
-        await pilot.press("down", "enter")
+        # scope set: down chooses "this list" (arrows choose, as in any radio group)
+        await pilot.press("down")
         await pilot.press("tab", "tab", "tab")  # format set, abstracts checkbox, destination set
-        await pilot.press("down", "enter")
+        await pilot.press("down")
         assert app.screen.query_one("#export-path", Input).disabled
         await pilot.press("ctrl+s")
     assert app.result == ExportRequest("filter", "bibtex", None, to_clipboard=True, abstract=True)
@@ -414,10 +415,11 @@ async def test_export_over_an_existing_file_asks_first(tmp_path: Path, answer: s
 
 class MainScreen(Screen):
     BINDINGS = [
-        Binding("j,down", "cursor_down", "Move down", show=False),
-        Binding("r", "toggle_read", "Toggle [b]read[/b]"),
-        Binding("question_mark", "help", "Help"),
-        Binding("x", "nothing"),  # no description: plumbing, not listed
+        Binding("j,down", "cursor_down", "Move down", show=False, id="list.down"),
+        Binding("r", "toggle_read", "Toggle [b]read[/b]", id="paper.read"),
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("x", "nothing", id="list.nothing"),  # no description: plumbing, not listed
+        Binding("y", "nothing", "Inherited"),  # no id: not one of the app's own keys
     ]
 
     def action_cursor_down(self) -> None: ...
@@ -440,10 +442,11 @@ async def test_help_lists_the_bindings_of_the_screen_below_and_closes() -> None:
         assert ("j / ↓", "Move down") in entries or ("j / down", "Move down") in entries
         assert ("?", "Help") in entries
         assert not any(keys == "x" for keys, _ in entries)
+        assert not any(text == "Inherited" for _, text in entries)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         table = shown(app.screen, "#help-table")
-        assert "Move down" in table and "Toggle [b]read[/b]" in table and "Quit" in table
+        assert "Move down" in table and "Toggle [b]read[/b]" in table and "Inherited" not in table
         await pilot.press("q")
         assert isinstance(app.screen, MainScreen)
         await pilot.press("question_mark")

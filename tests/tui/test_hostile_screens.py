@@ -113,7 +113,7 @@ async def test_triage_shows_a_hostile_paper_and_filter_visibly(library: Library)
         text = screen_text(app)
         assert_no_raw_controls(text)
         assert SHOWN_TITLE in text and "Vélez, Ana" in text
-        assert "in this filter (tag:␛]0;x␇)" in text
+        assert "in this list: tag:␛]0;x␇" in text
 
 
 async def test_statistics_show_tags_as_typed_and_visibly(library: Library) -> None:

@@ -32,7 +32,7 @@ async def test_decisions_land_in_the_store_and_back_works(library: Library) -> N
         triage = await _open_triage(app, pilot)
         assert triage.current_id == IDS[0]
         text = screen_text(app)
-        assert "1 of 6 untriaged in the library" in text
+        assert "1 of 6 untriaged · 6 left" in text and "in the library" in text
         assert "Attention Is Not All You Need" in text and "linear" in text  # title and abstract
         await pilot.press("w", "s", "r", "i")
         assert [library.annotation(pid).status for pid in IDS[:4]] == [
@@ -116,7 +116,7 @@ async def test_respects_the_filter_and_notes(library: Library) -> None:
         screen.browser.refilter()
         triage = await _open_triage(app, pilot)
         assert triage.queue == ["p-graphs", "p-rl"]
-        assert "1 of 2 untriaged in this filter (filter: tag:llm)" in screen_text(app)
+        assert "1 of 2 untriaged" in screen_text(app) and "in this list: filter: tag:llm" in screen_text(app)
         await pilot.press("n", *"molecules!", "escape")
         assert library.annotation("p-graphs").notes == "molecules!"
         await pilot.press("r", "r")

@@ -3,18 +3,24 @@
 It collects an `ExportRequest`; the app makes the text (core exporters) and writes it
 (`core.formats.write.write_export`) or copies it (`tui.clipboard.copy_text`). Writing
 over an existing file is confirmed here, so the request says whether to overwrite.
+
+Keys: tab moves between the fields (always in the same order, whatever the format),
+arrows choose within a group, space toggles the checkbox, and enter exports from any
+field but the Cancel button. The format, destination and a typed path are remembered
+(`remembered()`, kept by the app in the library's settings) for the next export.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -55,11 +61,45 @@ def default_path(scope: Scope, fmt: Format, today: date | None = None) -> str:
     return f"~/reader-tui-{scope}-{day}{EXTENSIONS[fmt]}"
 
 
+class ChoiceSet(RadioSet, inherit_bindings=False):
+    """A radio set whose arrows choose (as radio groups do elsewhere) and whose enter is
+    left to the dialog, so enter exports from here too."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,right", "choose(1)", "Next option", show=False, id="choice.next"),
+        Binding("up,left", "choose(-1)", "Previous option", show=False, id="choice.previous"),
+        Binding("space", "toggle_button", "Choose", show=False, id="choice.toggle"),
+    ]
+
+    def action_choose(self, step: int) -> None:
+        if step > 0:
+            self.action_next_button()
+        else:
+            self.action_previous_button()
+        if self._selected is not None:
+            button = self._nodes[self._selected]
+            if isinstance(button, RadioButton) and not button.value:
+                button.value = True
+
+
+class SpaceCheckbox(Checkbox, inherit_bindings=False):
+    """A checkbox toggled by space (and the mouse) only: enter exports."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_button", "Toggle", show=False, id="check.toggle"),
+    ]
+
+
+ABSTRACT_LABEL = "with abstracts"
+ABSTRACT_NOT_HERE = "no abstracts"  # what a Markdown list has (short: the column is 19 cells at 80)
+
+
 class ExportDialog(ModalScreen[ExportRequest | None]):
     """Choose what to export; dismisses with an `ExportRequest`, or None when cancelled.
 
     `marked`, `filtered` and `total` are how many papers each scope holds; the marked scope
-    is disabled when nothing is marked. `filter_label` describes the current filter.
+    is disabled when nothing is marked. `filter_label` describes the list shown (its
+    filter, sort and search). `remembered` is what `remembered()` returned last time.
     """
 
     CSS_PATH = str(styles_dir() / "dialogs.tcss")
@@ -67,6 +107,7 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="export.cancel"),
         Binding("ctrl+s", "export", "Export", id="export.go"),
+        Binding("enter", "enter", "Export", show=False, id="export.enter"),
     ]
 
     def __init__(
@@ -77,51 +118,80 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
         *,
         filter_label: str = "",
         today: date | None = None,
+        remembered: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.counts: dict[Scope, int] = {"marked": marked, "filter": filtered, "all": total}
         self.filter_label = filter_label
         self.today = today
         self.scope: Scope = "marked" if marked else "filter" if filtered != total else "all"
-        self.format: Format = "bibtex"
-        self._path_edited = False
+        last = dict(remembered) if isinstance(remembered, Mapping) else {}
+        self.format: Format = last["format"] if last.get("format") in FORMATS else "bibtex"
+        self._clipboard_first = last.get("to") == "clipboard"
+        self._abstract = last.get("abstract") is not False  # the BibTeX choice, kept across formats
+        path = last.get("path")
+        self._path_edited = isinstance(path, str) and bool(path.strip())
+        self._first_path = path if self._path_edited else default_path(self.scope, self.format, self.today)
+        # The Input reports its first value as a change: it is not one the user typed.
+        self._default_path_value = "" if self._path_edited else self._first_path
 
     def compose(self) -> ComposeResult:
-        filter_text = f"filter {self.filter_label}" if self.filter_label else "current filter"
-        labels = {"marked": "marked", "filter": filter_text, "all": "all"}
+        labels = {"marked": "marked", "filter": "this list", "all": "all"}
+        bibtex = self.format == "bibtex"
         with Vertical(id="export-dialog", classes="dialog"):
             yield Static("Export", classes="dialog-title", markup=False)
             with Horizontal(id="export-options"):
                 with Vertical(classes="export-column", id="export-scope-column"):
                     yield Static("Papers", classes="dialog-label", markup=False)
-                    with RadioSet(id="export-scope", compact=True):
+                    with ChoiceSet(id="export-scope", compact=True):
                         for scope in SCOPES:
                             count = self.counts[scope]
                             yield RadioButton(
-                                Content(sanitize(f"{labels[scope]} ({count:,})")),
+                                f"{labels[scope]} ({count:,})",
                                 value=scope == self.scope,
                                 disabled=scope == "marked" and count == 0,
                                 id=f"export-scope-{scope}",
                             )
+                    # The list's filter and search on a line of their own (the user's text:
+                    # control characters drawn), so a long one never hides a count.
+                    yield Static(self._list_content(), id="export-list", classes="dialog-subtitle")
                 with Vertical(classes="export-column"):
                     yield Static("Format", classes="dialog-label", markup=False)
-                    with RadioSet(id="export-format", compact=True):
-                        yield RadioButton("BibTeX", value=True, id="export-format-bibtex")
-                        yield RadioButton("Markdown list", id="export-format-markdown")
-                    yield Checkbox("with abstracts", True, compact=True, id="export-abstract")
+                    with ChoiceSet(id="export-format", compact=True):
+                        yield RadioButton("BibTeX", value=bibtex, id="export-format-bibtex")
+                        yield RadioButton("Markdown list", value=not bibtex, id="export-format-markdown")
+                    yield SpaceCheckbox(
+                        ABSTRACT_LABEL if bibtex else ABSTRACT_NOT_HERE,
+                        self._abstract and bibtex,
+                        compact=True,
+                        id="export-abstract",
+                        classes="" if bibtex else "-not-here",
+                    )
                 with Vertical(classes="export-column"):
                     yield Static("To", classes="dialog-label", markup=False)
-                    with RadioSet(id="export-destination", compact=True):
-                        yield RadioButton("a file", value=True, id="export-to-file")
-                        yield RadioButton("the clipboard", id="export-to-clipboard")
+                    with ChoiceSet(id="export-destination", compact=True):
+                        yield RadioButton("a file", value=not self._clipboard_first, id="export-to-file")
+                        yield RadioButton("the clipboard", value=self._clipboard_first, id="export-to-clipboard")
             with Horizontal(classes="field-row"):
                 yield Static("File", classes="field-label", markup=False)
-                yield Input(default_path(self.scope, self.format, self.today), compact=True, id="export-path")
+                yield Input(self._first_path, compact=True, id="export-path", disabled=self._clipboard_first)
             yield Static("", id="export-error", classes="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Static("enter or ctrl+s export · escape cancel", classes="dialog-hint", markup=False)
+                yield Static(
+                    "enter exports · esc cancels",
+                    classes="dialog-hint",
+                    markup=False,
+                )
                 yield Button("Export", variant="primary", compact=True, id="export-go")
                 yield Button("Cancel", compact=True, id="export-cancel")
+
+    def _list_content(self) -> Content:
+        shown, total = self.counts["filter"], self.counts["all"]
+        if self.filter_label:
+            text = f"this list: {sanitize(self.filter_label)}"
+        else:
+            text = "this list: every paper" if shown == total else "this list: the papers shown"
+        return Content.styled(text, "$text-muted")
 
     def on_mount(self) -> None:
         self.query_one("#export-scope", RadioSet).focus()
@@ -140,9 +210,24 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
     @on(RadioSet.Changed, "#export-format")
     def _format_changed(self, event: RadioSet.Changed) -> None:
         self.format = FORMATS[event.index]
-        # The Markdown list never carries abstracts.
-        self.query_one("#export-abstract", Checkbox).disabled = self.format != "bibtex"
+        # The Markdown list never carries abstracts: the box says so, unticked, and stays
+        # where it is in the tab order (a disabled one would drop out of it).
+        box = self.query_one("#export-abstract", Checkbox)
+        bibtex = self.format == "bibtex"
+        with box.prevent(Checkbox.Changed):
+            box.value = self._abstract and bibtex
+        box.label = ABSTRACT_LABEL if bibtex else ABSTRACT_NOT_HERE
+        box.set_class(not bibtex, "-not-here")
         self._update_path()
+
+    @on(Checkbox.Changed, "#export-abstract")
+    def _abstract_changed(self, event: Checkbox.Changed) -> None:
+        if self.format == "bibtex":
+            self._abstract = event.value
+            return
+        with event.checkbox.prevent(Checkbox.Changed):
+            event.checkbox.value = False
+        self._show_error("Markdown lists never include abstracts: choose BibTeX for them")
 
     @on(RadioSet.Changed, "#export-destination")
     def _destination_changed(self) -> None:
@@ -177,6 +262,25 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
 
     # -- finishing -----------------------------------------------------------------------
 
+    def remembered(self) -> dict[str, Any]:
+        """What the next export dialog starts from: the format, the destination, the
+        abstracts choice and the path if the user typed one (else the dated default)."""
+        path = self.query_one("#export-path", Input).value.strip()
+        return {
+            "format": self.format,
+            "to": "clipboard" if self.to_clipboard else "file",
+            "abstract": self._abstract,
+            "path": path if self._path_edited and path else None,
+        }
+
+    def action_enter(self) -> None:
+        """Enter exports from every field; on a button it presses that button."""
+        focused = self.focused
+        if isinstance(focused, Button):
+            focused.press()
+            return
+        self.action_export()
+
     def request(self, *, overwrite: bool = False) -> ExportRequest:
         """The export as the fields stand (the path expanded, unchecked)."""
         clipboard = self.to_clipboard
@@ -186,7 +290,7 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
             format=self.format,
             path=path,
             to_clipboard=clipboard,
-            abstract=self.format == "bibtex" and self.query_one("#export-abstract", Checkbox).value,
+            abstract=self.format == "bibtex" and self._abstract,
             overwrite=overwrite,
         )
 

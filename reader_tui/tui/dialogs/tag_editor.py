@@ -1,7 +1,8 @@
 """The tag editor: add and remove tags of one paper or of all marked papers.
 
 Type a tag and press enter to add it, "-tag" to remove it; several tags can be given at
-once, separated by commas. Completions from the tags already in use (best first) and the
+once, separated by commas (only commas: "llm reasoning" is one tag, and the dialog says
+so, with how to make it two). Completions from the tags already in use (best first) and the
 suggestions appear below the input: down or tab moves into them, enter applies one.
 The modal stays open for several edits and shows the resulting tags; escape closes it
 and hands back the collected `TagEdit`. The app applies it to the store.
@@ -41,6 +42,17 @@ class TagEdit:
 
 def _clean(tag: str) -> str:
     return " ".join(tag.split())
+
+
+def spaced_note(tags: Sequence[str]) -> str:
+    """What to tell the user who typed tags holding spaces: each is one tag, and commas
+    would have made several ("" when there are none)."""
+    if not tags:
+        return ""
+    shown = ", ".join(f'"{tag}"' for tag in tags)
+    example = tags[0].split()
+    one = "is one tag" if len(tags) == 1 else "are one tag each"
+    return f'{shown} {one}; "{", ".join(example)}" would be {len(example)}'
 
 
 class TagEditor(ModalScreen[TagEdit | None]):
@@ -128,11 +140,12 @@ class TagEditor(ModalScreen[TagEdit | None]):
             yield Static(heading, classes="dialog-title", markup=False)
             yield Static(self._titles_content(), id="tag-papers", classes="dialog-subtitle")
             yield Static(id="tag-chips")
-            yield DataInput(placeholder="tag to add, -tag to remove, then enter", id="tag-input")
+            yield DataInput(placeholder="tags to add (a, b), -tag to remove, then enter", id="tag-input")
             yield OptionList(id="tag-completions")
             yield Static("", id="tag-error", classes="dialog-error", markup=False)
+            yield Static("", id="tag-note", classes="dialog-note", markup=False)
             yield Static(
-                "enter apply · tab/down completions · escape closes",
+                "enter apply · commas separate tags · tab completions · esc closes",
                 classes="dialog-hint",
                 markup=False,
             )
@@ -207,6 +220,7 @@ class TagEditor(ModalScreen[TagEdit | None]):
     def _typed(self, event: Input.Changed) -> None:
         if event.value:  # not the clearing after an edit, which would hide its error
             self._show_error("")
+            self._show_note("")
         self._update_completions(event.value)
 
     @on(Input.Submitted, "#tag-input")
@@ -215,12 +229,16 @@ class TagEditor(ModalScreen[TagEdit | None]):
             self.action_close()
             return
         errors = []
+        spaced = []
         for part in event.value.split(","):
             part = part.strip()
             error = self.remove_tag(part[1:]) if part.startswith("-") else self.add_tag(part)
             if error:
                 errors.append(error)
+            elif not part.startswith("-") and " " in _clean(part):
+                spaced.append(_clean(part))
         self._show_error("; ".join(errors))
+        self._show_note(spaced_note(spaced))
         event.input.value = ""
         self._refresh()
 
@@ -242,6 +260,11 @@ class TagEditor(ModalScreen[TagEdit | None]):
             tag_input.focus()
             tag_input.insert_text_at_cursor(event.character)
             event.stop()
+
+    def _show_note(self, text: str) -> None:
+        note = self.query_one("#tag-note", Static)
+        note.update(sanitize(text))
+        note.set_class(bool(text), "-shown")
 
     def _show_error(self, text: str) -> None:
         error = self.query_one("#tag-error", Static)

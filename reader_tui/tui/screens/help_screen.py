@@ -13,32 +13,42 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from ...core.paths import styles_dir
+from ..keys import SEARCH_SYNTAX, grouped, legend
 
 HelpEntry = tuple[str, str]
-"""(keys as shown, what they do), e.g. ("j / down", "Move down")."""
+"""(keys as shown, what they do), e.g. ("j / ↓", "Down")."""
+HelpSection = tuple[str, list[HelpEntry]]
+"""(heading, its rows)."""
+
+
+def _key_sections(screen: Screen) -> list[HelpSection]:
+    return grouped(screen.app, [active.binding for active in screen.active_bindings.values()])
+
+
+def help_sections(screen: Screen) -> list[HelpSection]:
+    """The app's own bindings active on `screen` (its focused widget, its containers, the
+    screen and the app), grouped as `tui.keys` says, one row per action.
+
+    Textual's inherited bindings (they have no id) are left out; hidden ones (`show=False`,
+    kept out of the footer) are listed, since help is where they belong. Over a screen
+    that shows the paper list, the legend of its glyphs and the search syntax follow.
+    """
+    sections = _key_sections(screen)
+    if screen.query("PaperList"):
+        sections.append(("Marks at the start of a row", legend()))
+        sections.append(("Search syntax (/; enter keeps the results, escape restores)", list(SEARCH_SYNTAX)))
+    return sections
 
 
 def help_entries(screen: Screen) -> list[HelpEntry]:
-    """The bindings active on `screen` (its focused widget, its containers, the screen and
-    the app), one row per action: keys that do the same thing share a row.
-
-    Bindings without a description are left out (Textual's own plumbing has none); hidden
-    ones (`show=False`, kept out of the footer) are listed, since help is where they belong.
-    """
-    rows: dict[tuple[str, str], list[str]] = {}
-    for active in screen.active_bindings.values():
-        binding: Binding = active.binding
-        if not binding.description:
-            continue
-        keys = rows.setdefault((binding.action, binding.description), [])
-        shown = screen.app.get_key_display(binding)
-        if shown not in keys:
-            keys.append(shown)
-    return [(" / ".join(keys), description) for (_, description), keys in rows.items()]
+    """The key rows of `help_sections(screen)`, in order."""
+    return [row for _, rows in _key_sections(screen) for row in rows]
 
 
 class HelpScreen(ModalScreen[None]):
-    """Lists `entries`; without them, the bindings of the screen it was opened over."""
+    """Lists `entries` (rows, or sections of rows); without them, the keys of the screen
+    it was opened over, grouped, with the glyph legend and search syntax of the main
+    screen."""
 
     CSS_PATH = str(styles_dir() / "dialogs.tcss")
 
@@ -46,9 +56,15 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "close", "Close help", id="help.close"),
     ]
 
-    def __init__(self, entries: Sequence[HelpEntry] | None = None, *, title: str = "Keys") -> None:
+    def __init__(
+        self, entries: Sequence[HelpEntry] | Sequence[HelpSection] | None = None, *, title: str = "Keys"
+    ) -> None:
         super().__init__()
-        self.entries = list(entries) if entries is not None else None
+        self.sections: list[HelpSection] | None = None
+        if entries is not None:
+            rows = list(entries)
+            is_sections = bool(rows) and isinstance(rows[0][1], list)
+            self.sections = rows if is_sections else [("", rows)]  # type: ignore[list-item]
         self.title_text = title
 
     def compose(self) -> ComposeResult:
@@ -59,22 +75,28 @@ class HelpScreen(ModalScreen[None]):
             yield Static("escape, q or ? closes", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
-        if self.entries is None:
+        if self.sections is None:
             stack = self.app.screen_stack
             below = stack[stack.index(self) - 1] if self in stack and stack.index(self) > 0 else None
-            self.entries = help_entries(below) if below is not None else []
-        self.query_one("#help-table", Static).update(self.table(self.entries))
+            self.sections = help_sections(below) if below is not None else []
+        self.query_one("#help-table", Static).update(self.table(self.sections))
         self.query_one("#help-scroll").focus()
 
     @staticmethod
-    def table(entries: Sequence[HelpEntry]) -> Content:
-        """Two aligned columns: keys in bold, then the description (both shown literally)."""
-        if not entries:
+    def table(sections: Sequence[HelpSection]) -> Content:
+        """Each section's heading, then two aligned columns: keys in bold, then the
+        description (both shown literally)."""
+        rows = [row for _, section in sections for row in section]
+        if not rows:
             return Content.styled("no keys to show", "dim italic")
-        width = min(max(len(keys) for keys, _ in entries), 24)
-        lines = [
-            Content.assemble((keys.ljust(width), "bold"), "  ", description) for keys, description in entries
-        ]
+        width = min(max(len(keys) for keys, _ in rows), 18)
+        lines: list[Content] = []
+        for heading, section in sections:
+            if heading:
+                if lines:
+                    lines.append(Content(""))
+                lines.append(Content.styled(heading, "bold $text-primary"))
+            lines += [Content.assemble((keys.ljust(width), "bold"), "  ", text) for keys, text in section]
         return Content("\n").join(lines)
 
     def action_close(self) -> None:

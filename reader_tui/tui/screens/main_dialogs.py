@@ -16,6 +16,9 @@ from textual.screen import Screen
 from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import one_line
 
+EXPORT_SETTING = "export"
+"""The library setting holding the export dialog's last format, destination and path."""
+
 
 def edit_tags(screen: Screen, library: Library, ids: list[str], suggest: Callable[[str], list[str]]) -> None:
     """Ask for tags to add and remove on `ids` (`suggest` offers tags for one paper)."""
@@ -67,16 +70,20 @@ def export(screen: Screen, library: Library, marked: list[str], shown: list[str]
     from reader_tui.tui.dialogs.export_dialog import ExportDialog
 
     scopes = {"marked": marked, "filter": shown, "all": list(library.papers)}
+    dialog = ExportDialog(
+        len(marked), len(shown), len(library.papers), filter_label=label, remembered=library.settings.get(EXPORT_SETTING)
+    )
 
     def apply(request) -> None:
         if request is not None:
             if request.format == "bibtex":
                 library.keep_citekeys(scopes[request.scope])  # on the UI thread: may be cited now
+            if not library.read_only:  # the next export starts from this one's choices
+                library.set_setting(EXPORT_SETTING, dialog.remembered())
             # Rendering thousands of entries takes seconds: off the UI thread.
             job = lambda: _export(screen, library, request, scopes[request.scope])  # noqa: E731
             screen.run_worker(job, thread=True, group="export", exit_on_error=False)
 
-    dialog = ExportDialog(len(marked), len(shown), len(library.papers), filter_label=label)
     screen.app.push_screen(dialog, apply)
 
 
@@ -93,7 +100,7 @@ def _export(screen: Screen, library: Library, request: Any, ids: list[str]) -> N
         text = export_bibtex(views, abstract=request.abstract)
     else:
         text = export_markdown(views)
-    what = f"{len(views)} paper{'s' if len(views) != 1 else ''}"
+    what = f"{len(views):,} paper{'s' if len(views) != 1 else ''}"
     notify = screen.app.call_from_thread
     if request.to_clipboard or request.path is None:
         how = notify(copy_text, screen.app, text)
@@ -155,11 +162,27 @@ def triage(screen: Screen, library: Library, papers: Any, browser: Any, suggest:
             papers.move_to(papers.ids.index(pid))
         papers.focus()
 
+    ids = list(papers.ids)
     triage_screen = TriageScreen(
-        library, list(papers.ids), filter_key=browser.query_text() or "all", filter_label=browser.describe(),
+        library, ids, filter_key=triage_key(library, ids, browser.query_text()), filter_label=browser.describe(),
         suggest=suggest,
     )
     screen.app.push_screen(triage_screen, back)
+
+
+def triage_key(library: Library, ids: list[str], query: str) -> str:
+    """Under which key triage remembers its place in the list `ids`: "all" for the whole
+    library, the filter and search for one, and for a list that no query names ("more
+    like this", a list of jumps) a key of its papers: so a 50-paper triage of such a list
+    never moves where the triage of the whole library resumes."""
+    if query:
+        return query
+    if len(ids) == len(library.papers):
+        return "all"
+    import hashlib
+
+    digest = hashlib.sha1("\n".join(sorted(ids)).encode("utf-8")).hexdigest()[:16]
+    return f"list:{len(ids)}:{digest}"
 
 
 def stats(screen: Screen, library: Library, shown: list[str], label: str) -> None:

@@ -3,8 +3,9 @@
 The screen gets the main list's ids (its filter, search and sort) and walks the papers
 that were untriaged (unread) when it opened. Each decision is a Library call, so it is
 saved at once, shown in the list behind, and undone by `u` like any other change. The
-last paper triaged is remembered per filter in the library's settings, so the next
-triage of the same filter starts after it.
+last paper triaged is remembered per list in the library's settings (the whole library,
+a filter and search, or an unnamed list such as "more like this", each under its own
+key), so the next triage of the same list starts after it.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
-from reader_tui.core.stats import decisions_since
 from reader_tui.core.text.display import sanitize, visible_controls
+from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 
@@ -47,9 +48,11 @@ class TriageScreen(Screen[str | None]):
         Binding("r,4", "decide('read')", "Read", id="triage.read"),
         Binding("i,3", "decide('reading')", "Reading", show=False, id="triage.reading"),
         Binding("t", "tags", "Tag", id="triage.tags"),
-        Binding("n", "notes", "Note", id="triage.notes"),
+        # `a` as on the main screen (where n / N go through search results); `n` too
+        Binding("a,n", "notes", "Note", id="triage.notes"),
         Binding("b,h,left", "back", "Back", id="triage.back"),
         Binding("l,right", "next", "Next", id="triage.next"),
+        Binding("o", "open_url", "Open url", show=False, id="triage.open_url"),
         Binding("u", "undo", "Undo", id="triage.undo"),
         Binding("ctrl+r", "redo", "Redo", show=False, id="triage.redo"),
         Binding("escape,q", "close", "Done", id="triage.close"),
@@ -123,22 +126,23 @@ class TriageScreen(Screen[str | None]):
         return sum(1 for pid in self.touched if not self._untriaged(pid))
 
     def pace(self) -> float:
-        """Decisions per minute since the screen opened (the first minute counts as one)."""
-        annotations = self.library.annotations
-        done = decisions_since([annotations[p] for p in self.touched if p in annotations], self.started)
+        """Papers decided per minute since the screen opened (the first minute counts as
+        one). A decision undone is no decision, and neither is the undo: the count is of
+        papers decided now, not of status changes."""
         minutes = (self.clock() - self.started).total_seconds() / 60
-        return done / max(minutes, 1.0)
+        return self.decided_count() / max(minutes, 1.0)
 
     # -- layout ----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         with Vertical(id="triage-column"):
-            yield Static(id="triage-progress")
+            yield Static(id="triage-progress", markup=False)
+            yield Static(id="triage-scope", markup=False)
             yield PaperDetail(id="triage-paper")
             notes = NotesEditor(self.library, id="triage-notes")
             notes.display = False
             yield notes
-        yield Footer()
+        yield KeyFooter(pinned=("close", "help"))
 
     def on_mount(self) -> None:
         self._show()
@@ -158,23 +162,26 @@ class TriageScreen(Screen[str | None]):
         self._update_progress()
 
     def _update_progress(self) -> None:
-        # the filter as the user typed it, its control characters shown as symbols
-        where = f"in this filter ({visible_controls(self.filter_label)})" if self.filter_label else "in the library"
+        # Two lines: where one is (never cut: it fits 80 columns), then which list, as the
+        # user typed its filter and search (control characters shown as symbols), cut
+        # with an ellipsis when long.
         total = len(self.queue)
         left = self.remaining()
         if total == 0:
-            line = Content.assemble(("Nothing untriaged ", "bold"), where, ("  · escape returns", "$text-muted"))
+            line = Content.assemble(("Nothing untriaged", "bold"), ("  · escape returns", "$text-muted"))
         elif self.current_id is None:
             line = Content.assemble(
-                ("All triaged: ", "bold $text-success"), f"{total:,} papers {where}", ("  · b goes back", "$text-muted")
+                ("All triaged: ", "bold $text-success"), f"{total:,} papers", ("  · b goes back", "$text-muted")
             )
         else:
             line = Content.assemble(
                 (f"{self.pos + 1:,} of {total:,}", "bold"),
-                f" untriaged {where}",
-                (f"  · {left:,} left · {self.decided_count():,} decided · {self.pace():.1f} / min", "$text-muted"),
+                " untriaged",
+                (f" · {left:,} left · {self.decided_count():,} decided · {self.pace():.1f}/min", "$text-muted"),
             )
         self.query_one("#triage-progress", Static).update(line)
+        where = f"in this list: {visible_controls(self.filter_label)}" if self.filter_label else "in the library"
+        self.query_one("#triage-scope", Static).update(Content.styled(where, "$text-muted"))
 
     # -- moving ------------------------------------------------------------------------------
 
@@ -240,6 +247,11 @@ class TriageScreen(Screen[str | None]):
         change = self.library.redo()
         self.notify(f"Redid {change.field} change" if change else "Nothing to redo", markup=False)
         self._show()
+
+    def action_open_url(self) -> None:
+        from reader_tui.tui.open_url import open_url
+
+        open_url(self, self.library, self.current_id or self.last_shown)
 
     def action_tags(self) -> None:
         from reader_tui.tui.dialogs.tag_editor import TagEditor

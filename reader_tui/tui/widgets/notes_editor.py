@@ -28,6 +28,15 @@ from reader_tui.core.text.display import visible_controls
 
 AUTOSAVE_DELAY = 0.8
 AUTOSAVE_MAX_WAIT = 2.0
+PLACEHOLDER_WRITING = "type your notes (markdown), saved as you type; escape leaves"
+
+
+def notes_key(screen: object) -> str:
+    """The key that opens the notes on `screen` (its binding's id ends in ".notes"), or ""."""
+    for binding in getattr(screen, "BINDINGS", ()):
+        if getattr(binding, "id", None) and binding.id.endswith(".notes"):
+            return binding.key.split(",")[0].strip()
+    return ""
 
 
 class NotesDocument(Document):
@@ -105,6 +114,26 @@ class NotesEditor(TextArea):
         self._max_timer: Timer | None = None
         self.read_only = True
         self.border_title = "notes"
+        self._placeholder = "notes"
+        self.placeholder = self._placeholder
+        self.add_class("-collapsed")
+
+    def on_mount(self) -> None:
+        # Named from the screen's own binding, so the hint follows the key wherever it is.
+        key = notes_key(self.screen)
+        self._placeholder = f"notes: {key} to write" if key else "notes"
+        self._update_collapsed()
+
+    def _update_collapsed(self, focused: bool | None = None) -> None:
+        """An empty note takes one line until the pane is focused (the abstract gets the
+        room); a note with text, or the pane being written in, gets its box."""
+        focused = self.has_focus if focused is None else focused
+        self.set_class(not focused and not self.text, "-collapsed")
+        self.placeholder = PLACEHOLDER_WRITING if focused else self._placeholder
+
+    def _on_focus(self, event: events.Focus) -> None:
+        # (Widget._on_focus, which sets has_focus, runs after this one)
+        self._update_collapsed(focused=True)
 
     # -- an exact document, drawn visibly ------------------------------------------------------
 
@@ -164,6 +193,7 @@ class NotesEditor(TextArea):
         self.read_only = paper_id is None
         if self.text != notes:
             self.load_text(notes)
+        self._update_collapsed()
 
     def reload(self) -> None:
         """Take in the Library's notes (undo, another process) unless the user is mid-edit."""
@@ -177,6 +207,7 @@ class NotesEditor(TextArea):
             self.cursor_location = self.clamp_visitable(cursor)
         else:
             self._saved_text = notes
+        self._update_collapsed()
 
     def _stop_timers(self) -> None:
         for timer in (self._timer, self._max_timer):
@@ -218,3 +249,4 @@ class NotesEditor(TextArea):
 
     def _on_blur(self, event: events.Blur) -> None:
         self.save_now()
+        self._update_collapsed(focused=False)

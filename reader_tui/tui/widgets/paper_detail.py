@@ -33,7 +33,7 @@ LABEL = "$text-muted"
 MATCH = "reverse $text-warning"
 
 
-class PaperDetail(ScrollView, can_focus=True):
+class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
     """Title, venue and year, authors, url, keywords, tags, status and the abstract.
 
     A line-API view: the text is wrapped once per paper (and per width) into Strips, so
@@ -41,6 +41,8 @@ class PaperDetail(ScrollView, can_focus=True):
     through the list stays within a frame.
     """
 
+    # Its own keys only (inherit_bindings=False): the text never scrolls sideways, and the
+    # inherited left / right would take triage's back / next (b, left; l, right).
     BINDINGS = [
         Binding("up,k", "scroll_up", "Scroll up", show=False, id="detail.up"),
         Binding("down,j", "scroll_down", "Scroll down", show=False, id="detail.down"),
@@ -147,7 +149,8 @@ class PaperDetail(ScrollView, can_focus=True):
         if width <= 0 or width == self._wrapped_width:
             return
         self._wrapped_width = width
-        self._strips = Visual.to_strips(self, self._content, width, None, self.visual_style)
+        content = layout_fields(self._content, width)
+        self._strips = Visual.to_strips(self, content, width, None, self.visual_style)
         size = Size(width, len(self._strips))
         if size != self.virtual_size:
             # Only this pane's scroll extent changes: update the scrollbar without the
@@ -189,13 +192,14 @@ def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:
         lines.append(_field("url", Content.styled(visible_controls(view.url), "underline")))
     if view.keywords:
         lines.append(_field("keywords", _highlight(Content(names_line(view.keywords)), words)))
-    status = Content.assemble((view.status.mark + " ", "$text-accent"), view.status.value)
-    lines.append(_field("status", status))
     if view.tags:
         tags = Content("  ".join(map(visible_controls, view.tags)))
         lines.append(_field("tags", _highlight(tags.stylize("$text-secondary"), words)))
+    # status and citation key share a line: one row more for the abstract at 80x24
+    status = Content.assemble((view.status.mark + " ", "$text-accent"), view.status.value)
     if view.citekey:
-        lines.append(_field("cite", Content(visible_controls(view.citekey))))
+        status = Content.assemble(status, ("   cite ", LABEL), Content(visible_controls(view.citekey)))
+    lines.append(_field("status", status))
     return Content("\n").join(lines)
 
 
@@ -207,9 +211,63 @@ def abstract_content(abstract: str, words: tuple[str, ...] = ()) -> Content:
     return _highlight(Content.assemble(*parts), words)
 
 
+LABEL_WIDTH = 9
+FIELDS = ("venue", "authors", "url", "keywords", "tags", "status")
+_LABELS = {f"{name:<{LABEL_WIDTH}}".replace(" ", "\u00a0") for name in FIELDS}
+_INDENT = "\u00a0" * LABEL_WIDTH
+_URL_BREAKS = re.compile(r"(?<=[/?&#])(?=[^/])")
+
+
 def _field(label: str, value: Content) -> Content:
-    # No-break spaces keep a long value (a url) on the label's line, folded if need be.
-    return Content.assemble((f"{label:<9}".replace(" ", "\u00a0"), LABEL), value)
+    # No-break spaces: the label is one word; `layout_fields` lays the value out for a width.
+    return Content.assemble((f"{label:<{LABEL_WIDTH}}".replace(" ", "\u00a0"), LABEL), value)
+
+
+def layout_fields(content: Content, width: int) -> Content:
+    """`content` (as `header_content` and the abstract make it) laid out for `width`
+    cells: a field's value too long for its line goes on under the value, not under the
+    label column, and a url breaks only between its parts (`url_lines`). Every other
+    line, and every style, is left as it is."""
+    room = width - LABEL_WIDTH
+    if room < 12:
+        return content
+    lines: list[Content] = []
+    for line in content.split("\n"):
+        plain = line.plain
+        if plain[:LABEL_WIDTH] not in _LABELS or line.cell_length <= width:
+            lines.append(line)
+            continue
+        label, value = line[:LABEL_WIDTH], line[LABEL_WIDTH:]
+        if plain.startswith("url\u00a0"):
+            offsets, at = [], 0
+            for piece in url_lines(value.plain, room)[:-1]:
+                at += len(piece)
+                offsets.append(at)
+            pieces = value.divide(offsets) if offsets else [value]
+        else:
+            pieces = value.wrap(room) or [value]
+        lines.append(label + pieces[0])
+        lines += [Content(_INDENT) + piece for piece in pieces[1:]]
+    return Content("\n").join(lines)
+
+
+def url_lines(url: str, width: int) -> list[str]:
+    """`url` in lines of at most `width` cells, broken only after a `/`, `?`, `&` or `#`,
+    so an id (`forum?id=00F7BfXLYJ`) is never cut; a single part longer than a line is
+    the only thing folded."""
+    lines: list[str] = []
+    line = ""
+    for part in _URL_BREAKS.split(url):
+        if line and len(line) + len(part) > width:
+            lines.append(line)
+            line = ""
+        while len(part) > width:
+            lines.append(part[:width])
+            part = part[width:]
+        line += part
+    if line or not lines:
+        lines.append(line)
+    return lines
 
 
 def _highlight(content: Content, words: tuple[str, ...]) -> Content:

@@ -25,13 +25,12 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from reader_tui.core.library.library import Library
-from reader_tui.core.model import Status
+from reader_tui.core.model import NOTES_MARK, Status
 from reader_tui.core.text.display import one_line, visible_controls
 from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
 TAG_SHARE = 3  # tags take at most a third of the row, the title gets the rest
-NOTES_GLYPH = "✎"
 """Drawn after the status of a paper with notes."""
 #: Component classes that are a whole look of their own (background included), not an overlay.
 _FULL_STYLES = frozenset({
@@ -357,7 +356,7 @@ class PaperList(GutterScrollView, can_focus=True):
         segments = [
             Segment("▌" if is_marked else " ", mark_style),
             Segment(status.mark, status_style),
-            Segment(NOTES_GLYPH if view.notes.strip() else " ", base + styles["notes"]),
+            Segment(NOTES_MARK if view.notes.strip() else " ", base + styles["notes"]),
             Segment(" ", base),
         ]
         segments.extend(self._title_segments(pid, _fit(title, title_room), base, styles["match"]))

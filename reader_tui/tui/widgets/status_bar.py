@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from reader_tui.core.text.display import sanitize
+from reader_tui.tui.keys import legend_line
 
 
 class StatusBar(Horizontal):
@@ -25,6 +26,9 @@ class StatusBar(Horizontal):
         self._message_is_error = False
         self._saving: tuple[str, bool] = ("", False)
         self._read_only = False
+        # The glyphs at the start of each row, explained where the eye goes to find out
+        # (the same legend is in help).
+        self.tooltip = f"{legend_line()}\n? lists every key and the search syntax"
 
     def on_mount(self) -> None:
         # A notification fades; a library that cannot be written stays so for the whole

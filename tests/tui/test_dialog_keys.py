@@ -1,0 +1,143 @@
+"""Issue 14's dialogs: enter exports from any field of the export dialog, the list's
+description never hides its count, Markdown says it has no abstracts, tab visits the
+same fields whatever the format, the choices are remembered; the tag editor says that
+"llm reasoning" is one tag."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.screen import Screen
+from textual.widgets import Checkbox, Input, RadioSet, Static
+
+from reader_tui.core.library.library import Library
+from reader_tui.tui.app import create_app
+from reader_tui.tui.dialogs.export_dialog import ExportDialog, ExportRequest
+from reader_tui.tui.dialogs.tag_editor import TagEditor
+from tui_support import enter_text, screen_text, settle
+
+TODAY = date(2026, 3, 1)
+NOTHING = object()
+
+
+class Harness(App):
+    def __init__(self, modal: Screen) -> None:
+        super().__init__()
+        self.modal = modal
+        self.result: Any = NOTHING
+
+    def on_mount(self) -> None:
+        self.push_screen(self.modal, self._done)
+
+    def _done(self, result: Any) -> None:
+        self.result = result
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+
+
+async def test_enter_on_a_radio_button_exports(tmp_path: Path) -> None:
+    app = Harness(ExportDialog(2, 5, 9, today=TODAY))
+    async with app.run_test() as pilot:
+        assert isinstance(app.focused, RadioSet)
+        await pilot.press("down", "enter")  # arrows choose "this list", enter exports
+    assert app.result == ExportRequest("filter", "bibtex", tmp_path / "reader-tui-filter-2026-03-01.bib",
+                                       to_clipboard=False, abstract=True)
+
+
+async def test_enter_on_the_checkbox_exports_and_on_cancel_cancels() -> None:
+    app = Harness(ExportDialog(2, 5, 9, today=TODAY))
+    async with app.run_test() as pilot:
+        await pilot.press("tab", "tab")  # format, then the abstracts checkbox
+        assert isinstance(app.focused, Checkbox)
+        await pilot.press("space")  # space toggles it
+        await pilot.press("enter")
+    assert app.result.abstract is False and app.result.scope == "marked"
+
+    app = Harness(ExportDialog(2, 5, 9, today=TODAY))
+    async with app.run_test() as pilot:
+        app.screen.query_one("#export-cancel").focus()
+        await pilot.press("enter")
+    assert app.result is None
+
+
+async def test_a_long_filter_never_hides_the_count() -> None:
+    label = "filter: tag:llm · sort: title · search: " + "reasoning " * 12
+    app = Harness(ExportDialog(0, 1234, 19630, filter_label=label, today=TODAY))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "this list (1,234)" in text and "all (19,630)" in text
+        assert "filter filter" not in text and "this list: filter: tag:llm" in text
+
+
+async def _tab_order(app: App, pilot: Any) -> list[str]:
+    app.screen.query_one("#export-scope").focus()
+    await pilot.pause()
+    order = []
+    for _ in range(7):
+        order.append(app.focused.id)
+        await pilot.press("tab")
+    return order
+
+
+async def test_markdown_has_no_abstracts_and_tab_visits_the_same_fields() -> None:
+    app = Harness(ExportDialog(2, 5, 9, today=TODAY))
+    async with app.run_test() as pilot:
+        bibtex_order = await _tab_order(app, pilot)
+        box = app.screen.query_one("#export-abstract", Checkbox)
+        assert box.value
+        app.screen.query_one("#export-format").focus()
+        await pilot.press("down")  # Markdown
+        assert app.screen.format == "markdown"
+        assert not box.value and str(box.label) == "no abstracts"
+        box.focus()
+        await pilot.press("space")  # cannot be ticked for Markdown, and says why
+        await pilot.pause()
+        assert not box.value and "never include abstracts" in str(app.screen.query_one("#export-error", Static).render())
+        assert await _tab_order(app, pilot) == bibtex_order
+        app.screen.query_one("#export-format").focus()
+        await pilot.press("up")  # back to BibTeX: the abstracts come back
+        assert box.value and str(box.label) == "with abstracts"
+
+
+async def test_format_destination_and_path_are_remembered(library: Library, tmp_path: Path) -> None:
+    app = create_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x")
+        dialog = app.screen
+        assert isinstance(dialog, ExportDialog)
+        app.screen.query_one("#export-format").focus()
+        await pilot.press("down")  # Markdown
+        await enter_text(pilot, "#export-path", str(tmp_path / "reading.md"))
+        await settle(app, pilot)
+        assert (tmp_path / "reading.md").exists()
+        assert library.settings["export"]["format"] == "markdown"
+        await pilot.press("x")
+        again = app.screen
+        assert isinstance(again, ExportDialog) and again is not dialog
+        assert again.format == "markdown"
+        assert again.query_one("#export-format-markdown").value
+        assert again.query_one("#export-path", Input).value == str(tmp_path / "reading.md")
+
+
+async def test_a_tag_with_a_space_is_said_to_be_one_tag() -> None:
+    editor = TagEditor(["A paper"], [], {"llm": 3})
+    app = Harness(editor)
+    async with app.run_test() as pilot:
+        await enter_text(pilot, "#tag-input", "llm reasoning")
+        await pilot.pause()
+        note = editor.query_one("#tag-note", Static)
+        assert note.display and str(note.render()) == '"llm reasoning" is one tag; "llm, reasoning" would be 2'
+        assert editor.tags == ["llm reasoning"]
+        await enter_text(pilot, "#tag-input", "agents, planning")  # commas: two tags, nothing to say
+        await pilot.pause()
+        assert editor.tags == ["llm reasoning", "agents", "planning"]
+        assert not note.display

@@ -1,0 +1,76 @@
+"""Issue 14: help (`?`) and the command palette show the app's own actions, grouped, with
+the glyph legend and the search syntax in help; none of Textual's inherited bindings
+(Scroll Left/Right, Page Left, Maximize, Screenshot, "Up - key: up,k"); `^p Commands`
+once in the footer, `? Help` always visible in it."""
+
+from __future__ import annotations
+
+from reader_tui.core.library.library import Library
+from reader_tui.tui.app import create_app
+from reader_tui.tui.commands import ReaderCommands
+from reader_tui.tui.keys import legend_line
+from reader_tui.tui.screens.help_screen import HelpScreen
+from tui_support import screen_text, settle
+
+INHERITED = ("Scroll Left", "Scroll Right", "Page Left", "Page Right", "Copy selected text", "Maximize",
+             "Screenshot", "Focus Next")
+
+
+def _help_text(app) -> str:
+    return str(app.screen.query_one("#help-table").render())
+
+
+async def test_help_lists_the_apps_keys_grouped_with_legend_and_search_syntax(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=(100, 50)) as pilot:
+        await settle(app, pilot)
+        for focus in ("list", "detail"):
+            if focus == "detail":
+                await pilot.press("enter")  # the detail pane: its own scroll keys, no inherited ones
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            text = _help_text(app)
+            for inherited in INHERITED:
+                assert inherited not in text, (focus, inherited)
+            for heading in ("The current paper (or the marked ones)", "Anywhere", "Marks at the start of a row",
+                            "Search syntax"):
+                assert heading in text
+            assert "○ " in text and "to-read" in text and "✗ " in text and "has notes" in text
+            assert "tag:llm" in text and "status:to-read" in text and '"exact phrase"' in text
+            assert ("Scroll down" in text) == (focus == "detail")
+            await pilot.press("escape")
+
+
+async def test_palette_lists_actions_not_cursor_moves_nor_system_commands(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        commands = list(ReaderCommands(app.screen)._commands())
+        names = [text for text, _, _ in commands]
+        for move in ("Up", "Down", "First", "Last", "Page up", "Page down"):
+            assert move not in names
+        assert not any(name in INHERITED for name in names)
+        helps = dict((text, help_text) for text, help_text, _ in commands)
+        assert helps["Search"] == "The list · key /"
+        assert helps["Tags"].startswith("The current paper")
+        assert helps["Quit"] == "Anywhere · key q"
+        # Textual's system commands (Maximize, Screenshot, Keys) are not this app's
+        assert all(provider is ReaderCommands for provider in app.COMMANDS)
+
+
+async def test_footer_shows_the_palette_once_and_help_at_80_columns(library: Library) -> None:
+    app = create_app(library)
+    for size in ((80, 24), (140, 45)):
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            footer = screen_text(app).splitlines()[-1]
+            assert footer.count("^p Commands") == 1, footer
+            assert "? Help" in footer, footer
+        app = create_app(library)
+
+
+async def test_status_line_explains_the_glyphs(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert legend_line() in app.screen.query_one("#status").tooltip
