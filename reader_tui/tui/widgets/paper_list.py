@@ -31,7 +31,6 @@ from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
 TAG_SHARE = 3  # tags take at most a third of the row, the title gets the rest
-"""Drawn after the status of a paper with notes."""
 #: Component classes that are a whole look of their own (background included), not an overlay.
 _FULL_STYLES = frozenset({
     "paper-list--cursor", "paper-list--cursor-blurred", "paper-list--empty",
