@@ -48,6 +48,7 @@ from ..formats.identifiers import (
 )
 from ..gc_pause import gc_paused
 from ..model import Paper
+from ..reviews import merge_scores
 
 TITLE_THRESHOLD = 95.0
 ABSTRACT_THRESHOLD = 92.0
@@ -337,6 +338,8 @@ def merge_paper(old: Paper, new: Paper, *, refresh: bool | None = None) -> Paper
     - authors, url, doi, keywords, venue, year, abstract, source: filled where `old` has
       none; otherwise `old` keeps its own (the first source of a paper stays its source).
     - `short_name`: the new one when it has one, else the old one.
+    - tldr, area, pdf link: filled in, or refreshed on a re-import; withdrawn stays once
+      set; scores: the newer capture's, the ratings it replaces kept (`merge_scores`).
     - A record read back from a file reader-tui exported (`OWN_EXPORT_SOURCE`) changes
       nothing: `old` as it is.
     - A re-import (`refresh`; by default when the ids are the same): the new non-empty
@@ -389,4 +392,12 @@ def merge_paper(old: Paper, new: Paper, *, refresh: bool | None = None) -> Paper
         short_name=new.short_name or old.short_name,
         entry_type=entry_type,
         extra_fields=extra,
+        # What an OpenReview snapshot with reviews knows: the TL;DR, area and pdf link
+        # filled in or refreshed, withdrawn once withdrawn, the newer capture's scores
+        # (keeping the ratings they replace, `reviews.merge_scores`).
+        tldr=new.tldr if new.tldr and (refresh or not old.tldr) else old.tldr,
+        area=new.area if new.area and (refresh or not old.area) else old.area,
+        pdf_url=new.pdf_url if new.pdf_url and (refresh or not old.pdf_url) else old.pdf_url,
+        withdrawn=old.withdrawn or new.withdrawn,
+        scores=merge_scores(old.scores, new.scores),
     )
