@@ -1,4 +1,5 @@
-"""Orders of the paper list: by title, status, date added or last change.
+"""Orders of the paper list: by title, status, date added or last change, and by what
+reviewers said (mean rating, spread, confidence-weighted rating: `SCORE_FIELDS`).
 
 Pure functions over `PaperView`s, shared by the TUI's sort dialog and the CLI.
 """
@@ -18,23 +19,40 @@ SORT_FIELDS: dict[str, str] = {
     "changed": "last changed",
 }
 
+#: The sort fields that rank by reviews (name -> what a person calls it): highest first
+#: unless reversed; papers without the figure after those with it, and withdrawn
+#: submissions after both, in either direction (unless `SortKey.withdrawn_last` is off).
+SCORE_FIELDS: dict[str, str] = {
+    "rating": "mean rating",
+    "spread": "rating spread",
+    "weighted": "confidence-weighted rating",
+}
+
+#: Every field a SortKey accepts.
+ALL_SORT_FIELDS: dict[str, str] = {**SORT_FIELDS, **SCORE_FIELDS}
+
 _STATUS_ORDER = {status: rank for rank, status in enumerate(Status)}
 
 
 @dataclass(frozen=True, slots=True)
 class SortKey:
-    """How to order the list: one of `SORT_FIELDS`, ascending unless `reverse`."""
+    """How to order the list: one of `SORT_FIELDS` (ascending unless `reverse`) or of
+    `SCORE_FIELDS` (highest first unless `reverse`; withdrawn papers last unless
+    `withdrawn_last` is False)."""
 
     field: str = "title"
     reverse: bool = False
+    withdrawn_last: bool = True
 
     def __post_init__(self) -> None:
-        if self.field not in SORT_FIELDS:
-            raise ValueError(f"unknown sort field {self.field!r} (expected one of: {', '.join(SORT_FIELDS)})")
+        if self.field not in ALL_SORT_FIELDS:
+            raise ValueError(f"unknown sort field {self.field!r} (expected one of: {', '.join(ALL_SORT_FIELDS)})")
 
     @property
     def label(self) -> str:
         """A short description for a status line, e.g. "title" or "last changed ↓"."""
+        if self.field in SCORE_FIELDS:
+            return SCORE_FIELDS[self.field] + (" (lowest first)" if self.reverse else " (highest first)")
         return SORT_FIELDS[self.field] + (" ↓" if self.reverse else "")
 
 
@@ -51,6 +69,8 @@ def sort_views(views: Iterable[PaperView], key: SortKey) -> list[PaperView]:
     kept) come last in both directions, so reversing puts the newest first, not the blanks.
     """
     items = list(views)
+    if key.field in SCORE_FIELDS:
+        return _by_score(items, key)
     if key.field == "title":
         return sorted(items, key=title_key, reverse=key.reverse)
     if key.field == "status":
@@ -65,3 +85,34 @@ def sort_views(views: Iterable[PaperView], key: SortKey) -> list[PaperView]:
     undated = [v for v in items if not date(v)]
     return sorted(dated, key=date, reverse=key.reverse) + undated
 
+
+
+_FIGURES: dict[str, Callable] = {
+    "rating": lambda s: sum(s.ratings) / len(s.ratings) if s.ratings else None,
+    "spread": lambda s: max(s.ratings) - min(s.ratings) if s.ratings else None,
+    "weighted": lambda s: s.weighted_rating,
+}
+
+
+def score_value(view: PaperView, field: str) -> float | None:
+    """The figure a score sort orders `view` by (None: the paper has none)."""
+    scores = view.paper.scores
+    return None if scores is None else _FIGURES[field](scores)
+
+
+def _by_score(items: list[PaperView], key: SortKey) -> list[PaperView]:
+    figure = _FIGURES[key.field]
+    sign = 1.0 if key.reverse else -1.0  # highest first unless reversed
+    last = key.withdrawn_last
+    decorated = []
+    for position, view in enumerate(items):
+        paper = view.paper
+        scores = paper.scores
+        value = None if scores is None else figure(scores)
+        group = 2 if last and paper.withdrawn else 0
+        if value is None:
+            decorated.append((group + 1, 0.0, position))
+        else:
+            decorated.append((group, sign * value, position))
+    decorated.sort()
+    return [items[position] for _, _, position in decorated]
