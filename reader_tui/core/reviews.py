@@ -67,6 +67,7 @@ KIND_LABELS = {
     "meta": "Meta-review",
     "other": "Note",
 }
+_SCORE_SET = frozenset(SCORE_NAMES)
 _LEADING_INT = re.compile(r"\s*(-?\d+)")
 #: Compression of the stored records: zlib level 1 (fast; level 6 saves 10% more disk for
 #: twice the time, and an import compresses 230 MB of text).
@@ -172,30 +173,29 @@ def _ms(stamp: Any) -> int | None:
 
 def note_record(note: Any, forum_id: str) -> dict[str, Any] | None:
     """One reply as the store keeps it, or None when it is not a note at all."""
-    if not isinstance(note, dict):
+    # Runs for each of a conference's 80,000 replies: kept tight.
+    if type(note) is not dict:
         return None
     content = note.get("content")
-    if not isinstance(content, dict):
-        content = {}
-    kind = _kind(note)
     scores: dict[str, int] = {}
     text: list[list[str]] = []
-    for name, raw in content.items():
-        val = value(raw)
-        if name in SCORE_NAMES:
-            number = score_number(val)
-            if number is not None:
-                scores[name] = number
-                continue
-        if name in _BOILERPLATE or not isinstance(val, str) or not val.strip():
-            continue
-        text.append([name, val])
-    text.sort(key=lambda item: item[0] != "title")  # a comment's title before its text
+    if type(content) is dict:
+        for name, raw in content.items():
+            val = raw.get("value") if type(raw) is dict else raw
+            if name in _SCORE_SET:
+                number = val if type(val) is int else score_number(val)
+                if number is not None:
+                    scores[name] = number
+                    continue
+            if type(val) is str and val and name not in _BOILERPLATE and not val.isspace():
+                text.append([name, val])
+        if text and text[0][0] != "title":
+            text.sort(key=lambda item: item[0] != "title")  # a comment's title before its text
     replyto = note.get("replyto")
     return {
         "id": str(note.get("id") or ""),
-        "kind": kind,
-        "replyto": replyto if isinstance(replyto, str) and replyto else forum_id,
+        "kind": _kind(note),
+        "replyto": replyto if type(replyto) is str and replyto else forum_id,
         "author": _author(note),
         "cdate": _ms(note.get("cdate") or note.get("tcdate")),
         "mdate": _ms(note.get("mdate") or note.get("tmdate")),

@@ -83,15 +83,16 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
                 elif mode.forums and isinstance(record, dict) and ("replies" in record or "details" in record):
                     where = line if line > 0 else None
                     raise ImportFailure(path, "the note's replies are not a list; nothing was imported", where)
-                paper = _paper(record, source, venue, year, replies)
+                forum = None
+                if replies is not None:
+                    forum = forum_record(record, replies, _text(record.get("forum")) or _text(record.get("id")))
+                paper = _paper(record, source, venue, year, replies, forum)
                 if isinstance(paper, str):
                     where = line if line > 0 else None
                     label = f"item {-line}: " if line < 0 else ""
                     result.problems.append(ImportProblem(path, where, label + paper))
                     continue
-                if replies is not None:
-                    forum = forum_record(record, replies, paper.id)
-                    paper = paper.evolve(scores=summarize(forum, paper.venue))
+                if forum is not None:
                     compress(paper.id, forum)
                 result.papers.append(paper)
     except ImportFailure:
@@ -115,6 +116,9 @@ class _Mode:
     forums = False
 
 
+_QUEUED_FORUMS = 256
+
+
 class _Compressor:
     """Encodes forum records on a second thread as the file is read (zlib releases the
     GIL: on two cores the 230 MB of review text of a conference compresses while the
@@ -124,6 +128,7 @@ class _Compressor:
         self.result = result
         self.pending: dict[str, tuple[str, int, Any]] = {}
         self.pool: Any = None
+        self.queued: Any = None  # futures not yet known to be done, oldest first
 
     def __enter__(self) -> _Compressor:
         return self
@@ -132,8 +137,17 @@ class _Compressor:
         if self.pool is None:
             from concurrent.futures import ThreadPoolExecutor
 
+            from collections import deque
+
             self.pool = ThreadPoolExecutor(1, thread_name_prefix="reader-tui-compress")
-        self.pending[paper_id] = (record["captured"], len(record["notes"]), self.pool.submit(encode_forum, record))
+            self.queued = deque()
+        future = self.pool.submit(encode_forum, record)
+        self.pending[paper_id] = (record["captured"], len(record["notes"]), future)
+        # Records wait uncompressed in the queue: when parsing runs ahead, wait for the
+        # oldest, so that memory holds a few hundred forums' text, not the conference's.
+        self.queued.append(future)
+        while len(self.queued) > _QUEUED_FORUMS:
+            self.queued.popleft().result()
 
     def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
         if self.pool is None:
@@ -157,8 +171,73 @@ def _open(path: Path) -> IO[bytes]:
     with reading(path):
         raw = path.open("rb", buffering=1 << 20)
     if raw.peek(2)[:2] == GZIP_MAGIC:
-        return io.BufferedReader(gzip.GzipFile(fileobj=raw, mode="rb"), buffer_size=1 << 20)  # type: ignore[arg-type]
+        return io.BufferedReader(_Prefetched(gzip.GzipFile(fileobj=raw, mode="rb")), buffer_size=1 << 20)
     return raw
+
+
+class _Prefetched(io.RawIOBase):
+    """A decompressed stream read on a second thread, a few MB ahead of the parser: zlib
+    releases the GIL, so on two cores a 100 MB gzip file decompresses while the lines
+    before parse. Errors of the decompression (a damaged file) are raised to the reader."""
+
+    def __init__(self, source: IO[bytes]) -> None:
+        import queue
+        import threading
+
+        super().__init__()
+        self._source = source
+        self._queue: queue.Queue[bytes | BaseException] = queue.Queue(maxsize=8)
+        self._full = queue.Full
+        self._buffer = memoryview(b"")
+        self._done = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="reader-tui-gunzip", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                chunk = self._source.read(1 << 20)
+                self._put(chunk)
+                if not chunk:
+                    return
+        except BaseException as error:  # noqa: BLE001 - handed to the reading thread
+            self._put(error)
+
+    def _put(self, item: bytes | BaseException) -> None:
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return
+            except self._full:
+                continue
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target: Any) -> int:
+        if not self._buffer:
+            if self._done:
+                return 0
+            item = self._queue.get()
+            if isinstance(item, BaseException):
+                self._done = True
+                raise item
+            if not item:
+                self._done = True
+                return 0
+            self._buffer = memoryview(item)
+        n = min(len(target), len(self._buffer))
+        target[:n] = self._buffer[:n]
+        self._buffer = self._buffer[n:]
+        return n
+
+    def close(self) -> None:
+        if not self.closed:
+            self._stop.set()
+            self._thread.join()
+            self._source.close()
+        super().close()
 
 
 def _peek(stream: IO[bytes], path: Path) -> bytes:
@@ -328,7 +407,12 @@ def _strings(value: Any, separators: str) -> tuple[str, ...]:
 
 
 def _paper(
-    record: Any, source: str, default_venue: str | None, default_year: int | None, replies: list[Any] | None = None
+    record: Any,
+    source: str,
+    default_venue: str | None,
+    default_year: int | None,
+    replies: list[Any] | None = None,
+    thread: dict[str, Any] | None = None,
 ) -> Paper | str:
     """The Paper for one note, or a message saying why there is none."""
     if not isinstance(record, dict):
@@ -381,6 +465,7 @@ def _paper(
         area=" ".join(_text(_field(record, content, "primary_area")).split()),
         pdf_url=pdf,
         withdrawn=withdrawn,
+        scores=None if thread is None else summarize(thread, venue),
     )
 
 
