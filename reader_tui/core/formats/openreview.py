@@ -135,9 +135,8 @@ class _Compressor:
 
     def __call__(self, paper_id: str, record: dict[str, Any]) -> None:
         if self.pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-
             from collections import deque
+            from concurrent.futures import ThreadPoolExecutor
 
             self.pool = ThreadPoolExecutor(1, thread_name_prefix="reader-tui-compress")
             self.queued = deque()

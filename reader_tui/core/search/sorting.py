@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from operator import mul
 
 from ..model import PaperView, Status
 
@@ -101,18 +102,31 @@ def score_value(view: PaperView, field: str) -> float | None:
 
 
 def _by_score(items: list[PaperView], key: SortKey) -> list[PaperView]:
-    figure = _FIGURES[key.field]
-    sign = 1.0 if key.reverse else -1.0  # highest first unless reversed
+    # One float per paper, not a tuple: 20,000 tuples compared cost three times the sort.
+    # Groups lie _GROUP apart (scored, unscored, withdrawn scored, withdrawn unscored);
+    # within a group the figure, negated for highest first. Ties keep the given order.
+    sign = 1.0 if key.reverse else -1.0
     last = key.withdrawn_last
-    decorated = []
-    for position, view in enumerate(items):
+    field = key.field
+
+    def order(view: PaperView) -> float:
         paper = view.paper
         scores = paper.scores
-        value = None if scores is None else figure(scores)
-        group = 2 if last and paper.withdrawn else 0
-        if value is None:
-            decorated.append((group + 1, 0.0, position))
-        else:
-            decorated.append((group, sign * value, position))
-    decorated.sort()
-    return [items[position] for _, _, position in decorated]
+        base = _GROUP * 2 if last and paper.withdrawn else 0.0
+        ratings = scores.ratings if scores is not None else ()
+        if not ratings:
+            return base + _GROUP
+        if field == "rating":
+            return base + sign * (sum(ratings) / len(ratings))
+        if field == "spread":
+            return base + sign * (max(ratings) - min(ratings))
+        weights = scores.confidences  # as Scores.weighted_rating, inlined: this runs 20,000 times
+        total = sum(weights) if len(weights) == len(ratings) else 0
+        if not total:
+            return base + sign * (sum(ratings) / len(ratings))
+        return base + sign * (sum(map(mul, ratings, weights)) / total)
+
+    return sorted(items, key=order)
+
+
+_GROUP = 1e12
