@@ -133,3 +133,14 @@ def test_the_reviews_store_reads_one_paper_at_a_time(library: Library) -> None:
     assert store.forum("PaperCCCC3").reviews[3].scores["rating"] == 4
     # the catalog holds the numbers, never the texts
     assert b"A summary." not in library.files.catalog_path.read_bytes()
+
+
+def test_doctor_names_a_damaged_reviews_store(library: Library) -> None:
+    from reader_tui.core.library.doctor import check_store
+
+    import_file(library, REVIEWS / "snapshot1.jsonl")
+    assert check_store(library.files.folder).ok
+    (library.files.folder / REVIEWS_FILE).write_bytes(b"not sqlite" * 50)
+    report = check_store(library.files.folder)
+    assert not report.ok
+    assert any(str(library.files.folder / REVIEWS_FILE) in line and "not a reviews store" in line for line in report.lines())
