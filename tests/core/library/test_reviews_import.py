@@ -144,3 +144,17 @@ def test_doctor_names_a_damaged_reviews_store(library: Library) -> None:
     report = check_store(library.files.folder)
     assert not report.ok
     assert any(str(library.files.folder / REVIEWS_FILE) in line and "not a reviews store" in line for line in report.lines())
+
+
+def test_importing_the_plain_list_again_keeps_what_the_reviews_brought(library: Library, tmp_path: Path) -> None:
+    import_file(library, REVIEWS / "snapshot1.jsonl")
+    before = {pid: library.papers[pid] for pid in IDS}
+    summary = import_file(library, tmp_path / "list.jsonl")
+    assert summary.reviews is None  # (titles and abstracts are refreshed from the list: another text)
+    after = Library.open(library.files.folder)
+    for pid in IDS:
+        paper = after.papers[pid]
+        assert (paper.tldr, paper.area, paper.pdf_url, paper.withdrawn, paper.scores) == (
+            before[pid].tldr, before[pid].area, before[pid].pdf_url, before[pid].withdrawn, before[pid].scores
+        )
+    assert after.forum("PaperAAAA1") is not None
