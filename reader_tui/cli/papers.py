@@ -180,6 +180,8 @@ def format_forum(view: PaperView, forum: Any) -> str:
         lines.append(summary)
     if forum.captured:
         lines.append(f"captured {forum.captured}")
+    if not forum.notes:
+        lines += ["", "no reviews, comments or decision yet"]
     for note, depth in forum.thread():
         pad = "    " * depth
         when = f" · {note.date[:10]}" if note.date else ""

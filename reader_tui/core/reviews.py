@@ -454,6 +454,18 @@ class Forum:
 # -- one-line forms, for lists, the detail pane and the CLI ---------------------------------
 
 
+def pdf_link(paper: Any) -> str:
+    """The paper's pdf: its `pdf_url`, else OpenReview's pdf of the forum its url names
+    (`https://openreview.net/pdf?id=ID`), else ""."""
+    if paper.pdf_url:
+        return paper.pdf_url
+    url = paper.url or ""
+    prefix = "https://openreview.net/forum?id="
+    if url.startswith(prefix) and len(url) > len(prefix):
+        return "https://openreview.net/pdf?id=" + url[len(prefix):]
+    return ""
+
+
 def _fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.1f}"
 

@@ -125,3 +125,7 @@ def test_a_damaged_reviews_store_is_one_line(run: Run, db: Path) -> None:
     assert result.returncode == 1
     assert result.stderr == f"reader-tui: {db / 'reviews.sqlite'}: not a reviews store (not an SQLite database), so it was left untouched\n"
     assert run("list").returncode == 0  # the list still works
+
+
+def test_show_reviews_of_a_paper_whose_forum_is_empty_says_so(reviewed: Run) -> None:
+    assert "no reviews, comments or decision yet" in reviewed("show", "PaperDDDD4", "--reviews").stdout

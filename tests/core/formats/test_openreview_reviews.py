@@ -118,3 +118,12 @@ def test_the_score_summary():
     assert summary["rating"] == 5.33 and summary["reviews"] == 3 and summary["decision"] == "poster"
     assert Scores.from_dict(scores.to_dict()) == scores
     assert summarize({"notes": [], "captured": ""}) is None
+
+
+def test_pdf_link_falls_back_to_the_forums_pdf():
+    from reader_tui.core.model import Paper
+    from reader_tui.core.reviews import pdf_link
+
+    assert pdf_link(Paper(id="a", title="t", pdf_url="https://openreview.net/pdf/x.pdf")) == "https://openreview.net/pdf/x.pdf"
+    assert pdf_link(Paper(id="a", title="t", url="https://openreview.net/forum?id=AbC")) == "https://openreview.net/pdf?id=AbC"
+    assert pdf_link(Paper(id="a", title="t", url="https://arxiv.org/abs/1")) == ""
