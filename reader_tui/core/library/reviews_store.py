@@ -58,6 +58,8 @@ class ReviewStore:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._local = threading.local()
+        self.timeout = 5.0
+        """Seconds a read waits for an import's commit to finish before saying it is busy."""
 
     # -- reading ----------------------------------------------------------------------
 
@@ -133,7 +135,9 @@ class ReviewStore:
         # Read-write where the folder allows it, though only reads are made: a writer
         # killed mid-import leaves a journal that the next reader must roll back.
         mode = "rw" if os.access(self.path.parent, os.W_OK) and os.access(self.path, os.W_OK) else "ro"
-        connection = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode={mode}", uri=True, check_same_thread=False)
+        connection = sqlite3.connect(
+            f"{self.path.resolve().as_uri()}?mode={mode}", uri=True, check_same_thread=False, timeout=self.timeout
+        )
         try:
             self._check_meta(connection)
         except BaseException:
@@ -228,7 +232,9 @@ class ReviewStore:
     def _check_meta(self, connection: sqlite3.Connection) -> None:
         try:
             meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as error:
+            if "no such table" not in str(error):
+                raise  # locked, busy, damaged: said as such by `_SqliteErrors`
             meta = {}
         if meta.get("kind") != KIND:
             raise StoreError(f"{self.path}: not a reader-tui reviews store, so it was left untouched")
@@ -259,6 +265,10 @@ class _SqliteErrors:
     def __exit__(self, kind: Any, error: Any, trace: Any) -> bool:
         if isinstance(error, sqlite3.DatabaseError):
             text = str(error) or type(error).__name__
+            if "locked" in text or "busy" in text:
+                raise StoreError(
+                    f"{self.path}: another reader-tui is writing the reviews (an import); try again when it is done"
+                ) from None
             if "disk is full" in text or "readonly" in text or "unable to open" in text:
                 raise StoreError(f"{self.path}: not saved: {text}; the reviews store is as it was") from None
             raise StoreError(f"{self.path}: the reviews store is damaged ({text}), so it was left untouched") from None

@@ -158,3 +158,19 @@ def test_importing_the_plain_list_again_keeps_what_the_reviews_brought(library: 
             before[pid].tldr, before[pid].area, before[pid].pdf_url, before[pid].withdrawn, before[pid].scores
         )
     assert after.forum("PaperAAAA1") is not None
+
+
+def test_a_store_locked_by_a_writer_is_said_to_be_busy_not_damaged(library: Library) -> None:
+    import_file(library, REVIEWS / "snapshot1.jsonl")
+    path = library.files.folder / REVIEWS_FILE
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN EXCLUSIVE")  # what an import's commit holds
+    try:
+        reader = Library.open(library.files.folder)
+        reader.review_store.timeout = 0.05
+        with pytest.raises(StoreError, match="another reader-tui is writing the reviews"):
+            reader.forum("PaperAAAA1")
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert reader.forum("PaperAAAA1") is not None
