@@ -25,7 +25,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         wanted = {library.resolve_id(i) for i in args.ids}
         views = [v for v in views if v.id in wanted]
     if args.format == "markdown":
-        text = export_markdown(views)
+        text = export_markdown(views, scores=args.scores)
     else:
         if args.unicode and args.ascii:
             raise UserError("choose one of --unicode and --ascii", EXIT_USAGE)

@@ -25,7 +25,7 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
     from ..core.formats.detect import read_any
     from .progress import Progress
 
-    papers, problems, failures, annotations, labels = [], [], [], {}, []
+    papers, problems, failures, annotations, labels, forums = [], [], [], {}, [], {}
     with Progress(len(files) + 1) as progress:
         for path in files:
             progress.step(f"reading {path.name}")
@@ -38,6 +38,7 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
                 progress.step(f"read {path.name}", advance=True)
             papers.extend(result.papers)
             problems.extend(result.problems)
+            forums.update(result.forums)
             labels.extend(result.label(i) for i in range(len(result.papers)))
             for pid, values in result.annotations.items():
                 known = annotations.setdefault(pid, {"tags": (), "notes": ""})
@@ -56,7 +57,7 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
                 _error("nothing to import: no papers found")
             return EXIT_ERROR
         progress.step(f"merging {counted(len(papers), 'paper')} into the library")
-        summary = library.import_papers(papers, annotations)
+        summary = library.import_papers(papers, annotations, forums)
     summary.add_problems(problems)
     print(f"{counted(summary.entries, 'entry')} read: {summary}")
     for line in summary.details(labels):

@@ -149,13 +149,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("list", "papers:cmd_list", "list papers")
     p.add_argument("--status", type=parse_status, help="only papers with this status")
     p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
-    p.add_argument("--search", metavar="QUERY", help="ranked fuzzy search (fields: tag: status: year: venue: is:)")
+    p.add_argument(
+        "--search", metavar="QUERY",
+        help="ranked fuzzy search (fields: tag: status: year: venue: is: rating: reviews: spread: area: decision:)",
+    )
+    p.add_argument(
+        "--sort", choices=["title", "status", "added", "changed", "rating", "spread", "weighted"],
+        help="order: rating, spread and weighted (confidence-weighted rating) highest first, withdrawn papers last",
+    )
+    p.add_argument("--reverse", action="store_true", help="with --sort: the other way round")
     p.add_argument("--limit", type=int, help="at most this many papers")
     p.add_argument("--json", action="store_true", help="print a JSON array")
 
     p = command("show", "papers:cmd_show", "show one paper")
     p.add_argument("id", metavar="ID")
     p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.add_argument("--reviews", action="store_true", help="print the paper's reviews, replies and decision")
 
     # "status" says what it does; "mark", its first name, keeps working (in the TUI,
     # marking means selecting papers with space).
@@ -194,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.add_argument("--clipboard", action="store_true", help="copy to the system clipboard")
     p.add_argument("--no-abstract", action="store_true", help="leave abstracts out of BibTeX")
+    p.add_argument("--scores", action="store_true", help="Markdown: add each paper's TL;DR and review scores")
     p.add_argument("--unicode", action="store_true", help="keep non-ASCII as UTF-8 (biblatex) instead of LaTeX")
     p.add_argument("--ascii", action="store_true", help="a pure ASCII file: what has no LaTeX form is lost (said on stderr); notes and tags stay exact")
 

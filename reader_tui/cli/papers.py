@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..core.model import EDITABLE_FIELDS, PaperView
 from ..core.text.words import counted
@@ -13,23 +14,47 @@ from .output import EXIT_OK, EXIT_USAGE, UserError, print_json
 def cmd_list(args: argparse.Namespace) -> int:
     library = open_library(args)
     views = select_views(library, status=args.status, tags=args.tag, search=args.search)
+    if args.sort:
+        from ..core.search.sorting import SortKey, sort_views
+
+        views = sort_views(views, SortKey(args.sort, args.reverse))
     if args.limit is not None:
         views = views[: max(args.limit, 0)]
     if args.json:
         print_json([v.to_dict() for v in views])
         return EXIT_OK
+    from ..core.reviews import compact_scores
     from ..core.text.display import one_line, visible_controls
 
+    scored = any(view.paper.scores is not None and view.paper.scores.ratings for view in views)
     for view in views:
         # tags as typed: they are the user's words, not LaTeX ("a\{b}" stays a\{b})
         tags = f"  [{', '.join(map(visible_controls, view.tags))}]" if view.tags else ""
-        print(f"{visible_controls(view.id)}  {view.status.mark} {view.status.value:<8} {one_line(view.title, 90)}{tags}")
+        # the score column only where some paper has reviews: other lists print as before
+        score = f"{compact_scores(view.paper.scores):<8} " if scored else ""
+        withdrawn = " (withdrawn)" if view.paper.withdrawn else ""
+        print(
+            f"{visible_controls(view.id)}  {view.status.mark} {view.status.value:<8} {score}"
+            f"{one_line(view.title, 90)}{withdrawn}{tags}"
+        )
     return EXIT_OK
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     library = open_library(args)
     view = library.view(library.resolve_id(args.id))
+    if args.reviews:
+        forum = library.forum(view.id)
+        if args.json:
+            print_json(None if forum is None else forum_json(forum))
+            return EXIT_OK
+        if forum is None:
+            from ..core.text.display import visible_controls
+
+            print(f"{visible_controls(view.id)}: no reviews imported (import the forum's notes: reader-tui import FILE)")
+            return EXIT_OK
+        print(format_forum(view, forum))
+        return EXIT_OK
     if args.json:
         print_json(view.to_dict())
         return EXIT_OK
@@ -112,6 +137,7 @@ def format_paper(view: PaperView) -> str:
     """A paper as plain text for the terminal: title, venue, authors, keywords and
     abstract rendered from their LaTeX/markdown as on screen; ids, url, tags and notes as
     typed. Control characters are shown visibly in all of them, never sent raw."""
+    from ..core.reviews import scores_line
     from ..core.text.display import names_line, one_line, sanitize, to_display, visible_controls
     from ..core.text.venues import venue_line
 
@@ -127,7 +153,12 @@ def format_paper(view: PaperView) -> str:
         ("venue", venue_line(one_line(view.venue), view.year)),
         ("authors", names_line(view.authors)),
         ("url", visible_controls(view.url)),
+        ("pdf", visible_controls(view.paper.pdf_url)),
         ("keywords", names_line(view.keywords)),
+        ("area", one_line(view.paper.area)),
+        ("scores", scores_line(view.paper.scores)),
+        ("state", "withdrawn" if view.paper.withdrawn else ""),
+        ("tldr", one_line(to_display(view.paper.tldr)) if view.paper.tldr else ""),
     ]
     lines += [f"{name:<9}{value}" for name, value in rows if value]
     if view.abstract:
@@ -136,6 +167,57 @@ def format_paper(view: PaperView) -> str:
         # the user's own words: not LaTeX, not markdown; lines and tabs kept
         lines += ["", "notes:", sanitize(view.notes)]
     return "\n".join(lines)
+
+
+def format_forum(view: PaperView, forum: Any) -> str:
+    """A paper's forum as plain text: the title and scores, then every note in reading
+    order (`Forum.thread`), replies indented under what they answer. The notes' text is
+    data: shown as written (markdown and LaTeX as typed), control characters made
+    visible, never interpreted by the terminal."""
+    from ..core.reviews import scores_line
+    from ..core.text.display import one_line, sanitize
+
+    lines = [one_line(view.title)]
+    summary = scores_line(view.paper.scores)
+    if summary:
+        lines.append(summary)
+    if forum.captured:
+        lines.append(f"captured {forum.captured}")
+    if not forum.notes:
+        lines += ["", "no reviews, comments or decision yet"]
+    for note, depth in forum.thread():
+        pad = "    " * depth
+        when = f" · {note.date[:10]}" if note.date else ""
+        lines += ["", f"{pad}── {sanitize(note.label)}{when}"]
+        line = note.scores_line()
+        if line:
+            lines.append(f"{pad}{line}")
+        for name, text in note.sections:
+            lines.append(f"{pad}{name}:")
+            lines += [f"{pad}  {row}".rstrip() for row in sanitize(text.replace("\r\n", "\n")).split("\n")]
+    return "\n".join(lines)
+
+
+def forum_json(forum: Any) -> dict[str, Any]:
+    """`show --reviews --json`: the forum's notes in reading order, with their depth."""
+    return {
+        "paper_id": forum.paper_id,
+        "captured": forum.captured or None,
+        "notes": [
+            {
+                "id": note.id,
+                "kind": note.kind,
+                "replyto": note.replyto,
+                "author": note.author,
+                "depth": depth,
+                "date": note.date or None,
+                "scores": dict(note.scores),
+                "history": [{"captured": when, "scores": dict(scores)} for when, scores in note.history],
+                "text": {name: text for name, text in note.sections},
+            }
+            for note, depth in forum.thread()
+        ],
+    }
 
 
 def _stdin_if_dash(text: str) -> str:

@@ -9,7 +9,7 @@ import argparse
 from datetime import date
 
 from ..core.library.library import Library
-from ..core.stats import Numbers, numbers_for
+from ..core.stats import Numbers, RatingNumbers, numbers_for, rating_numbers
 from ..core.text.words import counted
 from .options import open_library
 from .output import EXIT_OK
@@ -20,8 +20,22 @@ def print_stats(library: Library, *, as_json: bool = False, today: date | None =
     from ..core.text.display import safe_json, visible_controls
 
     figures = whole_library(library, today)
+    ratings = rating_numbers(library.papers.values())
     if as_json:
-        print(safe_json({"papers": figures.papers, "status": figures.status, "tags": figures.tags}))
+        data = {"papers": figures.papers, "status": figures.status, "tags": figures.tags}
+        if ratings.rated or ratings.withdrawn:
+            data["ratings"] = {
+                "rated": ratings.rated,
+                "withdrawn": ratings.withdrawn,
+                "unrated": ratings.unrated,
+                "mean": None if ratings.mean is None else round(ratings.mean, 2),
+                "histogram": {f"{i}-{i + 1}": n for i, n in enumerate(ratings.histogram)},
+                "per_area": [
+                    {"area": area, "rated": n, "mean": round(mean, 2), "rated_6_or_more": high}
+                    for area, n, mean, high in ratings.per_area
+                ],
+            }
+        print(safe_json(data))
         return
     print(counted(figures.papers, "paper"))
     for status, count in figures.status.items():
@@ -31,6 +45,9 @@ def print_stats(library: Library, *, as_json: bool = False, today: date | None =
         for tag, count in figures.tags.items():
             print(f"  {visible_controls(tag):<20} {count:>6}")
     print(per_day_line(figures.per_day))
+    if ratings.rated:
+        for line in rating_lines(ratings):
+            print(line)
 
 
 def whole_library(library: Library, today: date | None = None) -> Numbers:
@@ -49,6 +66,24 @@ def per_day_line(days: list[tuple[date, int]]) -> str:
     bars = "".join("·" if not count else "▁▂▃▄▅▆▇█"[min(7, (count * 8 - 1) // most)] for _day, count in days)
     total = sum(count for _day, count in days)
     return f"read per day {days[0][0]:%b %d} {bars} {days[-1][0]:%b %d}: {total} in {len(days)} days"
+
+
+def rating_lines(ratings: RatingNumbers, width: int = 40) -> list[str]:
+    """The rating distribution as text: a bar per whole step of mean rating, then per
+    primary area how many papers have ratings, their mean, and how many reach 6."""
+    from ..core.text.display import one_line
+
+    left_out = f"; {ratings.withdrawn} withdrawn left out" if ratings.withdrawn else ""
+    lines = [f"mean rating per paper ({ratings.rated} papers with reviews{left_out}; mean {ratings.mean:.2f})"]
+    most = max(ratings.histogram) or 1
+    for step, count in enumerate(ratings.histogram):
+        bar = "█" * round(count * width / most)
+        upper = "10" if step == 9 else f"<{step + 1}"
+        lines.append(f"  {step:>2}-{upper:<3} {bar:<{width}} {count:>6}")
+    lines.append("per area                                             papers   mean  >=6")
+    for area, count, mean, high in ratings.per_area:
+        lines.append(f"  {one_line(area, 50):<50} {count:>6}  {mean:>5.2f}  {round(100 * high / count):>3}%")
+    return lines
 
 
 def cmd_stats(args: argparse.Namespace) -> int:

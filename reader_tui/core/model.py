@@ -11,9 +11,10 @@ on-disk shape, so renaming a field here is a store format change.
 from __future__ import annotations
 
 import enum
+import sys
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Status(str, enum.Enum):
@@ -66,6 +67,196 @@ def now_iso() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
+#: Decision tiers, best first: what `decision:` matches and lists show.
+DECISIONS = ("oral", "spotlight", "poster", "accept", "reject")
+
+# Score tuples repeat from paper to paper (a few hundred distinct ones among 20,000
+# papers): each distinct tuple is kept once.
+_shared_tuples: dict[tuple[int, ...], tuple[int, ...]] = {}
+_parsed: dict[str, tuple[int, ...]] = {"": ()}  # a stored column ("4,6,8") -> its shared tuple
+_new_tuple = tuple.__new__
+
+
+def _ints(value: Any, pid: str, name: str) -> tuple[int, ...]:
+    if type(value) is not list or not all(type(v) is int for v in value):
+        raise ValueError(f"paper {pid}: scores.{name} must be a list of integers")
+    items = tuple(value)
+    return _shared_tuples.setdefault(items, items)
+
+
+def _mean(values: tuple[int, ...]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+class Scores(NamedTuple):
+    """What reviewers (and, once out, the decision) said of a paper, as lists, sorts and
+    filters need it: each official review's numbers, aligned by review (`ratings[i]`,
+    `confidences[i]`... are review i's; a review that did not give one is left out of
+    that tuple, so means are over the reviews that did), the decision tier when known
+    (one of `DECISIONS`, "" when unknown) and its text ("Accept (Oral)"), and when the
+    scores were captured (`captured`: the newest change OpenReview recorded in the
+    paper's forum, ISO time). `previous` holds the ratings of the capture before, when a
+    newer snapshot changed them (4 -> 6 during the rebuttal), captured at
+    `previous_captured`. The review texts are not here: `Library.forum` reads them.
+    """
+
+    ratings: tuple[int, ...] = ()
+    confidences: tuple[int, ...] = ()
+    soundness_scores: tuple[int, ...] = ()
+    presentation_scores: tuple[int, ...] = ()
+    contribution_scores: tuple[int, ...] = ()
+    decision: str = ""
+    decision_text: str = ""
+    captured: str = ""
+    previous: tuple[int, ...] = ()
+    previous_captured: str = ""
+
+    @property
+    def reviews(self) -> int:
+        """How many reviews gave a rating."""
+        return len(self.ratings)
+
+    @property
+    def rating(self) -> float | None:
+        """The mean rating, None without ratings."""
+        return _mean(self.ratings)
+
+    @property
+    def rating_min(self) -> int | None:
+        return min(self.ratings) if self.ratings else None
+
+    @property
+    def rating_max(self) -> int | None:
+        return max(self.ratings) if self.ratings else None
+
+    @property
+    def spread(self) -> int | None:
+        """Highest minus lowest rating: how much the reviewers disagree."""
+        return max(self.ratings) - min(self.ratings) if self.ratings else None
+
+    @property
+    def confidence(self) -> float | None:
+        return _mean(self.confidences)
+
+    @property
+    def soundness(self) -> float | None:
+        return _mean(self.soundness_scores)
+
+    @property
+    def presentation(self) -> float | None:
+        return _mean(self.presentation_scores)
+
+    @property
+    def contribution(self) -> float | None:
+        return _mean(self.contribution_scores)
+
+    @property
+    def weighted_rating(self) -> float | None:
+        """The ratings' mean weighted by each reviewer's confidence (the plain mean when
+        the confidences do not line up with the ratings)."""
+        ratings, weights = self.ratings, self.confidences
+        if not ratings:
+            return None
+        if len(weights) != len(ratings) or not sum(weights):
+            return sum(ratings) / len(ratings)
+        return sum(r * w for r, w in zip(ratings, weights)) / sum(weights)
+
+    @property
+    def previous_rating(self) -> float | None:
+        """The mean rating of the capture before, when it was different."""
+        return _mean(self.previous)
+
+    def summary(self) -> dict[str, Any]:
+        """The figures as `list --json` and `show --json` give them (means rounded to 2)."""
+
+        def r2(x: float | None) -> float | None:
+            return None if x is None else round(x, 2)
+
+        return {
+            "rating": r2(self.rating),
+            "rating_min": self.rating_min,
+            "rating_max": self.rating_max,
+            "ratings": list(self.ratings),
+            "reviews": self.reviews,
+            "confidence": r2(self.confidence),
+            "weighted_rating": r2(self.weighted_rating),
+            "soundness": r2(self.soundness),
+            "presentation": r2(self.presentation),
+            "contribution": r2(self.contribution),
+            "decision": self.decision or None,
+            "decision_text": self.decision_text or None,
+            "captured": self.captured or None,
+            "previous_ratings": list(self.previous) if self.previous_captured else None,
+            "previous_rating": r2(self.previous_rating) if self.previous_captured else None,
+            "previous_captured": self.previous_captured or None,
+        }
+
+    def to_text(self) -> str:
+        """The catalog's form: one string, `|`-separated: the five score columns (each
+        `,`-separated), the previous ratings, captured, previous captured, decision and
+        decision text (last: it may hold a `|`). One string per paper instead of an object
+        of lists keeps a conference's catalog 8 MB smaller and its parse lighter."""
+        columns = (
+            self.ratings, self.confidences, self.soundness_scores, self.presentation_scores,
+            self.contribution_scores, self.previous,
+        )
+        parts = [",".join(map(str, column)) for column in columns]
+        parts += [self.captured, self.previous_captured, self.decision, self.decision_text]
+        return "|".join(parts)
+
+    @classmethod
+    def from_text(cls, text: str, pid: str = "?") -> Scores:
+        """Scores from `to_text`'s string. Raises ValueError on a bad one."""
+        parts = text.split("|", 9)
+        if len(parts) != 10:
+            raise ValueError(f"paper {pid}: scores {text[:40]!r} are not in the catalog's form")
+        try:
+            r, c, s, p, n, prev = map(_parsed.__getitem__, parts[:6])
+        except KeyError:
+            for part in parts[:6]:
+                if part not in _parsed:
+                    try:
+                        items = tuple(int(x) for x in part.split(",")) if part else ()
+                    except ValueError:
+                        raise ValueError(f"paper {pid}: scores {text[:40]!r} hold a score that is not a number") from None
+                    _parsed[part] = _shared_tuples.setdefault(items, items)
+            r, c, s, p, n, prev = map(_parsed.__getitem__, parts[:6])
+        intern = sys.intern
+        return _new_tuple(cls, (r, c, s, p, n, intern(parts[8]), intern(parts[9]), parts[6], prev, parts[7]))
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for name in ("ratings", "confidences", "soundness_scores", "presentation_scores", "contribution_scores", "previous"):
+            value = getattr(self, name)
+            if value:
+                data[name] = list(value)
+        for name in ("decision", "decision_text", "captured", "previous_captured"):
+            value = getattr(self, name)
+            if value:
+                data[name] = value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any, pid: str = "?") -> Scores:
+        """Scores from `to_dict`'s object or `to_text`'s string. Raises ValueError on a
+        bad shape."""
+        if type(data) is str:
+            return cls.from_text(data, pid)
+        if type(data) is not dict:
+            raise ValueError(f"paper {pid}: scores must be an object")
+        values: dict[str, Any] = {}
+        for name in ("ratings", "confidences", "soundness_scores", "presentation_scores", "contribution_scores", "previous"):
+            if name in data:
+                values[name] = _ints(data[name], pid, name)
+        for name in ("decision", "decision_text", "captured", "previous_captured"):
+            value = data.get(name)
+            if value is not None:
+                if type(value) is not str:
+                    raise ValueError(f"paper {pid}: scores.{name} must be a string")
+                values[name] = sys.intern(value) if name.startswith("decision") else value
+        return cls(**values)
+
+
 @dataclass(frozen=True, slots=True)
 class Paper:
     """One catalog record, as imported.
@@ -82,6 +273,8 @@ class Paper:
     (lowercase name, value) pairs in file order, the value as it reads with macros expanded
     and its outer braces or quotes taken off. Both exist so that a user's bibliography is
     exported as it came in.
+    `tldr`, `area` (OpenReview's primary area), `pdf_url`, `withdrawn` and `scores` come
+    from an OpenReview import with reviews (`scores` is None for a paper without them).
     """
 
     id: str
@@ -103,16 +296,29 @@ class Paper:
     aliases: tuple[str, ...] = ()
     """The ids of the records merged into this paper from other sources (the OpenReview
     id of a seed paper), so that the paper is found by those ids too."""
+    tldr: str = ""
+    area: str = ""
+    pdf_url: str = ""
+    withdrawn: bool = False
+    scores: Scores | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _OPTIONAL_FIELDS}
         data["authors"] = list(self.authors)
         data["keywords"] = list(self.keywords)
         data["extra_fields"] = dict(self.extra_fields)
-        if self.aliases:
+        if self.aliases:  # most papers have none: the catalog stays as it was
             data["aliases"] = list(self.aliases)
-        else:
-            del data["aliases"]  # most papers have none: the catalog stays as it was
+        # What a review import brings is written only when there is some: a catalog of
+        # papers without reviews stays as it was, byte for byte.
+        for name in ("tldr", "area", "pdf_url"):
+            value = getattr(self, name)
+            if value:
+                data[name] = value
+        if self.withdrawn:
+            data["withdrawn"] = True
+        if self.scores is not None:
+            data["scores"] = self.scores.to_text()
         return data
 
     @classmethod
@@ -152,6 +358,18 @@ class Paper:
         if type(extra) is not dict or not _all_str(extra) or not _all_str(extra.values()):
             raise ValueError(f"paper {pid}: extra_fields must be an object of strings")
         values["extra_fields"] = tuple(extra.items())
+        for key in ("tldr", "area", "pdf_url"):
+            value = get(key)
+            if value:
+                if type(value) is not str:
+                    raise ValueError(f"paper {pid}: {key} must be a string, not {type(value).__name__}")
+                # 21 primary areas repeat across 20,000 papers: each kept once
+                values[key] = sys.intern(value) if key == "area" else value
+        if get("withdrawn"):
+            values["withdrawn"] = True
+        scores = get("scores")
+        if scores is not None:
+            values["scores"] = Scores.from_dict(scores, pid)
         return cls(**values)
 
     def evolve(self, **changes: Any) -> Paper:
@@ -312,8 +530,19 @@ class PaperView:
             notes=self.notes,
             changed=dict(self.annotation.changed),
         )
+        paper = self.paper
+        data.update(
+            tldr=paper.tldr,
+            area=paper.area,
+            pdf_url=paper.pdf_url,
+            withdrawn=paper.withdrawn,
+            scores=paper.scores.summary() if paper.scores is not None else None,
+        )
         return data
 
+
+#: Paper fields written to the catalog only when set (see `Paper.to_dict`).
+_OPTIONAL_FIELDS = frozenset({"aliases", "tldr", "area", "pdf_url", "withdrawn", "scores"})
 
 _STR_FIELDS = (
     "abstract", "venue", "url", "citekey", "source", "doi", "short_name", "added", "entry_type",

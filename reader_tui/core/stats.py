@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any, NamedTuple
 
-from .model import Annotation, PaperView, Status
+from .model import Annotation, Paper, PaperView, Status
 
 DAYS = 28
 
@@ -179,3 +179,43 @@ def _parse(text: str) -> datetime | None:
 def _day(text: str, tz: tzinfo | None) -> date | None:
     moment = _parse(text)
     return None if moment is None else moment.astimezone(tz).date()
+
+
+class RatingNumbers(NamedTuple):
+    """The rating distribution of a set of papers (withdrawn submissions left out and
+    counted apart): how many have ratings, the histogram of their mean ratings in whole
+    steps (`histogram[i]`: papers whose mean is at least i and below i + 1; 10 counts in
+    9), the mean of the means, and per primary area (most papers first): (area, papers
+    with ratings, mean of their means, how many have a mean of 6 or more)."""
+
+    rated: int
+    withdrawn: int
+    unrated: int
+    histogram: list[int]
+    mean: float | None
+    per_area: list[tuple[str, int, float, int]]
+
+
+def rating_numbers(papers: Iterable[Paper]) -> RatingNumbers:
+    """`RatingNumbers` of `papers` (e.g. `Library.papers.values()`, or a filter's)."""
+    histogram = [0] * 10
+    withdrawn = unrated = 0
+    means: list[float] = []
+    areas: dict[str, list[float]] = {}
+    for paper in papers:
+        if paper.withdrawn:
+            withdrawn += 1
+            continue
+        scores = paper.scores
+        if scores is None or not scores.ratings:
+            unrated += 1
+            continue
+        mean = sum(scores.ratings) / len(scores.ratings)
+        means.append(mean)
+        histogram[min(9, max(0, int(mean)))] += 1
+        areas.setdefault(paper.area or "(no area)", []).append(mean)
+    per_area = sorted(
+        ((area, len(xs), sum(xs) / len(xs), sum(1 for x in xs if x >= 6)) for area, xs in areas.items()),
+        key=lambda row: (-row[1], row[0]),
+    )
+    return RatingNumbers(len(means), withdrawn, unrated, histogram, sum(means) / len(means) if means else None, per_area)

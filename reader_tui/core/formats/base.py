@@ -64,6 +64,9 @@ class ImportResult:
     annotations: dict[str, dict[str, Any]] = field(default_factory=dict)
     lines: list[int | None] = field(default_factory=list)
     """The line each paper starts on, parallel to `papers` (empty when the importer has none)."""
+    forums: dict[str, Any] = field(default_factory=dict)
+    """Incoming paper id -> its forum (`core.reviews.ForumData`: reviews, comments,
+    decision), for the reviews store; only from notes that carry their replies."""
 
     def require_papers(self, item: str, none: str) -> ImportResult:
         """`self` when it holds a paper. Else the file is refused in one line: the first

@@ -58,7 +58,7 @@ def _quote(notes: str) -> list[str]:
     return [f"  > {line}".rstrip() for line in lines]
 
 
-def _item(paper: PaperView) -> list[str]:
+def _item(paper: PaperView, scores: bool = False) -> list[str]:
     title = escape_markdown(one_line(paper.title)) or "Untitled"
     lines = [f"- **{title}**"]
     where = one_line(paper.venue or "")
@@ -70,6 +70,16 @@ def _item(paper: PaperView) -> list[str]:
     if paper.tags:
         meta.append("tags: " + ", ".join(escape_markdown(sanitize(t)) for t in paper.tags))
     lines.append("  " + " · ".join(meta))
+    if scores:
+        from ..reviews import scores_line
+
+        line = scores_line(paper.paper.scores)
+        if paper.paper.withdrawn:
+            line = f"{line} · withdrawn" if line else "withdrawn"
+        if line:
+            lines.append("  " + escape_markdown(line))
+        if paper.paper.tldr.strip():
+            lines.append("  TL;DR: " + escape_markdown(sanitize(one_line(paper.paper.tldr))))
     if paper.url:
         lines.append("  " + _link(paper.url))
     if paper.notes.strip():
@@ -78,10 +88,11 @@ def _item(paper: PaperView) -> list[str]:
     return lines
 
 
-def export_markdown(papers: Iterable[PaperView]) -> str:
+def export_markdown(papers: Iterable[PaperView], *, scores: bool = False) -> str:
     """A markdown reading list: a heading with counts, then one section per status
     (reading, to-read, unread, read, skipped; empty ones left out), papers in the
-    given order within each section."""
+    given order within each section. With `scores`, each paper also gets a line of its
+    review scores (`reviews.scores_line`) and its TL;DR, when it has them."""
     groups: dict[Status, list[PaperView]] = {status: [] for status in STATUS_ORDER}
     for paper in papers:
         groups[paper.status].append(paper)
@@ -95,5 +106,5 @@ def export_markdown(papers: Iterable[PaperView]) -> str:
         for index, paper in enumerate(groups[status]):
             if index:
                 out.append("")
-            out += _item(paper)
+            out += _item(paper, scores)
     return "\n".join(out) + "\n"

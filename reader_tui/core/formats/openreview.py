@@ -7,6 +7,12 @@ Two note shapes are understood, per record:
   ...}, ...}}`, and API v1's `content.title` as a plain string.
 A JSON object `{"notes": [...]}` (an API v2 response saved to a file) is read too.
 
+Notes that carry their forum (`replies`, or openreview-py's `details.replies` /
+`details.directReplies`) bring their reviews, comments and decision: each paper gets its
+TL;DR, primary area, pdf link, withdrawn flag and `Scores`, and `ImportResult.forums`
+the forum's record for the reviews store (see `core.reviews`). Such a file is taken
+whole or not at all: a line that is not JSON fails the file, naming the line.
+
 JSON Lines are read one line at a time, so a file of any size costs memory for its
 papers only; a line that is not JSON is skipped and reported. A JSON document is parsed
 whole, with orjson (about 2x faster than the standard library's json).
@@ -31,6 +37,7 @@ import orjson
 
 from ..gc_pause import gc_paused
 from ..model import Paper
+from ..reviews import ForumData, encode_forum, forum_record, replies_of, summarize
 from ..text.display import stable_id
 from ..text.titles import derive_title
 from .base import ImportFailure, ImportProblem, ImportResult, reading
@@ -54,8 +61,9 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
     """
     path = Path(path)
     result = ImportResult(path=path)
+    mode = _Mode()
     try:
-        with _open(path) as stream, gc_paused():
+        with _open(path) as stream, gc_paused(), _Compressor(result) as compress:
             head = _peek(stream, path)
             if head.startswith(b"["):
                 records = _document(stream.read(), path)
@@ -64,18 +72,29 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
                 # it whole, and fall back to lines when it is not one JSON value either.
                 data = stream.read()
                 notes = _document_object(data, path)
-                records = notes if notes is not None else _lines(io.BytesIO(data), path, result.problems)
+                records = notes if notes is not None else _lines(io.BytesIO(data), path, result.problems, mode)
             else:
-                records = _lines(stream, path, result.problems)
+                records = _lines(stream, path, result.problems, mode)
             source = f"openreview:{path.name}"
             for line, record in records:
-                paper = _paper(record, source, venue, year)
+                replies = replies_of(record) if isinstance(record, dict) else None
+                if replies is not None:
+                    mode.forums = True
+                elif mode.forums and isinstance(record, dict) and ("replies" in record or "details" in record):
+                    where = line if line > 0 else None
+                    raise ImportFailure(path, "the note's replies are not a list; nothing was imported", where)
+                forum = None
+                if replies is not None:
+                    forum = forum_record(record, replies, _text(record.get("forum")) or _text(record.get("id")))
+                paper = _paper(record, source, venue, year, replies, forum)
                 if isinstance(paper, str):
                     where = line if line > 0 else None
                     label = f"item {-line}: " if line < 0 else ""
                     result.problems.append(ImportProblem(path, where, label + paper))
-                else:
-                    result.papers.append(paper)
+                    continue
+                if forum is not None:
+                    compress(paper.id, forum)
+                result.papers.append(paper)
     except ImportFailure:
         raise
     except (EOFError, gzip.BadGzipFile, zlib.error):
@@ -83,6 +102,59 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
     except OSError as error:
         raise ImportFailure(path, error.strerror or str(error)) from None
     return result.require_papers("note", "holds no OpenReview notes")
+
+
+class _Mode:
+    """What the file has shown itself to be so far: `forums` once a note carried its
+    replies (then a bad line fails the whole file instead of being skipped)."""
+
+    forums = False
+
+
+_QUEUED_FORUMS = 256
+
+
+class _Compressor:
+    """Encodes forum records on a second thread as the file is read (zlib releases the
+    GIL: on two cores the 230 MB of review text of a conference compresses while the
+    next lines parse), filling `result.forums` when the block ends."""
+
+    def __init__(self, result: ImportResult) -> None:
+        self.result = result
+        self.pending: dict[str, tuple[str, int, Any]] = {}
+        self.pool: Any = None
+        self.queued: Any = None  # futures not yet known to be done, oldest first
+
+    def __enter__(self) -> _Compressor:
+        return self
+
+    def __call__(self, paper_id: str, record: dict[str, Any]) -> None:
+        if self.pool is None:
+            from collections import deque
+            from concurrent.futures import ThreadPoolExecutor
+
+            self.pool = ThreadPoolExecutor(1, thread_name_prefix="reader-tui-compress")
+            self.queued = deque()
+        future = self.pool.submit(encode_forum, record)
+        self.pending[paper_id] = (record["captured"], len(record["notes"]), future)
+        # Records wait uncompressed in the queue: when parsing runs ahead, wait for the
+        # oldest, so that memory holds a few hundred forums' text, not the conference's.
+        self.queued.append(future)
+        while len(self.queued) > _QUEUED_FORUMS:
+            self.queued.popleft().result()
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        if self.pool is None:
+            return
+        try:
+            if kind is None:
+                for pid, (captured, count, future) in self.pending.items():
+                    self.result.forums[pid] = ForumData(captured, count, future.result())
+        finally:
+            for _, _, future in self.pending.values():
+                future.cancel()
+            self.pool.shutdown(wait=True)
+            self.pending.clear()
 
 
 def _open(path: Path) -> IO[bytes]:
@@ -93,8 +165,73 @@ def _open(path: Path) -> IO[bytes]:
     with reading(path):
         raw = path.open("rb", buffering=1 << 20)
     if raw.peek(2)[:2] == GZIP_MAGIC:
-        return io.BufferedReader(gzip.GzipFile(fileobj=raw, mode="rb"), buffer_size=1 << 20)  # type: ignore[arg-type]
+        return io.BufferedReader(_Prefetched(gzip.GzipFile(fileobj=raw, mode="rb")), buffer_size=1 << 20)
     return raw
+
+
+class _Prefetched(io.RawIOBase):
+    """A decompressed stream read on a second thread, a few MB ahead of the parser: zlib
+    releases the GIL, so on two cores a 100 MB gzip file decompresses while the lines
+    before parse. Errors of the decompression (a damaged file) are raised to the reader."""
+
+    def __init__(self, source: IO[bytes]) -> None:
+        import queue
+        import threading
+
+        super().__init__()
+        self._source = source
+        self._queue: queue.Queue[bytes | BaseException] = queue.Queue(maxsize=8)
+        self._full = queue.Full
+        self._buffer = memoryview(b"")
+        self._done = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="reader-tui-gunzip", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                chunk = self._source.read(1 << 20)
+                self._put(chunk)
+                if not chunk:
+                    return
+        except BaseException as error:  # noqa: BLE001 - handed to the reading thread
+            self._put(error)
+
+    def _put(self, item: bytes | BaseException) -> None:
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return
+            except self._full:
+                continue
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target: Any) -> int:
+        if not self._buffer:
+            if self._done:
+                return 0
+            item = self._queue.get()
+            if isinstance(item, BaseException):
+                self._done = True
+                raise item
+            if not item:
+                self._done = True
+                return 0
+            self._buffer = memoryview(item)
+        n = min(len(target), len(self._buffer))
+        target[:n] = self._buffer[:n]
+        self._buffer = self._buffer[n:]
+        return n
+
+    def close(self) -> None:
+        if not self.closed:
+            self._stop.set()
+            self._thread.join()
+            self._source.close()
+        super().close()
 
 
 def _peek(stream: IO[bytes], path: Path) -> bytes:
@@ -130,8 +267,9 @@ def _document(data: bytes, path: Path) -> Iterator[tuple[int, Any]]:
     return ((-number, note) for number, note in enumerate(document, start=1))
 
 
-def _lines(stream: IO[bytes], path: Path, problems: list[ImportProblem]) -> Iterator[tuple[int, Any]]:
-    """The notes of a JSON Lines stream with their line numbers; bad lines become problems."""
+def _lines(stream: IO[bytes], path: Path, problems: list[ImportProblem], mode: _Mode) -> Iterator[tuple[int, Any]]:
+    """The notes of a JSON Lines stream with their line numbers; bad lines become problems
+    (in a file of forums, `mode.forums`, a bad line fails the file)."""
     for number, line in enumerate(_raw_lines(stream), start=1):
         if number == 1 and line.startswith(_BOM):
             line = line[len(_BOM) :]
@@ -144,6 +282,10 @@ def _lines(stream: IO[bytes], path: Path, problems: list[ImportProblem]) -> Iter
                 line.decode("utf-8")
             except UnicodeDecodeError:
                 raise ImportFailure(path, "is not UTF-8 text (save it as UTF-8 and try again)", number) from None
+            if mode.forums:
+                raise ImportFailure(
+                    path, "not valid JSON, so nothing was imported (a file of reviews is taken whole or not at all)", number
+                ) from None
             problems.append(ImportProblem(path, number, "skipped a line that is not valid JSON"))
             continue
         if number == 1:
@@ -258,7 +400,14 @@ def _strings(value: Any, separators: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _paper(record: Any, source: str, default_venue: str | None, default_year: int | None) -> Paper | str:
+def _paper(
+    record: Any,
+    source: str,
+    default_venue: str | None,
+    default_year: int | None,
+    replies: list[Any] | None = None,
+    thread: dict[str, Any] | None = None,
+) -> Paper | str:
     """The Paper for one note, or a message saying why there is none."""
     if not isinstance(record, dict):
         return f"skipped {_kind(record)}: not a note"
@@ -284,6 +433,15 @@ def _paper(record: Any, source: str, default_venue: str | None, default_year: in
     keywords_value = _field(record, content, "keywords")
     # A list whose items hold `a; b` lists gets split on ";"; a bare string on "," too.
     keywords = _strings(keywords_value, ";" if isinstance(keywords_value, list) else ";,")
+    pdf = _text(_field(record, content, "pdf")).strip()
+    if pdf.startswith("/"):
+        pdf = f"https://openreview.net{pdf}"
+    elif not pdf.startswith(("https://", "http://")):
+        pdf = ""
+    venueid = _text(_field(record, content, "venueid"))
+    withdrawn = record.get("withdrawn") is True or "withdrawn" in venue.lower() or venueid.endswith("Withdrawn_Submission")
+    if replies is not None and not withdrawn:
+        withdrawn = any(_is_withdrawal(reply) for reply in replies)
     return Paper(
         id=pid,
         title=title,
@@ -297,7 +455,20 @@ def _paper(record: Any, source: str, default_venue: str | None, default_year: in
         doi=_text(_field(record, content, "doi")).strip(),
         title_derived=derived,
         short_name=short_name,
+        tldr=_text(_field(record, content, "TLDR") or _field(record, content, "tldr")).strip(),
+        area=" ".join(_text(_field(record, content, "primary_area")).split()),
+        pdf_url=pdf,
+        withdrawn=withdrawn,
+        scores=None if thread is None else summarize(thread, venue),
     )
+
+
+def _is_withdrawal(reply: Any) -> bool:
+    if not isinstance(reply, dict):
+        return False
+    invitations = reply.get("invitations")
+    names = invitations if isinstance(invitations, list) else [reply.get("invitation")]
+    return any(isinstance(name, str) and name.endswith("/-/Withdrawal") for name in names)
 
 
 def _year(record: dict[str, Any], content: dict[str, Any] | None, venue: str, default: int | None) -> int | None:

@@ -70,6 +70,9 @@ class ImportSummary:
     reattached: int = 0
     """Annotations left without their paper (a lost catalog) that moved onto the paper
     their record merged into."""
+    reviews: Any = None
+    """What the import did to the reviews store (`reviews_store.ReviewsWritten`), when the
+    files brought reviews."""
 
     def add_problems(self, problems: Sequence[Any]) -> None:
         """Count the importers' problems: skipped entries and warnings, each as its kind says."""
@@ -101,6 +104,13 @@ class ImportSummary:
             done.append(f"tags added to {_papers(len(self.tags_added))}")
         if self.reattached:
             done.append(f"annotations of {_papers(self.reattached)} reattached")
+        if self.reviews is not None:
+            reviews = self.reviews
+            text_reviews = f"reviews of {_papers(reviews.added + reviews.updated + reviews.unchanged)}: "
+            text_reviews += f"{reviews.added} new, {reviews.updated} updated, {reviews.unchanged} unchanged"
+            if reviews.moved:
+                text_reviews += f" ({reviews.moved} review{'s' if reviews.moved != 1 else ''} changed scores)"
+            done.append(text_reviews)
         return f"{text}; {', '.join(done)}" if done else text
 
     def details(self, labels: Sequence[str]) -> list[str]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..atomic_storage import ReadOnlyError, StoreError, describe_error
 from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
+from ..reviews import Forum
 from ..stats import tag_counts
 from ..text.words import counted
 from .catalog import Catalog
@@ -36,6 +37,7 @@ from .files import (
     put_annotation_records,
     table,
 )
+from .reviews_store import REVIEWS_FILE, ReviewStore
 from .writer import BackgroundWriter, BlockedWrite
 
 Listener = Callable[[frozenset[str] | None], None]
@@ -111,6 +113,8 @@ class Library:
         self.notices: list[str] = []
         """One-line remarks from opening (a backup that could not be taken), for the TUI."""
         self.papers: Catalog = Catalog({}, self.files.catalog_path)
+        self.review_store = ReviewStore(self.files.folder / REVIEWS_FILE)
+        """Each paper's forum (reviews, comments, decision), read on demand: `forum`."""
         self.annotations: dict[str, Annotation] = {}
         self.settings: dict[str, Any] = {}
         self._listeners: list[Listener] = []
@@ -206,6 +210,13 @@ class Library:
     def views(self, ids: Iterable[str] | None = None) -> list[PaperView]:
         """Views of `ids` (default: every paper, in catalog order)."""
         return [self.view(pid) for pid in (self.papers if ids is None else ids)]
+
+    def forum(self, paper_id: str) -> Forum | None:
+        """The paper's reviews, comments and decision (`core.reviews.Forum`), read from
+        the reviews store now (a fraction of a millisecond; any thread may call it), or
+        None when none were imported. Raises StoreError naming the file when the reviews
+        store is damaged."""
+        return self.review_store.forum(paper_id)
 
     def resolve_id(self, prefix: str) -> str:
         """The id of the one paper whose id starts with `prefix` (case-insensitive for
@@ -429,7 +440,10 @@ class Library:
     # -- importing ------------------------------------------------------------------------
 
     def import_papers(
-        self, incoming: Sequence[Paper], annotations: Mapping[str, Mapping[str, Any]] | None = None
+        self,
+        incoming: Sequence[Paper],
+        annotations: Mapping[str, Mapping[str, Any]] | None = None,
+        forums: Mapping[str, Any] | None = None,
     ) -> ImportSummary:
         """Add `incoming` papers to the catalog in one atomic write: a paper already there
         (same id, DOI, url, title or abstract) is merged, not doubled; every annotation stays.
@@ -443,10 +457,13 @@ class Library:
         Writes and applies on the calling thread; the TUI splits the two halves
         (`write_import` on a worker, `apply_import` on the UI thread).
         """
-        return self.apply_import(self.write_import(incoming, annotations))
+        return self.apply_import(self.write_import(incoming, annotations, forums))
 
     def write_import(
-        self, incoming: Sequence[Paper], annotations: Mapping[str, Mapping[str, Any]] | None = None
+        self,
+        incoming: Sequence[Paper],
+        annotations: Mapping[str, Mapping[str, Any]] | None = None,
+        forums: Mapping[str, Any] | None = None,
     ) -> ImportWrite:
         """The slow half of `import_papers`: merge `incoming` into the catalog on disk (under
         the lock, waited for) and move orphan annotations onto their papers on disk,
@@ -459,10 +476,15 @@ class Library:
 
         def change(records: dict[str, Any]) -> dict[str, Any] | None:
             # None (nothing to write) when a re-import of the same list changes nothing.
-            return merge_papers(
+            new = merge_papers(
                 records, incoming, summary, when, self._effective_citekey, self.files.catalog_path,
                 pinned=self.exported_citekeys(),
             )
+            if forums:
+                # Under the lock, before the catalog: see `import_papers`.
+                landed = {summary.id_map.get(pid, pid): forum for pid, forum in forums.items()}
+                summary.reviews = self.review_store.write(landed)
+            return new
 
         catalog: tuple[Catalog, Any] | None = None
         moved: dict[str, Annotation] = {}

@@ -49,6 +49,7 @@ from ..formats.identifiers import (
 )
 from ..gc_pause import gc_paused
 from ..model import Paper
+from ..reviews import merge_scores
 
 TITLE_THRESHOLD = 95.0
 ABSTRACT_THRESHOLD = 92.0
@@ -347,6 +348,8 @@ def merge_paper(old: Paper, new: Paper, *, refresh: bool | None = None) -> Paper
     - `short_name`: the new one when it has one, else the old one.
     - `aliases`: `new.id` (when it differs from `old.id`) and `new`'s own aliases join
       `old`'s, so the paper is found by the other source's id too.
+    - tldr, area, pdf link: filled in, or refreshed on a re-import; withdrawn stays once
+      set; scores: the newer capture's, the ratings it replaces kept (`merge_scores`).
     - A record read back from a file reader-tui exported (`OWN_EXPORT_SOURCE`) changes
       nothing: `old` as it is.
     - A re-import (`refresh`; by default when the ids are the same): the new non-empty
@@ -404,6 +407,14 @@ def merge_paper(old: Paper, new: Paper, *, refresh: bool | None = None) -> Paper
         entry_type=entry_type,
         extra_fields=extra,
         aliases=_aliases(old, new),
+        # What an OpenReview snapshot with reviews knows: the TL;DR, area and pdf link
+        # filled in or refreshed, withdrawn once withdrawn, the newer capture's scores
+        # (keeping the ratings they replace, `reviews.merge_scores`).
+        tldr=new.tldr if new.tldr and (refresh or not old.tldr) else old.tldr,
+        area=new.area if new.area and (refresh or not old.area) else old.area,
+        pdf_url=new.pdf_url if new.pdf_url and (refresh or not old.pdf_url) else old.pdf_url,
+        withdrawn=old.withdrawn or new.withdrawn,
+        scores=merge_scores(old.scores, new.scores),
     )
 
 

@@ -51,7 +51,7 @@ KIND = "search index"
 KNOWN_ATTRIBUTES = frozenset({
     "_ids", "_ordinal", "_records", "_removed", "_post", "_titles", "_years", "_venues", "_status",
     "_tags", "_notes", "_vocab", "_by_length", "_title_vocab", "_abstracts_done", "_cache", "_lock",
-    "index_abstracts_on_search",
+    "index_abstracts_on_search", "_rating", "_spread", "_nreviews", "_areas", "_decisions", "_withdrawn",
 })
 _CATALOG_FIELDS = attrgetter("short_name", "abstract", "keywords", "venue", "year")
 
@@ -180,7 +180,9 @@ def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
     index._by_length = dict(by_length)
     index._title_vocab = list(index._post[0])
     index._abstracts_done = n
-    # the annotations: from the records, never from the cache
+    # the review columns and the annotations: from the records, never from the cache
+    for o, r in enumerate(records):
+        index._index_review(o, r)
     index._status = [r.status for r in records]
     tags, notes = index._tags, index._notes
     for o, r in enumerate(records):

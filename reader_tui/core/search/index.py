@@ -20,7 +20,11 @@ How a query runs (`SearchIndex.search`):
    "Singleton-Optimized Conformal Prediction" first.
 
 Filters, phrases and exclusions narrow the result; a query of filters only keeps the
-list's own order (score 0). Term frequency is ignored (a paper's tokens are a set):
+list's own order (score 0). The review fields (`rating:`, `reviews:`, `spread:`, `area:`,
+`decision:`, `is:withdrawn`) read columns taken from each record's `scores`, `area` and
+`withdrawn` when the index is built or loaded (never cached: a review import changes
+them without changing the texts). Ranked results put withdrawn submissions last unless
+the query asks for them (`is:withdrawn`). Term frequency is ignored (a paper's tokens are a set):
 cheaper to build, and titles/keywords carry the ranking anyway.
 """
 
@@ -36,9 +40,10 @@ from typing import NamedTuple
 
 from ..gc_pause import gc_paused
 from ..model import Status
+from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
-from .query import Query, parse_query, year_bounds
+from .query import Query, in_bounds, number_bounds, parse_query, year_bounds
 from .scoring import (
     ABSTRACT,
     EXACT,
@@ -81,6 +86,42 @@ def venue_key(venue: str | None) -> str:
     return fold(to_display(venue or "")).lower()
 
 
+_NAN = float("nan")
+_AREA_STOPWORDS = frozenset({"and", "or", "of", "to", "for", "the", "in", "on", "other", "e", "g", "eg", "etc", "including"})
+
+
+@lru_cache(maxsize=4096)
+def area_matches(query: str, area: str) -> bool:
+    """Whether `area:query` matches the primary area `area`, forgivingly: the query's
+    text inside the area's, or each of its words the start of one of the area's words
+    ("interp" in "interpretability and explainable AI"), or the initials of the area's
+    words ("rl" for "reinforcement learning"), or each word within a typo of one of the
+    area's (`interpretabilty`). Case and accents do not matter."""
+    from rapidfuzz.distance import Levenshtein
+
+    q = fold(query).lower().strip()
+    a = fold(area).lower()
+    if not q or not a:
+        return False
+    if q in a:
+        return True
+    words = [w for w in tokens(a) if w not in _AREA_STOPWORDS]
+    initials = "".join(w[0] for w in words)
+    wanted = [w for w in tokens(q) if w not in _AREA_STOPWORDS] or tokens(q)
+    if len(wanted) == 1 and len(wanted[0]) >= 2 and initials.startswith(wanted[0]):
+        return True
+
+    def near(w: str) -> bool:
+        if any(x.startswith(w) for x in words):
+            return True
+        if len(w) < 5:
+            return False
+        limit = 1 if len(w) < 8 else 2
+        return any(Levenshtein.distance(w, x[: len(w) + limit], score_cutoff=limit) <= limit for x in words)
+
+    return bool(wanted) and all(near(w) for w in wanted)
+
+
 class Hit(NamedTuple):
     """One search result: the paper id, its score (0 for filter-only queries) and the
     vocabulary words that matched, one per query word, for highlighting."""
@@ -117,6 +158,14 @@ class SearchIndex(Matching):
         self._years: dict[int | None, list[int]] = defaultdict(list)
         self._venues: dict[str, list[int]] = defaultdict(list)
         self._status: list[Status] = []
+        # review columns, by ordinal: mean rating, spread (NaN without ratings), number of
+        # reviews; ordinals by primary area and by decision tier; withdrawn ordinals
+        self._rating = array("d")
+        self._spread = array("d")
+        self._nreviews = array("I")
+        self._areas: dict[str, list[int]] = defaultdict(list)
+        self._decisions: dict[str, list[int]] = defaultdict(list)
+        self._withdrawn: set[int] = set()
         self._tags: dict[int, tuple[str, ...]] = {}  # only papers with tags (lower case)
         self._notes: dict[int, str] = {}  # only papers with notes (lower case)
         self._vocab: list[str] = []
@@ -233,12 +282,33 @@ class SearchIndex(Matching):
                 self._years[record.year].append(o)
                 self._venues[venue_key(record.venue)].append(o)
                 self._status.append(record.status)
+                self._index_review(o, record)
                 if record.tags:
                     self._tags[o] = tag_keys(record.tags)
                 if record.notes:
                     self._notes[o] = notes_key(record.notes)
             if refresh:
                 self._refresh_vocabulary()
+
+    def _index_review(self, o: int, record) -> None:
+        """Take ordinal `o`'s review columns from its record (see `__init__`)."""
+        scores = getattr(record, "scores", None)
+        if scores is not None and scores.ratings:
+            ratings = scores.ratings
+            self._rating.append(sum(ratings) / len(ratings))
+            self._spread.append(float(max(ratings) - min(ratings)))
+            self._nreviews.append(len(ratings))
+        else:
+            self._rating.append(_NAN)
+            self._spread.append(_NAN)
+            self._nreviews.append(0)
+        if scores is not None and scores.decision:
+            self._decisions[scores.decision].append(o)
+        area = getattr(record, "area", "")
+        if area:
+            self._areas[area].append(o)
+        if getattr(record, "withdrawn", False):
+            self._withdrawn.add(o)
 
     def _refresh_vocabulary(self) -> None:
         """Rebuild the sorted vocabulary (prefixes), its length buckets (typos) and the
@@ -297,6 +367,9 @@ class SearchIndex(Matching):
             del scores[o]
         ranked = sorted(sorted(scores), key=scores.__getitem__, reverse=True)
         self._rerank(ranked, scores, " ".join(query.terms + query.phrases))
+        withdrawn = self._withdrawn
+        if withdrawn and not any(f.field == "is" and f.value == "withdrawn" and not f.negated for f in query.filters):
+            ranked = [o for o in ranked if o not in withdrawn] + [o for o in ranked if o in withdrawn]
         if limit is not None:
             ranked = ranked[:limit]
         result.partial = partial
@@ -351,6 +424,10 @@ class SearchIndex(Matching):
         if field == "is":
             if value == "marked":
                 return {self._ordinal[i] for i in marked if i in self._ordinal}
+            if value == "withdrawn":
+                return set(self._withdrawn)
+            if value == "reviewed":
+                return {o for o, n in enumerate(self._nreviews) if n}
             return set(tags if value == "tagged" else notes)
         if field == "year":
             lo, hi = year_bounds(value)
@@ -358,4 +435,15 @@ class SearchIndex(Matching):
         if field == "venue":
             value = fold(value)
             return {o for v, os in self._venues.items() if value in v for o in os}
+        if field in ("rating", "spread", "reviews"):
+            bounds = number_bounds(value)
+            column = self._nreviews if field == "reviews" else self._rating if field == "rating" else self._spread
+            # NaN (no ratings) is in no range; `reviews:0` finds the papers without reviews
+            return {o for o, x in enumerate(column) if x == x and in_bounds(x, bounds)}
+        if field == "area":
+            return {o for area, os in self._areas.items() if area_matches(value, area) for o in os}
+        if field == "decision":
+            if value == "accept":  # any acceptance: oral, spotlight, poster or unspecified
+                return {o for tier, os in self._decisions.items() if tier != "reject" for o in os}
+            return set(self._decisions.get(decision_tier(value) or value, ()))
         raise ValueError(f"unknown field {field!r}")

@@ -1,6 +1,7 @@
 """The search box's little language: free words, `"phrases"`, `-exclusions` and `field:value`.
 
     attention "linear attention" -softmax tag:llm -status:read year:2024..2026 venue:iclr is:marked
+    rating:>=6 rating:4..6 reviews:>=3 spread:>=4 area:interpretability decision:oral -is:withdrawn
 
 `parse_query` turns the text into a frozen `Query`; `core.search.SearchIndex` runs it.
 Errors are `QueryError`s with a one-line message and the offending position, gentle
@@ -19,16 +20,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model import Status
+from ..model import DECISIONS, Status
 
 #: Field names the parser accepts, in the order the help text lists them.
-FIELDS = ("tag", "status", "is", "year", "venue")
+FIELDS = ("tag", "status", "is", "year", "venue", "rating", "reviews", "spread", "area", "decision")
 
-#: Values of `is:`: marked (the list's selection), tagged (any tag), noted (any notes).
-IS_VALUES = ("marked", "tagged", "noted")
+#: Fields whose value is a number or a range of numbers (`>=6`, `4..6`, `5.5`), on a
+#: paper's `Scores`: the mean rating, the number of reviews, highest minus lowest rating.
+NUMBER_FIELDS = ("rating", "reviews", "spread")
+
+#: Values of `is:`: marked (the list's selection), tagged (any tag), noted (any notes),
+#: withdrawn (a withdrawn submission), reviewed (has reviews).
+IS_VALUES = ("marked", "tagged", "noted", "withdrawn", "reviewed")
 
 _FIELD_RE = re.compile(r"([A-Za-z]+):(.*)\Z", re.S)
 _YEAR_RE = re.compile(r"(?:(\d{4})?\.\.(\d{4})?|(>=|<=|>|<)?(\d{4}))\Z")
+_NUM = r"\d+(?:\.\d*)?|\.\d+"
+_NUMBER_RE = re.compile(rf"(?:({_NUM})?\.\.({_NUM})?|(>=|<=|>|<|=)?({_NUM}))\Z")
 
 
 class QueryError(ValueError):
@@ -121,6 +129,35 @@ def year_bounds(value: str) -> tuple[int, int]:
         "<=": (0, y),
         "<": (0, y - 1),
     }[op]
+
+
+def number_bounds(value: str) -> tuple[float, float, bool, bool]:
+    """The range a `rating:`/`reviews:`/`spread:` value names, as (low, high, low
+    excluded, high excluded): `>=6` is (6, inf, False, False), `>6` (6, inf, True,
+    False), `4..6` (4, 6, False, False), `6` (6, 6, ...). The parser has validated
+    `value`, so this never fails on its output."""
+    m = _NUMBER_RE.match(value)
+    if m is None:
+        raise ValueError(f"not a number or range: {value!r}")
+    lo, hi, op, number = m.groups()
+    inf = float("inf")
+    if number is None:
+        return (float(lo) if lo else -inf, float(hi) if hi else inf, False, False)
+    n = float(number)
+    return {
+        None: (n, n, False, False),
+        "=": (n, n, False, False),
+        ">=": (n, inf, False, False),
+        ">": (n, inf, True, False),
+        "<=": (-inf, n, False, False),
+        "<": (-inf, n, False, True),
+    }[op]
+
+
+def in_bounds(x: float, bounds: tuple[float, float, bool, bool]) -> bool:
+    """True when `x` lies in the range `number_bounds` gave."""
+    lo, hi, lo_open, hi_open = bounds
+    return (x > lo if lo_open else x >= lo) and (x < hi if hi_open else x <= hi)
 
 
 def parse_query(text: str) -> Query:
@@ -228,4 +265,13 @@ def _field_value(name: str, value: str, pos: int) -> str:
         if not _YEAR_RE.match(value):
             raise QueryError(f'"year:{value}" is not a year (try year:2026 or year:2024..2026)', pos)
         return value
-    return value.lower()  # tag (tag:a,b: any of them), venue
+    if name in NUMBER_FIELDS:
+        if not _NUMBER_RE.match(value):
+            raise QueryError(f'"{name}:{value}" is not a number or range (try {name}:>=6 or {name}:4..6)', pos)
+        return value
+    if name == "decision":
+        value = value.lower()
+        if value not in DECISIONS:
+            raise QueryError(f'unknown "decision:{value}" (use decision:{", decision:".join(DECISIONS)})', pos)
+        return value
+    return value.lower()  # tag (tag:a,b: any of them), venue, area

@@ -184,4 +184,11 @@ def check_store(folder: Path) -> DoctorReport:
         )
     if folder.is_dir():
         report.leftovers = sorted(folder.glob(".*.tmp")) + sorted((folder / BACKUP_DIR).glob(".*.tmp"))
+        from ..reviews_store import REVIEWS_FILE, ReviewStore
+
+        damaged = ReviewStore(folder / REVIEWS_FILE).check()
+        if damaged is not None:
+            # Not repaired: the reviews come back by importing the file of reviews again
+            # once the damaged store is moved aside.
+            problems.append(f"{damaged}; move it aside and import the reviews again")
     return report
