@@ -136,14 +136,14 @@ def test_the_reviews_store_reads_one_paper_at_a_time(library: Library) -> None:
 
 
 def test_doctor_names_a_damaged_reviews_store(library: Library) -> None:
-    from reader_tui.core.library.doctor import check_store
+    from reader_tui.core.library.doctor import check_store, report_lines
 
     import_file(library, REVIEWS / "snapshot1.jsonl")
     assert check_store(library.files.folder).ok
     (library.files.folder / REVIEWS_FILE).write_bytes(b"not sqlite" * 50)
     report = check_store(library.files.folder)
     assert not report.ok
-    assert any(str(library.files.folder / REVIEWS_FILE) in line and "not a reviews store" in line for line in report.lines())
+    assert any(str(library.files.folder / REVIEWS_FILE) in line and "not a reviews store" in line for line in report_lines(report))
 
 
 def test_importing_the_plain_list_again_keeps_what_the_reviews_brought(library: Library, tmp_path: Path) -> None:
