@@ -144,7 +144,8 @@ class StoreFiles:
             raise StoreError(f"{self.folder}: the store must be a folder, and this is a file")
         self.catalog_path = self.folder / CATALOG_FILE
         self.annotations_path = self.folder / ANNOTATIONS_FILE
-        self._catalog_db = TinyDB(self.catalog_path, storage=AtomicJSONStorage)
+        # The catalog one paper per line, read a line at a time (see AtomicJSONStorage).
+        self._catalog_db = TinyDB(self.catalog_path, storage=AtomicJSONStorage, lines=True)
         # The annotations storage keeps what it last wrote: a write on a file nobody else
         # replaced since skips parsing it again.
         self._annotations_db = TinyDB(self.annotations_path, storage=AtomicJSONStorage, keep_written=True)
