@@ -26,6 +26,9 @@ from ..model import Paper
 
 #: Record fields whose values repeat from record to record (see `Catalog.__init__`).
 _REPEATED = ("venue", "source", "entry_type", "added")
+#: Record fields that are lists of values that repeat: a keyword ("large language
+#: models") or an author is in many papers (73,000 keywords, 33,000 distinct, at 19,630).
+_REPEATED_ITEMS = ("keywords", "authors")
 
 
 class Catalog(Mapping[str, Paper]):
@@ -40,8 +43,9 @@ class Catalog(Mapping[str, Paper]):
         self._papers: dict[str, Paper] = {}
         # Record numbers, for messages, only where they are not the usual 1, 2, 3...
         self._doc_ids: dict[str, str] = {}
-        # The parser makes a new string for every value: venue, source, entry type and the
-        # import time repeat across thousands of records, so each is kept once.
+        # The parser makes a new string for every value: venue, source, entry type, the
+        # import time, keywords and authors repeat across thousands of records, so each is
+        # kept once.
         shared: dict[str, str] = {}
         share = shared.setdefault
         for number, (doc_id, record) in enumerate(records.items(), 1):
@@ -58,6 +62,10 @@ class Catalog(Mapping[str, Paper]):
                 value = record.get(key)
                 if type(value) is str:
                     record[key] = share(value, value)
+            for key in _REPEATED_ITEMS:
+                items = record.get(key)
+                if type(items) is list and items and _all_str(items):
+                    record[key] = list(map(share, items, items))
             self._records[pid] = record
             if doc_id != str(number):
                 self._doc_ids[pid] = doc_id
@@ -107,3 +115,7 @@ class Catalog(Mapping[str, Paper]):
         """Build every Paper now; raises StoreError naming the file at the first bad record."""
         for paper_id in self._records:
             self[paper_id]
+
+
+def _all_str(items: list) -> bool:
+    return all(type(item) is str for item in items)

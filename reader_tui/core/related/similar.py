@@ -210,17 +210,25 @@ class RelatedIndex:
     def load(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = TOP_TERMS) -> RelatedIndex | None:
         """The index of `views` from the `cache` file, or None when there is none made from
         exactly these papers' texts by this version (never raises for a bad file)."""
-        body = read_cache(Path(cache), CACHE_KIND, _CACHE_FORMAT, fingerprint(list(views), top_terms))
+        views = list(views)
+        body = read_cache(Path(cache), CACHE_KIND, _CACHE_FORMAT, fingerprint(views, top_terms))
         if body is None:
             return None  # no cache yet, or not one made from these papers by this version
         try:
             with gc_paused():
                 data = marshal.loads(body)
+                del body
             terms, weights = array("I"), array("d")
-            terms.frombytes(b"".join(data["terms"]))
-            weights.frombytes(b"".join(data["weights"]))
-            starts = array("Q", accumulate((len(b) // terms.itemsize for b in data["terms"]), initial=0))
-            return cls(data["ids"], data["vocab"], terms, weights, starts)
+            pieces = data.pop("terms")
+            starts = array("Q", accumulate((len(b) // terms.itemsize for b in pieces), initial=0))
+            terms.frombytes(b"".join(pieces))
+            del pieces
+            weights.frombytes(b"".join(data.pop("weights")))
+            ids = [v.id for v in views]
+            if data["ids"] != ids:
+                return None
+            # the papers' own id strings, not the cache's copies of them (1 MB at 20k papers)
+            return cls(ids, data["vocab"], terms, weights, starts)
         except (EOFError, ValueError, TypeError, KeyError):
             return None  # well signed but not of this shape: rebuild
 

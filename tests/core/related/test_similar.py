@@ -193,6 +193,7 @@ def test_the_cache_is_used_only_for_the_same_papers(tmp_path: Path, monkeypatch:
         loaded = RelatedIndex.load_or_build(papers, cache)
     assert all(loaded.related(v.id, 5) == built.related(v.id, 5) for v in papers)
     assert loaded.terms("rl0") == built.terms("rl0")
+    assert all(a is v.id for a, v in zip(loaded._ids, papers))  # the papers' id strings, not copies
 
     # One changed abstract makes the cache stale: the answer follows the new text.
     changed = list(papers)
