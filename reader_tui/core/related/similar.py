@@ -20,6 +20,7 @@ import hashlib
 import heapq
 import marshal
 import math
+import sys
 from array import array
 from collections import Counter
 from collections.abc import Iterable
@@ -27,7 +28,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import ge, gt, mul, sub
 from pathlib import Path
 
-from ..cache_file import read_cache, write_cache
+from ..cache_file import reading_cache, write_cache
 from ..gc_pause import gc_paused
 from ..model import PaperView
 
@@ -63,7 +64,8 @@ _KEEP = b"abcdefghijklmnopqrstuvwxyz0123456789"
 _TABLE = bytes(c if c in _KEEP else 32 for c in range(256))
 
 # Bump when tokenising, weighting or the cache's body change, so old caches are rebuilt.
-# 3: the body of a `core.cache_file`; 4: weights in single precision (`WEIGHT_TYPE`)
+# 3: the body of a `core.cache_file`; 4: weights in single precision (`WEIGHT_TYPE`), the
+# columns raw after the ids and words
 _CACHE_FORMAT = 4
 #: The array type of the weights: single precision. A term weight needs no more than its
 #: seven digits (the ranking is the same but for ties closer than that), and at 100,000
@@ -215,39 +217,36 @@ class RelatedIndex:
         """The index of `views` from the `cache` file, or None when there is none made from
         exactly these papers' texts by this version (never raises for a bad file)."""
         views = list(views)
-        body = read_cache(Path(cache), CACHE_KIND, _CACHE_FORMAT, fingerprint(views, top_terms))
-        if body is None:
-            return None  # no cache yet, or not one made from these papers by this version
-        try:
-            with gc_paused():
-                data = marshal.loads(body)
-                del body
-            terms, weights = array("I"), array(WEIGHT_TYPE)
-            pieces = data.pop("terms")
-            starts = array("Q", accumulate((len(b) // terms.itemsize for b in pieces), initial=0))
-            terms.frombytes(b"".join(pieces))
-            del pieces
-            weights.frombytes(b"".join(data.pop("weights")))
-            ids = [v.id for v in views]
-            if data["ids"] != ids:
-                return None
-            # the papers' own id strings, not the cache's copies of them (1 MB at 20k papers)
-            return cls(ids, data["vocab"], terms, weights, starts)
-        except (EOFError, ValueError, TypeError, KeyError):
-            return None  # well signed but not of this shape: rebuild
+        with reading_cache(Path(cache), CACHE_KIND, _CACHE_FORMAT, fingerprint(views, top_terms)) as body:
+            if body is None:
+                return None  # no cache yet, or not one made from these papers by this version
+            try:
+                with gc_paused():
+                    data = marshal.loads(body.read(int.from_bytes(body.read(8), "little")))
+                # the columns straight from the file into their arrays, no bytes in between
+                starts, terms, weights = array("Q"), array("I"), array(WEIGHT_TYPE)
+                starts.fromfile(body, data["papers"] + 1)
+                terms.fromfile(body, starts[-1])
+                weights.fromfile(body, starts[-1])
+                if body.read(1) or data["byteorder"] != sys.byteorder:
+                    return None
+                ids = [v.id for v in views]
+                if data["ids"] != ids:
+                    return None
+                # the papers' own id strings, not the cache's copies of them (1 MB at 20k papers)
+                return cls(ids, data["vocab"], terms, weights, starts)
+            except (EOFError, ValueError, TypeError, KeyError, IndexError):
+                return None  # well signed but not of this shape: rebuild
 
     def save(self, cache: Path, papers_fingerprint: str) -> None:
         """Write this index to the `cache` file (`core.cache_file`: atomically, with fsync),
-        keyed by its papers' fingerprint. A read-only or full disk costs the next start a
-        rebuild, nothing more."""
-        starts = self._starts
-        payload = {
-            "ids": self._ids,
-            "vocab": self._vocab,
-            "terms": [self._terms[a:b].tobytes() for a, b in zip(starts, starts[1:])],
-            "weights": [self._weights[a:b].tobytes() for a, b in zip(starts, starts[1:])],
-        }
-        write_cache(Path(cache), CACHE_KIND, _CACHE_FORMAT, papers_fingerprint, marshal.dumps(payload))
+        keyed by its papers' fingerprint: the ids and words (marshal), then the vectors'
+        columns raw. A read-only or full disk costs the next start a rebuild, nothing more."""
+        head = marshal.dumps({"ids": self._ids, "vocab": self._vocab, "papers": len(self._ids), "byteorder": sys.byteorder})
+        write_cache(
+            Path(cache), CACHE_KIND, _CACHE_FORMAT, papers_fingerprint,
+            [len(head).to_bytes(8, "little"), head, self._starts, self._terms, self._weights],
+        )
 
     def __len__(self) -> int:
         return len(self._ids)

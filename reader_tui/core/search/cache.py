@@ -8,8 +8,8 @@ vocabulary, the lower-cased titles, years and venues. The records themselves (li
 for ordinal, and takes their status, tags and notes from them, since those change all
 the time and are cheap to gather.
 
-The file is a `core.cache_file` (one header line, then a pickle; written atomically with
-fsync), of kind "search index", version FORMAT, keyed by rapidfuzz's version and the
+The file is a `core.cache_file` (one header line, then a pickle and the postings' raw
+arrays; written atomically with fsync), of kind "search index", version FORMAT, keyed by rapidfuzz's version and the
 fingerprint: a hash of everything the build reads from the records (ids in order, title,
 short name, abstract, authors, keywords, venue, year). Anything but an exact match of the
 header, or a body of another size or digest, means rebuild and rewrite: a stale, foreign,
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import sys
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable
@@ -34,7 +35,7 @@ from pathlib import Path
 
 import rapidfuzz
 
-from ..cache_file import read_cache, write_cache
+from ..cache_file import reading_cache, write_cache
 from ..gc_pause import gc_paused
 from ..model import PaperView
 from .index import SearchIndex, notes_key, tag_keys
@@ -44,7 +45,8 @@ from .postings import FlatPostings
 #: caches are rebuilt, not trusted.
 #: 2: titles, names and venues indexed as displayed, accents folded;
 #: 3: nested-brace accents ({\c{c}}), letter commands (\ss, \"\i) and ø ł ß æ folded;
-#: 4: each field's postings flat over the vocabulary (`FlatPostings`), title words' order kept
+#: 4: each field's postings flat over the vocabulary (`FlatPostings`), title words' order kept,
+#: their arrays raw after the pickle
 FORMAT = 4
 KIND = "search index"
 #: The attributes of a SearchIndex this module knows how to store or rebuild (a test checks
@@ -105,7 +107,13 @@ def save(index: SearchIndex, cache: Path, fp: str | None = None) -> bool:
         if fp is None:
             fp = fingerprint(index._records)
         state = _state(index)  # a copy: pickled outside the lock, which searches take too
-    return write_cache(Path(cache), KIND, FORMAT, cache_key(fp), pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    # The postings' arrays go after the pickle, raw, so that a load reads them straight
+    # into arrays: inside the pickle each was read as bytes, then copied (twice its size).
+    arrays = [a for pair in state.pop("fields") for a in pair]
+    state["arrays"] = [(a.typecode, len(a)) for a in arrays]
+    state["byteorder"] = sys.byteorder
+    head = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    return write_cache(Path(cache), KIND, FORMAT, cache_key(fp), [len(head).to_bytes(8, "little"), head, *arrays])
 
 
 def _state(index: SearchIndex) -> dict:
@@ -143,14 +151,22 @@ def load(
     records = records if isinstance(records, list) else list(records)
     if fp is None:
         fp = fingerprint(records)
-    body = read_cache(Path(cache), KIND, FORMAT, cache_key(fp))
-    if body is None:
-        return None  # missing, stale, foreign or damaged: never unpickled
-    try:
-        with gc_paused():
-            return _restore(cls, records, pickle.loads(body))
-    except Exception:  # noqa: BLE001 - a cache must never stop the app: rebuild instead
-        return None
+    with reading_cache(Path(cache), KIND, FORMAT, cache_key(fp)) as body:
+        if body is None:
+            return None  # missing, stale, foreign or damaged: never unpickled
+        try:
+            with gc_paused():
+                state = pickle.loads(body.read(int.from_bytes(body.read(8), "little")))
+                arrays = []
+                for typecode, count in state.pop("arrays"):
+                    arrays.append(array(typecode))
+                    arrays[-1].fromfile(body, count)  # EOFError when the file has fewer
+                if body.read(1) or state.pop("byteorder") != sys.byteorder:
+                    raise ValueError("not the arrays this machine wrote")
+                state["fields"] = list(zip(arrays[0::2], arrays[1::2], strict=True))
+                return _restore(cls, records, state)
+        except Exception:  # noqa: BLE001 - a cache must never stop the app: rebuild instead
+            return None
 
 
 def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
