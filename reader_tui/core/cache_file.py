@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -83,6 +84,21 @@ def reading_cache(path: Path, kind: str, version: int, key: str) -> Iterator[Bin
             yield None
 
 
+def head_piece(head: bytes) -> bytes:
+    """`head` (the small serialised part of a body whose columns follow it raw) prefixed
+    with its length, for `read_head_piece`."""
+    return len(head).to_bytes(8, "little") + head
+
+
+def read_head_piece(body: BinaryIO) -> bytes:
+    """The head `head_piece` wrote, read from `body` (`reading_cache`), which is left at
+    the columns. Raises ValueError for a length the file cannot hold (another layout)."""
+    size = int.from_bytes(body.read(8), "little")
+    if size > os.fstat(body.fileno()).st_size:
+        raise ValueError("not a head written by head_piece")
+    return body.read(size)
+
+
 def _whole(file: BinaryIO, expected: bytes) -> bool:
     """True when `file` has the header `expected` and a body of the size and digest it
     names; leaves the file at the body's start."""
@@ -107,4 +123,4 @@ def _whole(file: BinaryIO, expected: bytes) -> bool:
     return True
 
 
-__all__ = ["read_cache", "reading_cache", "write_cache"]
+__all__ = ["head_piece", "read_cache", "read_head_piece", "reading_cache", "write_cache"]

@@ -75,3 +75,16 @@ def test_a_body_written_in_pieces_is_read_back_into_arrays(tmp_path: Path) -> No
     path.write_bytes(path.read_bytes()[:-1])
     with cache_file.reading_cache(path, "test index", 1, "key") as body:
         assert body is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"\xff" * 8 + b"x", (2**40).to_bytes(8, "little"), b"\x03\x00\x00\x00\x00\x00\x00\x00abc",
+     __import__("marshal").dumps({"ids": ["p0"], "terms": [b""], "weights": [b""], "vocab": []})],
+)
+def test_a_related_cache_well_signed_but_of_another_layout_is_rebuilt(tmp_path: Path, body: bytes) -> None:
+    cache = tmp_path / "related"
+    assert cache_file.write_cache(cache, CACHE_KIND, similar._CACHE_FORMAT, fingerprint(VIEWS), body)
+    assert RelatedIndex.load(VIEWS, cache) is None
+    assert RelatedIndex.load_or_build(VIEWS, cache).related("p0") == RelatedIndex.build(VIEWS).related("p0")
+    assert RelatedIndex.load(VIEWS, cache) is not None  # rewritten

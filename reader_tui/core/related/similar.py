@@ -28,7 +28,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import ge, gt, mul, sub
 from pathlib import Path
 
-from ..cache_file import reading_cache, write_cache
+from ..cache_file import head_piece, read_head_piece, reading_cache, write_cache
 from ..gc_pause import gc_paused
 from ..model import PaperView
 
@@ -222,7 +222,7 @@ class RelatedIndex:
                 return None  # no cache yet, or not one made from these papers by this version
             try:
                 with gc_paused():
-                    data = marshal.loads(body.read(int.from_bytes(body.read(8), "little")))
+                    data = marshal.loads(read_head_piece(body))
                 # the columns straight from the file into their arrays, no bytes in between
                 starts, terms, weights = array("Q"), array("I"), array(WEIGHT_TYPE)
                 starts.fromfile(body, data["papers"] + 1)
@@ -235,7 +235,7 @@ class RelatedIndex:
                     return None
                 # the papers' own id strings, not the cache's copies of them (1 MB at 20k papers)
                 return cls(ids, data["vocab"], terms, weights, starts)
-            except (EOFError, ValueError, TypeError, KeyError, IndexError):
+            except (EOFError, ValueError, TypeError, KeyError, IndexError, OverflowError):
                 return None  # well signed but not of this shape: rebuild
 
     def save(self, cache: Path, papers_fingerprint: str) -> None:
@@ -245,7 +245,7 @@ class RelatedIndex:
         head = marshal.dumps({"ids": self._ids, "vocab": self._vocab, "papers": len(self._ids), "byteorder": sys.byteorder})
         write_cache(
             Path(cache), CACHE_KIND, _CACHE_FORMAT, papers_fingerprint,
-            [len(head).to_bytes(8, "little"), head, self._starts, self._terms, self._weights],
+            [head_piece(head), self._starts, self._terms, self._weights],
         )
 
     def __len__(self) -> int:

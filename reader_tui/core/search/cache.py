@@ -35,7 +35,7 @@ from pathlib import Path
 
 import rapidfuzz
 
-from ..cache_file import reading_cache, write_cache
+from ..cache_file import head_piece, read_head_piece, reading_cache, write_cache
 from ..gc_pause import gc_paused
 from ..model import PaperView
 from .index import SearchIndex, notes_key, tag_keys
@@ -113,7 +113,7 @@ def save(index: SearchIndex, cache: Path, fp: str | None = None) -> bool:
     state["arrays"] = [(a.typecode, len(a)) for a in arrays]
     state["byteorder"] = sys.byteorder
     head = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-    return write_cache(Path(cache), KIND, FORMAT, cache_key(fp), [len(head).to_bytes(8, "little"), head, *arrays])
+    return write_cache(Path(cache), KIND, FORMAT, cache_key(fp), [head_piece(head), *arrays])
 
 
 def _state(index: SearchIndex) -> dict:
@@ -156,7 +156,7 @@ def load(
             return None  # missing, stale, foreign or damaged: never unpickled
         try:
             with gc_paused():
-                state = pickle.loads(body.read(int.from_bytes(body.read(8), "little")))
+                state = pickle.loads(read_head_piece(body))
                 arrays = []
                 for typecode, count in state.pop("arrays"):
                     arrays.append(array(typecode))
