@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import os
 import sys
+from array import array
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -68,8 +69,8 @@ def read_cache(path: Path, kind: str, version: int, key: str) -> bytes | None:
 @contextlib.contextmanager
 def reading_cache(path: Path, kind: str, version: int, key: str) -> Iterator[BinaryIO | None]:
     """`read_cache` as a file to read the body from (positioned at its start), so that a
-    large body is read straight into its arrays (`array.fromfile`) instead of into one
-    bytes object and then copied (the copy doubled the memory a load took). The body's
+    large body is read straight into its arrays (`read_array`) instead of into one bytes
+    object and then copied (the copy doubled the memory a load took). The body's
     size and digest are checked first, reading it in slices; None as `read_cache`."""
     expected = _prefix(kind, version, key)
     try:
@@ -99,6 +100,16 @@ def read_head_piece(body: BinaryIO) -> bytes:
     return body.read(size)
 
 
+def read_array(body: BinaryIO, typecode: str, count: int) -> array:
+    """An array of `count` items of `typecode` read from `body` (`reading_cache`) straight
+    into its memory (`array.fromfile` reads them into a bytes object first, then copies).
+    Raises EOFError when the file holds fewer."""
+    result = array(typecode, [0]) * count
+    if count and body.readinto(result) != count * result.itemsize:
+        raise EOFError("the file ends inside an array")
+    return result
+
+
 def _whole(file: BinaryIO, expected: bytes) -> bool:
     """True when `file` has the header `expected` and a body of the size and digest it
     names; leaves the file at the body's start."""
@@ -123,4 +134,4 @@ def _whole(file: BinaryIO, expected: bytes) -> bool:
     return True
 
 
-__all__ = ["head_piece", "read_cache", "read_head_piece", "reading_cache", "write_cache"]
+__all__ = ["head_piece", "read_array", "read_cache", "read_head_piece", "reading_cache", "write_cache"]

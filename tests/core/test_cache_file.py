@@ -59,8 +59,8 @@ def test_a_related_cache_of_other_papers_is_not_used(tmp_path: Path) -> None:
 
 
 def test_a_body_written_in_pieces_is_read_back_into_arrays(tmp_path: Path) -> None:
-    # the indexes write their columns as arrays after a small head, and read them with
-    # array.fromfile from the checked file: no bytes copy of the whole body in between
+    # the indexes write their columns as arrays after a small head, and read them from the
+    # checked file straight into arrays: no bytes copy of the body in between
     from array import array
 
     path = tmp_path / "c.bin"
@@ -69,9 +69,10 @@ def test_a_body_written_in_pieces_is_read_back_into_arrays(tmp_path: Path) -> No
     assert cache_file.read_cache(path, "test index", 1, "key") == b"head" + column.tobytes() + array("f", [0.5]).tobytes()
     with cache_file.reading_cache(path, "test index", 1, "key") as body:
         assert body.read(4) == b"head"
-        again = array("I")
-        again.fromfile(body, 1000)
-        assert again == column
+        assert cache_file.read_array(body, "I", 1000) == column
+        assert cache_file.read_array(body, "f", 1) == array("f", [0.5])
+        with pytest.raises(EOFError):
+            cache_file.read_array(body, "I", 1)
     path.write_bytes(path.read_bytes()[:-1])
     with cache_file.reading_cache(path, "test index", 1, "key") as body:
         assert body is None

@@ -28,7 +28,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import ge, gt, mul, sub
 from pathlib import Path
 
-from ..cache_file import head_piece, read_head_piece, reading_cache, write_cache
+from ..cache_file import head_piece, read_array, read_head_piece, reading_cache, write_cache
 from ..gc_pause import gc_paused
 from ..model import PaperView
 
@@ -224,10 +224,9 @@ class RelatedIndex:
                 with gc_paused():
                     data = marshal.loads(read_head_piece(body))
                 # the columns straight from the file into their arrays, no bytes in between
-                starts, terms, weights = array("Q"), array("I"), array(WEIGHT_TYPE)
-                starts.fromfile(body, data["papers"] + 1)
-                terms.fromfile(body, starts[-1])
-                weights.fromfile(body, starts[-1])
+                starts = read_array(body, "Q", data["papers"] + 1)
+                terms = read_array(body, "I", starts[-1])
+                weights = read_array(body, WEIGHT_TYPE, starts[-1])
                 if body.read(1) or data["byteorder"] != sys.byteorder:
                     return None
                 ids = [v.id for v in views]
@@ -298,8 +297,9 @@ def _postings(size: int, starts: array, terms: array, weights: array) -> tuple[a
     counts = Counter(terms)
     offsets = array("Q", accumulate((counts.get(t, 0) for t in range(size)), initial=0))
     free = offsets.tolist()  # the next free place of each term
-    papers = array("I", bytes(4 * len(terms)))
-    values = array(WEIGHT_TYPE, bytes(array(WEIGHT_TYPE).itemsize * len(terms)))
+    # (sized by repeating one zero: `array(t, bytes(n))` would first make n zero bytes)
+    papers = array("I", [0]) * len(terms)
+    values = array(WEIGHT_TYPE, [0.0]) * len(terms)
     for term, owner, weight in zip(terms, owners, weights):
         place = free[term]
         free[term] = place + 1

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import rapidfuzz
 
-from ..cache_file import head_piece, read_head_piece, reading_cache, write_cache
+from ..cache_file import head_piece, read_array, read_head_piece, reading_cache, write_cache
 from ..gc_pause import gc_paused
 from ..model import PaperView
 from .index import SearchIndex, notes_key, tag_keys
@@ -157,10 +157,7 @@ def load(
         try:
             with gc_paused():
                 state = pickle.loads(read_head_piece(body))
-                arrays = []
-                for typecode, count in state.pop("arrays"):
-                    arrays.append(array(typecode))
-                    arrays[-1].fromfile(body, count)  # EOFError when the file has fewer
+                arrays = [read_array(body, typecode, count) for typecode, count in state.pop("arrays")]
                 if body.read(1) or state.pop("byteorder") != sys.byteorder:
                     raise ValueError("not the arrays this machine wrote")
                 state["fields"] = list(zip(arrays[0::2], arrays[1::2], strict=True))
