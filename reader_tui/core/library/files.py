@@ -37,6 +37,7 @@ from tinydb.table import Document, Table
 
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
 from ..gc_pause import gc_paused
+from .catalog import Unparsed, check_record
 from .locks import exclusive
 
 FORMAT_VERSION = 1
@@ -167,14 +168,24 @@ class StoreFiles:
 
     def read_catalog(self) -> tuple[dict[str, Any] | None, FileSignature | None]:
         """The catalog's paper records by document id (None when there is no catalog yet)
-        and its signature."""
-        with self._thread_lock, gc_paused(), self._catalog_db.storage.transaction(writable=False):
-            signature = FileSignature.of(self.catalog_path)
-            if not self._opened(self._catalog_db, self.catalog_path, "catalog"):
+        and its signature: each as parsed, or, from a catalog of one paper per line, as its
+        text (`catalog.Unparsed`) for a `Catalog` to parse when it is needed."""
+        path = self.catalog_path
+
+        def keep(doc_id: str, record: Any, text: bytes) -> Unparsed:
+            # each record checked as it is read, and kept as its text (see `Catalog`)
+            return Unparsed(check_record(path, doc_id, record), text)
+
+        with self._thread_lock, gc_paused():
+            signature = FileSignature.of(path)
+            # Read by the catalog's storage, a line at a time, not through `Table.all()`:
+            # that copies each of 20,000 records into a Document, for nothing.
+            tables = self._catalog_db.storage.read_keeping({PAPERS_TABLE: keep})
+            if tables is None:
                 return None, signature
-            # The records as parsed, not through `Table.all()`: that copies each of 20,000
-            # records into a Document, 60 ms more at every start for nothing.
-            return self._catalog_db.storage.read().get(PAPERS_TABLE, {}), signature
+            meta = tables.get(META_TABLE, {}).get(str(META_DOC_ID))
+            check_meta_document(path, meta if isinstance(meta, dict) else None, "catalog")
+            return tables.get(PAPERS_TABLE, {}), signature
 
     def read_annotations(self) -> tuple[AnnotationsRead | None, FileSignature | None]:
         """The annotations file's documents and settings (None when there is no file yet)

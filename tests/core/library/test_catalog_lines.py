@@ -131,3 +131,51 @@ def test_text_after_the_end_is_refused(tmp_path: Path) -> None:
     path.write_bytes(path.read_bytes() + b'{"more": 1}\n')
     with pytest.raises(StoreError, match="not valid JSON"):
         read_json_lines(path)
+
+
+LINE_DAMAGES = {
+    # what the record's line becomes -> the one line that refuses it
+    "authors-not-a-list": (lambda r: {**r, "authors": "Ada"}, "paper record 3 (id 'p2'): authors must be a list of strings"),
+    "title-a-number": (lambda r: {**r, "title": 5}, "paper record 3 (id 'p2'): the title must be a string"),
+    "record-null": (lambda r: None, "paper record 3: a paper record must be an object, not NoneType"),
+    "no-id": (lambda r: {**r, "id": ""}, "paper record 3 has no id"),
+}
+
+
+@pytest.mark.parametrize("name", LINE_DAMAGES)
+def test_a_damaged_record_in_the_line_shape_is_one_line_naming_file_and_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    damage, expected = LINE_DAMAGES[name]
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(5))
+    path = folder / CATALOG_FILE
+    lines = path.read_bytes().split(b"\n")
+    (number,) = [n for n, line in enumerate(lines) if b'"id":"p2"' in line]
+    doc_id, record = next(iter(json.loads(b"{" + lines[number].rstrip(b",") + b"}").items()))
+    lines[number] = orjson.dumps(doc_id) + b":" + orjson.dumps(damage(record)) + b","
+    path.write_bytes(b"\n".join(lines))
+    assert path.read_bytes().count(b"\n") == len(lines) - 1  # still one record per line
+    assert cli.main(["--db", str(folder), "--no-seed", "list"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"reader-tui: {path}: {expected}\n"
+    if name == "authors-not-a-list":  # found when the Paper is built, not when read
+        # an interactive session (the TUI) stands a placeholder in for it and says why
+        library = Library.open(folder, background_writes=True)
+        try:
+            assert library.papers["p2"].title.startswith("(damaged record")
+            assert library.papers.problems == [f"{path}: {expected}"]
+            assert library.papers["p3"].title == papers(5)[3].title
+        finally:
+            library.close()
+
+
+def test_records_are_kept_as_their_text_until_a_paper_is_asked_for(tmp_path: Path) -> None:
+    # the parsed dicts of a whole catalog, once freed, left holes the process never gave back
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(4))
+    library = Library.open(folder)
+    assert all(type(record) is bytes for record in library.papers._records.values())
+    assert library.papers["p1"].abstract == papers(4)[1].abstract and library.papers._records["p1"] is None
+    assert type(library.papers._records["p2"]) is bytes
+    assert [p.title for p in library.papers.values()] == [p.title for p in papers(4)]
