@@ -176,6 +176,6 @@ def test_records_are_kept_as_their_text_until_a_paper_is_asked_for(tmp_path: Pat
     Library.open(folder).import_papers(papers(4))
     library = Library.open(folder)
     assert all(type(record) is bytes for record in library.papers._records.values())
-    assert library.papers["p1"].abstract == papers(4)[1].abstract and library.papers._records["p1"] is None
+    assert library.papers["p1"].abstract == papers(4)[1].abstract and library.papers._records["p1"] is library.papers["p1"]
     assert type(library.papers._records["p2"]) is bytes
     assert [p.title for p in library.papers.values()] == [p.title for p in papers(4)]
