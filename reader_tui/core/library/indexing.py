@@ -108,9 +108,13 @@ def load_related_index(library: Library) -> RelatedIndex | None:
     that another process is running), or None when there is no cache matching the catalog."""
     from ..related.similar import RelatedIndex
 
+    # what loading the search index freed (its cache's head, the fingerprint's texts), in
+    # pieces the related index's arrays do not reuse: handed back first (see above)
+    release_free_memory()
     cache = related_cache_path(library.files.folder)
     with building(cache):
-        return RelatedIndex.load(library.views(), cache)
+        # each view made as the load reads it, not a list of them all (see RelatedIndex.load)
+        return RelatedIndex.load(map(library.view, library.papers), cache)
 
 
 def related_index(library: Library) -> tuple[RelatedIndex, bool]:

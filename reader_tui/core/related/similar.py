@@ -23,7 +23,7 @@ import math
 import sys
 from array import array
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import accumulate, chain, compress, repeat
 from operator import ge, gt, mul, sub
 from pathlib import Path
@@ -216,8 +216,11 @@ class RelatedIndex:
     def load(cls, views: Iterable[PaperView], cache: Path, *, top_terms: int = TOP_TERMS) -> RelatedIndex | None:
         """The index of `views` from the `cache` file, or None when there is none made from
         exactly these papers' texts by this version (never raises for a bad file)."""
-        views = list(views)
-        with reading_cache(Path(cache), CACHE_KIND, _CACHE_FORMAT, fingerprint(views, top_terms)) as body:
+        # One pass over `views`, which may be an iterator (`indexing.load_related_index`
+        # makes each view as it is read: a list of 100,000 would be 6 MB for a moment).
+        ids: list[str] = []
+        key = fingerprint(_noting_ids(views, ids), top_terms)
+        with reading_cache(Path(cache), CACHE_KIND, _CACHE_FORMAT, key) as body:
             if body is None:
                 return None  # no cache yet, or not one made from these papers by this version
             try:
@@ -227,12 +230,12 @@ class RelatedIndex:
                 starts = read_array(body, "Q", data["papers"] + 1)
                 terms = read_array(body, "I", starts[-1])
                 weights = read_array(body, WEIGHT_TYPE, starts[-1])
-                if body.read(1) or data["byteorder"] != sys.byteorder or data["papers"] != len(views):
+                if body.read(1) or data["byteorder"] != sys.byteorder or data["papers"] != len(ids):
                     return None
                 # The ids are the papers' own strings: the key (the fingerprint) covers
                 # every id in order, so the file need not hold copies of them (6 MB of
                 # strings at 100,000 papers for a moment, 1 MB kept at 20,000).
-                return cls([v.id for v in views], data["vocab"], terms, weights, starts)
+                return cls(ids, data["vocab"], terms, weights, starts)
             except (EOFError, ValueError, TypeError, KeyError, IndexError, OverflowError):
                 return None  # well signed but not of this shape: rebuild
 
@@ -307,7 +310,14 @@ def _postings(size: int, starts: array, terms: array, weights: array) -> tuple[a
     return papers, values, offsets
 
 
-def fingerprint(views: list[PaperView], top_terms: int = TOP_TERMS) -> str:
+def _noting_ids(views: Iterable[PaperView], ids: list[str]) -> Iterator[PaperView]:
+    """`views`, appending each one's id to `ids` as it passes."""
+    for view in views:
+        ids.append(view.id)
+        yield view
+
+
+def fingerprint(views: Iterable[PaperView], top_terms: int = TOP_TERMS) -> str:
     """A digest of exactly what the index is made from, so a cache goes stale whenever a
     paper, its order, or the indexing rules change."""
     rules = f"{_CACHE_FORMAT}:{top_terms}:{' '.join(sorted(STOP_WORDS))}"

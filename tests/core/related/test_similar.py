@@ -194,6 +194,10 @@ def test_the_cache_is_used_only_for_the_same_papers(tmp_path: Path, monkeypatch:
     assert all(loaded.related(v.id, 5) == built.related(v.id, 5) for v in papers)
     assert loaded.terms("rl0") == built.terms("rl0")
     assert all(a is v.id for a, v in zip(loaded._ids, papers))  # the papers' id strings, not copies
+    # the views may come one at a time (the app makes each as the load reads it)
+    streamed = RelatedIndex.load(iter(papers), cache)
+    assert streamed is not None and streamed._ids == [v.id for v in papers]
+    assert streamed.related("rl0", 5) == built.related("rl0", 5)
 
     # One changed abstract makes the cache stale: the answer follows the new text.
     changed = list(papers)
