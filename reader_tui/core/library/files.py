@@ -37,7 +37,7 @@ from tinydb.table import Document, Table
 
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
 from ..gc_pause import gc_paused
-from .catalog import Unparsed, check_record
+from .catalog import CatalogRecords, RecordTexts, Unparsed, check_record
 from .locks import exclusive
 
 FORMAT_VERSION = 1
@@ -171,10 +171,11 @@ class StoreFiles:
         and its signature: each as parsed, or, from a catalog of one paper per line, as its
         text (`catalog.Unparsed`) for a `Catalog` to parse when it is needed."""
         path = self.catalog_path
+        texts = RecordTexts()
 
         def keep(doc_id: str, record: Any, text: bytes) -> Unparsed:
             # each record checked as it is read, and kept as its text (see `Catalog`)
-            return Unparsed(check_record(path, doc_id, record), text)
+            return Unparsed(check_record(path, doc_id, record), texts.add(text))
 
         with self._thread_lock, gc_paused():
             signature = FileSignature.of(path)
@@ -185,7 +186,10 @@ class StoreFiles:
                 return None, signature
             meta = tables.get(META_TABLE, {}).get(str(META_DOC_ID))
             check_meta_document(path, meta if isinstance(meta, dict) else None, "catalog")
-            return tables.get(PAPERS_TABLE, {}), signature
+            texts.seal()
+            records = CatalogRecords(tables.get(PAPERS_TABLE, {}))
+            records.texts = texts
+            return records, signature
 
     def read_annotations(self) -> tuple[AnnotationsRead | None, FileSignature | None]:
         """The annotations file's documents and settings (None when there is no file yet)

@@ -12,6 +12,7 @@ import pytest
 
 from reader_tui import cli
 from reader_tui.core.atomic_storage import StoreError, dump_json_lines, read_json_lines
+from reader_tui.core.library.catalog import RecordTexts
 from reader_tui.core.library.files import CATALOG_FILE
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper
@@ -170,12 +171,19 @@ def test_a_damaged_record_in_the_line_shape_is_one_line_naming_file_and_record(
             library.close()
 
 
-def test_records_are_kept_as_their_text_until_a_paper_is_asked_for(tmp_path: Path) -> None:
-    # the parsed dicts of a whole catalog, once freed, left holes the process never gave back
+def test_records_are_kept_as_their_text_until_a_paper_is_asked_for(tmp_path: Path, monkeypatch) -> None:
+    # the parsed dicts of a whole catalog, once freed, left holes the process never gave
+    # back; so did one bytes object per record: the texts are kept in chunks, each dropped
+    # once all of its records are built
+    monkeypatch.setattr(RecordTexts, "CHUNK", 700)  # a few records per chunk
     folder = tmp_path / "db"
-    Library.open(folder).import_papers(papers(4))
+    Library.open(folder).import_papers(papers(8))
     library = Library.open(folder)
-    assert all(type(record) is bytes for record in library.papers._records.values())
-    assert library.papers["p1"].abstract == papers(4)[1].abstract and library.papers._records["p1"] is library.papers["p1"]
-    assert type(library.papers._records["p2"]) is bytes
-    assert [p.title for p in library.papers.values()] == [p.title for p in papers(4)]
+    catalog = library.papers
+    assert all(type(record) is int for record in catalog._records.values())
+    chunks = catalog._texts._chunks
+    assert 2 <= len(chunks) < 8 and all(chunk is not None for chunk in chunks)
+    assert catalog["p1"].abstract == papers(8)[1].abstract and catalog._records["p1"] is catalog["p1"]
+    assert type(catalog._records["p2"]) is int
+    assert [p.title for p in catalog.values()] == [p.title for p in papers(8)]
+    assert chunks == [None] * len(chunks)  # every record built: every chunk gone
