@@ -220,6 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
+    from ..core.memory import use_one_arena
+
+    use_one_arena()  # before the writer and worker threads start (see its docstring)
     library = open_library(args, background_writes=True)
     from ..tui.app import run_app
 

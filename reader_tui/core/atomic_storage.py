@@ -5,6 +5,12 @@ leaves an empty or cut-off database. `AtomicJSONStorage` writes a temporary file
 same folder, fsyncs it, and `os.replace`s it over the old one, so a reader sees either
 the old state or the new one. A file that is not a JSON object of tables raises
 `StoreError` naming the file; it is never overwritten.
+
+A storage opened with `lines=True` (the catalog) writes one document per line
+(`dump_json_lines`): still one JSON object that any JSON reader takes, in a stable order,
+so a changed paper is a changed line (what a sync through git wants), and it is read line
+by line (`read_json_lines`), so opening a 38 MB catalog never holds the whole file and
+the parser's copy of it on top of the records (that was the TUI's peak memory).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -68,8 +74,96 @@ def read_json_file(path: Path) -> Any:
         raise StoreError(f"{path}{where}: not valid JSON, so it was left untouched ({_short(error)})") from None
 
 
-def write_file_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` so that a crash at any moment leaves old or new, never half.
+#: What `read_json_lines` keeps of a document of a table named in `keep`: called with the
+#: document's id, the parsed document and its JSON text as it is in the file.
+Keep = Callable[[str, Any, bytes], Any]
+
+
+def read_json_lines(path: Path, keep: Mapping[str, Keep] | None = None) -> Any:
+    """`read_json_file` for a file written by `dump_json_lines`, read one line at a time:
+    memory holds the parsed documents, never the whole file (nor the parser's copy of it).
+
+    A file of another shape (a compact or indented JSON file, a catalog written before
+    this format) is parsed whole, as `read_json_file` does: it is as valid as ever, and
+    the next write gives it the line shape. A document line that is not JSON is refused
+    naming the file and the line (`catalog.json:1234`), which is the record's line.
+
+    `keep` (table name -> function) says what to keep of each document of those tables
+    in a file of the line shape: the function's result instead of the parsed document
+    (the catalog keeps a record's text, parsed again when it is needed; the parsed
+    documents would leave some 15 MB of holes at 20,000 papers once freed). It may raise
+    StoreError to refuse the file. A file of another shape keeps parsed documents.
+    """
+    try:
+        with open(path, "rb") as file:
+            parsed = _parse_lines(path, file, keep or {})
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise StoreError(f"{path}: cannot read: {error.strerror or error}") from None
+    if isinstance(parsed, StoreError):
+        # Not our line shape after all: a whole parse decides (valid JSON of another
+        # layout is read; else its own error, or the bad line we found, is reported).
+        try:
+            return read_json_file(path)
+        except StoreError:
+            if parsed.args and parsed.args[0]:
+                raise parsed from None
+            raise
+    return parsed
+
+
+def _parse_lines(path: Path, file: Any, keep: Mapping[str, Keep]) -> dict[str, dict[str, Any]] | StoreError:
+    """The tables of a `dump_json_lines` file, or a StoreError to fall back on: with a
+    message when a document line failed (that line is named if the whole parse fails
+    too), empty when the file has some other shape."""
+    other_shape = StoreError("")
+    if file.readline() != b"{\n":
+        return other_shape
+    loads = orjson.loads
+    dumps = orjson.dumps
+    tables: dict[str, dict[str, Any]] = {}
+    current: dict[str, Any] | None = None
+    keeping: Keep | None = None
+    closed = False
+    for number, line in enumerate(file, 2):
+        if closed or not line.endswith(b"\n"):
+            return other_shape  # text after the end, or a last line cut off
+        if current is None:
+            if line == b"}\n":
+                closed = True
+                continue
+            if not line.endswith(b":{\n"):
+                return other_shape
+            try:
+                name = loads(line[:-3])
+            except ValueError:
+                return other_shape
+            if type(name) is not str:
+                return other_shape
+            current = tables[name] = {}
+            keeping = keep.get(name)
+        elif line in (b"}\n", b"},\n"):
+            current = None
+        else:
+            body = line[:-2] if line.endswith(b",\n") else line[:-1]
+            try:
+                # `"doc id":{...}` made an object of its own: one small parse per record
+                (doc_id, document), = loads(b"{" + body + b"}").items()
+            except (ValueError, UnicodeDecodeError) as error:
+                return StoreError(f"{path}:{number}: not valid JSON, so it was left untouched ({_short(error)})")
+            if keeping is not None:
+                key = dumps(doc_id) + b":"
+                text = body[len(key) :] if body.startswith(key) else dumps(document)
+                document = keeping(doc_id, document, text)
+            current[doc_id] = document
+    return tables if closed else other_shape
+
+
+def write_file_atomically(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Replace `path` with `data` (bytes, or pieces of it written one after the other, so
+    a large file never exists whole in memory) so that a crash at any moment leaves old or
+    new, never half.
 
     Writes a temporary file in the same folder (same file system, so the rename is atomic),
     fsyncs it, renames it over `path`, then fsyncs the folder so the rename itself survives
@@ -80,7 +174,10 @@ def write_file_atomically(path: Path, data: bytes) -> None:
     fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as tmp:
-            tmp.write(data)
+            if isinstance(data, bytes | bytearray | memoryview):
+                tmp.write(data)
+            else:
+                tmp.writelines(data)
             tmp.flush()
             os.fsync(tmp.fileno())
         os.replace(tmp_name, path)
@@ -102,6 +199,35 @@ def dump_json(data: Any) -> bytes:
     return orjson.dumps(data)
 
 
+def dump_json_lines(tables: dict[str, dict[str, Any]]) -> Iterator[bytes]:
+    """The store's `tables` as JSON, one document per line, in the tables' own order:
+
+        {
+        "_meta":{
+        "1":{"format":1,"kind":"catalog"}
+        },
+        "papers":{
+        "1":{"id":"...","title":"...",...},
+        "2":{...}
+        }
+        }
+
+    One JSON object (any JSON reader takes it), compact within a line, a change of one
+    document a change of one line; `read_json_lines` reads it back a line at a time.
+    Yields the lines, for `write_file_atomically` to write as they come. JSON strings
+    never hold a raw line break (orjson escapes it), so every line is whole."""
+    dumps = orjson.dumps
+    yield b"{\n"
+    last_table = len(tables) - 1
+    for t, (name, documents) in enumerate(tables.items()):
+        yield dumps(name) + b":{\n"
+        last = len(documents) - 1
+        for n, (doc_id, document) in enumerate(documents.items()):
+            yield dumps(str(doc_id)) + b":" + dumps(document) + (b"\n" if n == last else b",\n")
+        yield b"}\n" if t == last_table else b"},\n"
+    yield b"}\n"
+
+
 class AtomicJSONStorage(Storage):
     """TinyDB storage: one JSON file, written atomically, validated on read.
 
@@ -112,8 +238,10 @@ class AtomicJSONStorage(Storage):
     transaction each `read` parses the file afresh, so nothing stale is ever served.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, keep_written: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, keep_written: bool = False, lines: bool = False) -> None:
         self.path = Path(path)
+        # With `lines`, one document per line (`dump_json_lines`), read a line at a time.
+        self._lines = lines
         self._in_transaction = False
         self._writable = False
         self._held: dict[str, dict[str, Any]] | None = None
@@ -143,7 +271,7 @@ class AtomicJSONStorage(Storage):
         try:
             yield
             if self._dirty and self._held is not None:
-                write_file_atomically(self.path, dump_json(self._held))
+                write_file_atomically(self.path, self._dump(self._held))
                 if self._keep_written:
                     self._written = (_stat(self.path), self._held)
             elif not self._dirty and written is not None and held is written[1]:
@@ -158,7 +286,7 @@ class AtomicJSONStorage(Storage):
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         if not self._in_transaction:
-            write_file_atomically(self.path, dump_json(data))
+            write_file_atomically(self.path, self._dump(data))
             return
         if not self._writable:
             raise RuntimeError(f"{self.path}: a write inside a read-only transaction")
@@ -167,8 +295,16 @@ class AtomicJSONStorage(Storage):
     def close(self) -> None:
         pass
 
-    def _read_file(self) -> dict[str, dict[str, Any]] | None:
-        data = read_json_file(self.path)
+    def read_keeping(self, keep: Mapping[str, Keep]) -> dict[str, dict[str, Any]] | None:
+        """`read` outside a transaction, keeping of each document of the tables named in
+        `keep` what its function returns (see `read_json_lines`; storages with `lines`)."""
+        return self._read_file(keep)
+
+    def _dump(self, data: dict[str, dict[str, Any]]) -> bytes | Iterator[bytes]:
+        return dump_json_lines(data) if self._lines else dump_json(data)
+
+    def _read_file(self, keep: Mapping[str, Keep] | None = None) -> dict[str, dict[str, Any]] | None:
+        data = read_json_lines(self.path, keep) if self._lines else read_json_file(self.path)
         if data is None:
             return None
         if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from reader_tui.core.memory import release_free_memory
+from reader_tui.core.memory import release_free_memory, use_one_arena
 
 
 def test_release_free_memory_runs_everywhere():
@@ -16,3 +16,22 @@ def test_release_free_memory_runs_everywhere():
 @pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="glibc only")
 def test_release_free_memory_trims_with_glibc():
     assert release_free_memory() is True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="glibc only")
+def test_one_arena_for_every_thread_with_glibc():
+    # (a process-wide setting: harmless for the test process, whose threads allocate under the GIL)
+    assert use_one_arena() is True
+
+
+def test_the_tui_command_asks_for_one_arena_before_opening_the_library(monkeypatch, tmp_path):
+    import importlib
+
+    main = importlib.import_module("reader_tui.cli.main")  # the module (the package exports its function)
+
+    calls = []
+    monkeypatch.setattr("reader_tui.core.memory.use_one_arena", lambda: calls.append("arena"))
+    monkeypatch.setattr(main, "open_library", lambda *a, **k: calls.append("open") or (_ for _ in ()).throw(SystemExit(0)))
+    with pytest.raises(SystemExit):
+        main.cmd_tui(object())
+    assert calls == ["arena", "open"]

@@ -10,78 +10,175 @@ catalog opened with `placeholders` (the TUI), stands in as a `Paper` saying it i
 while `problems` gets one line for it, so the screen never meets an exception mid-draw.
 `check_all` builds every record now (the TUI's index thread builds them all anyway).
 
+A catalog read from a file of the line shape (`files.StoreFiles.read_catalog`) keeps each
+record as its JSON text (`Unparsed`), checked for its shape as it was read, and parses it
+again when its `Paper` is built: the parsed dicts of every record, once freed, left holes
+between the strings that stay (some 15 MB at 20,000 papers that the process never gave
+back), and the text takes half the memory of the dict until then.
+
 Several threads read one Catalog at once (the TUI's list worker while its index thread
-builds the same Papers), so a lookup never relies on a check-then-set window: see
-`__getitem__`.
+builds the same Papers): a built Paper replaces its record under a lock, after a second
+look, so that every thread gets the one Paper stored first: see `__getitem__`.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+import orjson
 
 from ..atomic_storage import StoreError
 from ..model import Paper
 
 #: Record fields whose values repeat from record to record (see `Catalog.__init__`).
 _REPEATED = ("venue", "source", "entry_type", "added")
+#: Record fields that are lists of values that repeat: a keyword ("large language
+#: models") or an author is in many papers (73,000 keywords, 33,000 distinct, at 19,630).
+_REPEATED_ITEMS = ("keywords", "authors")
+
+
+class Unparsed(NamedTuple):
+    """A paper record kept as its JSON text, its shape checked (`check_record`): the text
+    itself, or its place in a `RecordTexts`."""
+
+    id: str
+    text: bytes | int
+
+
+class RecordTexts:
+    """Records' JSON texts, kept in chunks of about a megabyte until their Papers are built.
+
+    One bytes object per record left, once its Paper was built, a hole of two kilobytes
+    between the strings that stay, which the process never gave back (50 MB of them at
+    100,000 papers). A chunk is dropped whole once every record in it is built, and goes
+    back to the system. A record's place is one int: chunk, offset and length."""
+
+    CHUNK = 1 << 20
+
+    def __init__(self) -> None:
+        self._chunks: list[bytes | None] = []
+        self._pending: list[int] = []
+        self._open = bytearray()
+        self._open_count = 0
+        self._lock = threading.Lock()
+
+    def add(self, text: bytes) -> int:
+        """Keep `text`; returns its place. Call `seal` after the last."""
+        place = (len(self._chunks) << 64) | (len(self._open) << 32) | len(text)
+        self._open += text
+        self._open_count += 1
+        if len(self._open) >= self.CHUNK:
+            self.seal()
+        return place
+
+    def seal(self) -> None:
+        """Close the chunk being filled."""
+        if self._open_count:
+            self._chunks.append(bytes(self._open))
+            self._pending.append(self._open_count)
+            self._open, self._open_count = bytearray(), 0
+
+    def text(self, place: int) -> memoryview:
+        """The text at `place` (not yet `done`)."""
+        chunk = self._chunks[place >> 64]
+        if chunk is None:
+            raise KeyError(place)
+        start = (place >> 32) & 0xFFFFFFFF
+        return memoryview(chunk)[start : start + (place & 0xFFFFFFFF)]
+
+    def done(self, place: int) -> None:
+        """The record at `place` is built (called once per record): its chunk goes when
+        all of its records are."""
+        index = place >> 64
+        with self._lock:
+            self._pending[index] -= 1
+            if not self._pending[index]:
+                self._chunks[index] = None
+
+
+class CatalogRecords(dict):
+    """A catalog's records by document id (`Unparsed`, or parsed dicts) with the `texts`
+    their places point into (what `files.StoreFiles.read_catalog` returns)."""
+
+    texts: RecordTexts | None = None
+
+
+def check_record(path: Path, doc_id: str, record: Any) -> str:
+    """The paper id of `record` (document `doc_id` of the catalog at `path`), after the
+    check every record gets when the catalog is opened: an object with a string id and
+    title. Raises StoreError, one line naming the file and the record."""
+    if type(record) is not dict:
+        raise StoreError(
+            f"{path}: paper record {doc_id}: a paper record must be an object, not {type(record).__name__}"
+        )
+    pid = record.get("id")
+    if type(pid) is not str or not pid:
+        raise StoreError(f"{path}: paper record {doc_id} has no id")
+    if type(record.get("title")) is not str:
+        raise StoreError(f"{path}: paper record {doc_id} (id {pid!r}): the title must be a string")
+    return pid
 
 
 class Catalog(Mapping[str, Paper]):
     """Paper id -> Paper, in file order, built lazily from the stored records."""
 
     def __init__(self, records: Mapping[str, Any], path: Path, *, placeholders: bool = False) -> None:
+        """`records`: document id -> the record as parsed, or as `Unparsed` text."""
         self.path = path
         self.placeholders = placeholders
         self.problems: list[str] = []
         """One line per damaged record met so far (only with `placeholders`)."""
-        self._records: dict[str, dict[str, Any] | None] = {}
-        self._papers: dict[str, Paper] = {}
+        # paper id -> its record (a dict, or its text), replaced by its Paper once built:
+        # one dict, not one for records and one for Papers (5 MB at 100,000 papers)
+        self._records: dict[str, dict[str, Any] | bytes | Paper] = {}
+        self._storing = threading.Lock()
         # Record numbers, for messages, only where they are not the usual 1, 2, 3...
         self._doc_ids: dict[str, str] = {}
-        # The parser makes a new string for every value: venue, source, entry type and the
-        # import time repeat across thousands of records, so each is kept once.
-        shared: dict[str, str] = {}
-        share = shared.setdefault
+        # The parser makes a new string for every value: venue, source, entry type, the
+        # import time, keywords and authors repeat across thousands of records, so each is
+        # kept once (setdefault: several threads may build Papers at once).
+        self._share = {}.setdefault
+        self._texts: RecordTexts | None = getattr(records, "texts", None)
         for number, (doc_id, record) in enumerate(records.items(), 1):
-            if type(record) is not dict:
-                raise StoreError(
-                    f"{path}: paper record {doc_id}: a paper record must be an object, not {type(record).__name__}"
-                )
-            pid = record.get("id")
-            if type(pid) is not str or not pid:
-                raise StoreError(f"{path}: paper record {doc_id} has no id")
-            if type(record.get("title")) is not str:
-                raise StoreError(f"{path}: paper record {doc_id} (id {pid!r}): the title must be a string")
-            for key in _REPEATED:
-                value = record.get(key)
-                if type(value) is str:
-                    record[key] = share(value, value)
+            if type(record) is Unparsed:
+                pid, record = record
+            else:
+                pid = check_record(path, doc_id, record)
+                _share_values(record, self._share)
             self._records[pid] = record
             if doc_id != str(number):
                 self._doc_ids[pid] = doc_id
 
     def __getitem__(self, paper_id: str) -> Paper:
-        paper = self._papers.get(paper_id)
-        if paper is not None:
-            return paper
         record = self._records[paper_id]  # KeyError for an id the catalog does not hold
-        if record is None:
-            # Another thread built this Paper between our two looks: it stored the Paper
-            # before dropping the record (the order below), so the Paper is there now.
-            return self._papers[paper_id]
+        if type(record) is Paper:
+            return record
+        place = record if type(record) is int else None
         try:
+            # (valid JSON: it was read so)
+            if place is not None:
+                record = _share_values(orjson.loads(self._texts.text(place)), self._share)  # type: ignore[union-attr]
+            elif type(record) is bytes:
+                record = _share_values(orjson.loads(record), self._share)
             paper = Paper.from_dict(record)
         except (TypeError, ValueError) as error:
             paper = self._damaged(paper_id, record, error)
+        except KeyError:
+            # another thread built it and its text's chunk is gone: its Paper is stored
+            return self._records[paper_id]  # type: ignore[return-value]
         # Two threads may build the same Paper at once (the list worker and the index
-        # thread do): setdefault is one atomic step, so both return the one stored first.
-        paper = self._papers.setdefault(paper_id, paper)
-        # The record's strings now live on in the Paper: drop the dict around them
-        # (20k of them are some 20 MB), keeping the key for order and membership. Only
-        # after the Paper is stored, so that a reader who finds None finds the Paper.
-        self._records[paper_id] = None
+        # thread do): under the lock, the one stored first is what both return. Replacing
+        # the record drops the dict or text around the strings the Paper now holds.
+        with self._storing:
+            stored = self._records[paper_id]
+            if type(stored) is Paper:
+                return stored
+            self._records[paper_id] = paper
+            if place is not None:
+                self._texts.done(place)  # type: ignore[union-attr]
         return paper
 
     def __iter__(self) -> Iterator[str]:
@@ -107,3 +204,21 @@ class Catalog(Mapping[str, Paper]):
         """Build every Paper now; raises StoreError naming the file at the first bad record."""
         for paper_id in self._records:
             self[paper_id]
+
+
+def _share_values(record: dict[str, Any], share) -> dict[str, Any]:
+    """`record` with its repeated values (`_REPEATED`, `_REPEATED_ITEMS`) replaced by the
+    one string each that `share` (a dict's setdefault) keeps."""
+    for key in _REPEATED:
+        value = record.get(key)
+        if type(value) is str:
+            record[key] = share(value, value)
+    for key in _REPEATED_ITEMS:
+        items = record.get(key)
+        if type(items) is list and items and _all_str(items):
+            record[key] = list(map(share, items, items))
+    return record
+
+
+def _all_str(items: list) -> bool:
+    return all(type(item) is str for item in items)

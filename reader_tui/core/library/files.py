@@ -37,6 +37,7 @@ from tinydb.table import Document, Table
 
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
 from ..gc_pause import gc_paused
+from .catalog import CatalogRecords, RecordTexts, Unparsed, check_record
 from .locks import exclusive
 
 FORMAT_VERSION = 1
@@ -144,7 +145,8 @@ class StoreFiles:
             raise StoreError(f"{self.folder}: the store must be a folder, and this is a file")
         self.catalog_path = self.folder / CATALOG_FILE
         self.annotations_path = self.folder / ANNOTATIONS_FILE
-        self._catalog_db = TinyDB(self.catalog_path, storage=AtomicJSONStorage)
+        # The catalog one paper per line, read a line at a time (see AtomicJSONStorage).
+        self._catalog_db = TinyDB(self.catalog_path, storage=AtomicJSONStorage, lines=True)
         # The annotations storage keeps what it last wrote: a write on a file nobody else
         # replaced since skips parsing it again.
         self._annotations_db = TinyDB(self.annotations_path, storage=AtomicJSONStorage, keep_written=True)
@@ -166,14 +168,28 @@ class StoreFiles:
 
     def read_catalog(self) -> tuple[dict[str, Any] | None, FileSignature | None]:
         """The catalog's paper records by document id (None when there is no catalog yet)
-        and its signature."""
-        with self._thread_lock, gc_paused(), self._catalog_db.storage.transaction(writable=False):
-            signature = FileSignature.of(self.catalog_path)
-            if not self._opened(self._catalog_db, self.catalog_path, "catalog"):
+        and its signature: each as parsed, or, from a catalog of one paper per line, as its
+        text (`catalog.Unparsed`) for a `Catalog` to parse when it is needed."""
+        path = self.catalog_path
+        texts = RecordTexts()
+
+        def keep(doc_id: str, record: Any, text: bytes) -> Unparsed:
+            # each record checked as it is read, and kept as its text (see `Catalog`)
+            return Unparsed(check_record(path, doc_id, record), texts.add(text))
+
+        with self._thread_lock, gc_paused():
+            signature = FileSignature.of(path)
+            # Read by the catalog's storage, a line at a time, not through `Table.all()`:
+            # that copies each of 20,000 records into a Document, for nothing.
+            tables = self._catalog_db.storage.read_keeping({PAPERS_TABLE: keep})
+            if tables is None:
                 return None, signature
-            # The records as parsed, not through `Table.all()`: that copies each of 20,000
-            # records into a Document, 60 ms more at every start for nothing.
-            return self._catalog_db.storage.read().get(PAPERS_TABLE, {}), signature
+            meta = tables.get(META_TABLE, {}).get(str(META_DOC_ID))
+            check_meta_document(path, meta if isinstance(meta, dict) else None, "catalog")
+            texts.seal()
+            records = CatalogRecords(tables.get(PAPERS_TABLE, {}))
+            records.texts = texts
+            return records, signature
 
     def read_annotations(self) -> tuple[AnnotationsRead | None, FileSignature | None]:
         """The annotations file's documents and settings (None when there is no file yet)

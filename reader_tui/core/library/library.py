@@ -44,6 +44,8 @@ Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""
 
 _ANNOTATION_FIELDS = ("status", "tags", "notes", "overrides")
+#: The annotation of every untouched paper's view (`Library.view`): never changed.
+_UNTOUCHED = Annotation()
 BACKUP_INTERVAL_S = 3600
 #: The setting that lists the papers whose generated keys were exported (`keep_citekeys`).
 EXPORTED_CITEKEYS = "exported_citekeys"
@@ -204,8 +206,12 @@ class Library:
         return self.annotations.get(paper_id) or Annotation()
 
     def view(self, paper_id: str) -> PaperView:
-        """The paper as the user sees it. Raises KeyError for an unknown id."""
-        return PaperView(self.papers[paper_id], self.annotation(paper_id))
+        """The paper as the user sees it. Raises KeyError for an unknown id.
+
+        The views of untouched papers share one default annotation, read only (nothing
+        changes a view's annotation: a change copies it, see `_apply`): the search index
+        keeps a view of every paper, and 20,000 fresh defaults were 5 MB."""
+        return PaperView(self.papers[paper_id], self.annotations.get(paper_id) or _UNTOUCHED)
 
     def views(self, ids: Iterable[str] | None = None) -> list[PaperView]:
         """Views of `ids` (default: every paper, in catalog order)."""

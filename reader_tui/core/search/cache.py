@@ -8,8 +8,8 @@ vocabulary, the lower-cased titles, years and venues. The records themselves (li
 for ordinal, and takes their status, tags and notes from them, since those change all
 the time and are cheap to gather.
 
-The file is a `core.cache_file` (one header line, then a pickle; written atomically with
-fsync), of kind "search index", version FORMAT, keyed by rapidfuzz's version and the
+The file is a `core.cache_file` (one header line, then a pickle and the postings' raw
+arrays; written atomically with fsync), of kind "search index", version FORMAT, keyed by rapidfuzz's version and the
 fingerprint: a hash of everything the build reads from the records (ids in order, title,
 short name, abstract, authors, keywords, venue, year). Anything but an exact match of the
 header, or a body of another size or digest, means rebuild and rewrite: a stale, foreign,
@@ -26,25 +26,28 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import sys
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable
-from itertools import accumulate
 from operator import attrgetter
 from pathlib import Path
 
 import rapidfuzz
 
-from ..cache_file import read_cache, write_cache
+from ..cache_file import head_piece, read_array, read_head_piece, reading_cache, write_cache
 from ..gc_pause import gc_paused
 from ..model import PaperView
 from .index import SearchIndex, notes_key, tag_keys
+from .postings import FlatPostings
 
 #: Bump when the tokeniser, the index's fields or this file's layout change, so that old
 #: caches are rebuilt, not trusted.
 #: 2: titles, names and venues indexed as displayed, accents folded;
-#: 3: nested-brace accents ({\c{c}}), letter commands (\ss, \"\i) and ø ł ß æ folded
-FORMAT = 3
+#: 3: nested-brace accents ({\c{c}}), letter commands (\ss, \"\i) and ø ł ß æ folded;
+#: 4: each field's postings flat over the vocabulary (`FlatPostings`), title words' order kept,
+#: their arrays raw after the pickle
+FORMAT = 4
 KIND = "search index"
 #: The attributes of a SearchIndex this module knows how to store or rebuild (a test checks
 #: that the index has no others, so a new field cannot be silently left out of the cache).
@@ -104,27 +107,33 @@ def save(index: SearchIndex, cache: Path, fp: str | None = None) -> bool:
         if fp is None:
             fp = fingerprint(index._records)
         state = _state(index)  # a copy: pickled outside the lock, which searches take too
-    return write_cache(Path(cache), KIND, FORMAT, cache_key(fp), pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    # The postings' arrays go after the pickle, raw, so that a load reads them straight
+    # into arrays: inside the pickle each was read as bytes, then copied (twice its size).
+    arrays = [a for pair in state.pop("fields") for a in pair]
+    state["arrays"] = [(a.typecode, len(a)) for a in arrays]
+    state["byteorder"] = sys.byteorder
+    head = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    return write_cache(Path(cache), KIND, FORMAT, cache_key(fp), [head_piece(head), *arrays])
 
 
 def _state(index: SearchIndex) -> dict:
-    """The derived, catalog-only state of `index`, in a shape that pickles and loads fast:
-    each field's postings as its words (one string), their posting lengths and one array of
-    every ordinal, instead of tens of thousands of small arrays."""
+    """The derived, catalog-only state of `index`, in a shape that pickles and loads fast
+    and is what a loaded index keeps: each field's postings as two flat arrays over the
+    sorted vocabulary (`FlatPostings`), not tens of thousands of small arrays."""
+    vocab = index._vocab
     fields = []
     for post in index._post:
-        flat = array("I")
-        for ordinals in post.values():
-            flat.extend(ordinals)
-        # words are tokens: they never contain whitespace, so a newline separates them
-        fields.append(("\n".join(post), array("I", map(len, post.values())), flat))
+        flat = post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post)
+        fields.append(flat.arrays)
     return {
         "n": len(index._ids),
         "fields": fields,
-        "vocab": "\n".join(index._vocab),
+        "vocab": "\n".join(vocab),  # words are tokens: never whitespace, so a newline separates them
+        # the title words' order, as places in the vocabulary (their strings are its own)
+        "title_order": array("I", map(dict(zip(vocab, range(len(vocab)))).__getitem__, index._title_vocab)),
         "titles": list(index._titles),
-        "years": {year: list(ordinals) for year, ordinals in index._years.items()},
-        "venues": {venue: list(ordinals) for venue, ordinals in index._venues.items()},
+        "years": {year: array("I", ordinals) for year, ordinals in index._years.items()},
+        "venues": {venue: array("I", ordinals) for venue, ordinals in index._venues.items()},
     }
 
 
@@ -142,14 +151,19 @@ def load(
     records = records if isinstance(records, list) else list(records)
     if fp is None:
         fp = fingerprint(records)
-    body = read_cache(Path(cache), KIND, FORMAT, cache_key(fp))
-    if body is None:
-        return None  # missing, stale, foreign or damaged: never unpickled
-    try:
-        with gc_paused():
-            return _restore(cls, records, pickle.loads(body))
-    except Exception:  # noqa: BLE001 - a cache must never stop the app: rebuild instead
-        return None
+    with reading_cache(Path(cache), KIND, FORMAT, cache_key(fp)) as body:
+        if body is None:
+            return None  # missing, stale, foreign or damaged: never unpickled
+        try:
+            with gc_paused():
+                state = pickle.loads(read_head_piece(body))
+                arrays = [read_array(body, typecode, count) for typecode, count in state.pop("arrays")]
+                if body.read(1) or state.pop("byteorder") != sys.byteorder:
+                    raise ValueError("not the arrays this machine wrote")
+                state["fields"] = list(zip(arrays[0::2], arrays[1::2], strict=True))
+                return _restore(cls, records, state)
+        except Exception:  # noqa: BLE001 - a cache must never stop the app: rebuild instead
+            return None
 
 
 def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
@@ -163,22 +177,21 @@ def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
     index._ids = ids
     index._ordinal = dict(zip(ids, range(n)))
     index._records = list(records)
-    for post, (words, lengths, flat) in zip(index._post, state["fields"], strict=True):
-        words = words.split("\n") if words else []
-        if len(words) != len(lengths) or sum(lengths) != len(flat):
-            raise ValueError("damaged postings")
-        ends = list(accumulate(lengths))
-        # in the stored order: the title words' order is the infix candidates' order
-        post.update(zip(words, map(flat.__getitem__, map(slice, [0, *ends[:-1]], ends))))
+    vocab = state["vocab"].split("\n") if state["vocab"] else []
+    # flat, sharing the vocabulary's strings (FlatPostings checks that they line up)
+    index._post = tuple(FlatPostings(vocab, starts, flat) for starts, flat in state["fields"])
+    if len(index._post) != 3:
+        raise ValueError("damaged postings")
     index._titles = titles
     index._years.update(state["years"])
     index._venues.update(state["venues"])
-    index._vocab = state["vocab"].split("\n") if state["vocab"] else []
+    index._vocab = vocab
     by_length: dict[int, list[str]] = defaultdict(list)
-    for word in index._vocab:
+    for word in vocab:
         by_length[len(word)].append(word)
     index._by_length = dict(by_length)
-    index._title_vocab = list(index._post[0])
+    # in the build's order: the title words' order is the infix candidates' order
+    index._title_vocab = list(map(vocab.__getitem__, state["title_order"]))
     index._abstracts_done = n
     # the review columns and the annotations: from the records, never from the cache
     for o, r in enumerate(records):

@@ -43,6 +43,7 @@ from ..model import Status
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
+from .postings import FlatPostings
 from .query import Query, in_bounds, number_bounds, parse_query, year_bounds
 from .scoring import (
     ABSTRACT,
@@ -204,10 +205,12 @@ class SearchIndex(Matching):
     def index_abstracts(self) -> None:
         """Tokenise the abstracts not yet indexed (idempotent, thread-safe)."""
         with self._lock, gc_paused():
+            start = self._abstracts_done
+            if start < len(self._ids):
+                self._thaw()
             post = self._post[ABSTRACT]
             get, append = post.__getitem__, array.append
             consume = deque(maxlen=0).extend
-            start = self._abstracts_done
             for o in range(start, len(self._ids)):
                 abstract = self._records[o].abstract
                 if abstract:
@@ -260,11 +263,21 @@ class SearchIndex(Matching):
         else:
             self._notes.pop(o, None)
 
+    def _thaw(self) -> None:
+        """Make postings loaded flat from the cache (`FlatPostings`) growable again, for an
+        index that takes more papers. Callers hold the lock."""
+        if any(isinstance(post, FlatPostings) for post in self._post):
+            self._post = tuple(
+                post.thaw(self._title_vocab if field == TITLE else None) if isinstance(post, FlatPostings) else post
+                for field, post in enumerate(self._post)
+            )
+
     def _append(self, records: Iterable, refresh: bool = True) -> None:
-        title_post, meta_post, _ = self._post
         consume = deque(maxlen=0).extend
         append = array.append
         with self._lock:
+            self._thaw()
+            title_post, meta_post, _ = self._post
             for record in records:
                 o = len(self._ids)
                 self._ids.append(record.id)

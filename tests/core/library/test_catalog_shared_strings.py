@@ -1,4 +1,5 @@
-"""The catalog keeps each repeated venue, source, entry type and import time once."""
+"""The catalog keeps each repeated venue, source, entry type, import time, keyword and
+author once."""
 
 from pathlib import Path
 
@@ -21,3 +22,20 @@ def test_repeated_values_are_one_string_each(tmp_path: Path):
         assert getattr(a, field) == getattr(b, field)
         assert getattr(a, field) is getattr(b, field), field
     assert a.title == "Paper a" and b.title == "Paper b"
+
+
+def test_repeated_keywords_and_authors_are_one_string_each(tmp_path: Path):
+    def record(pid: str) -> dict:
+        words = "large language models"
+        return {**_record(pid), "keywords": [words[:5] + words[5:], pid], "authors": ["Ada " + "Lovelace"]}
+
+    catalog = Catalog({"1": record("a"), "2": record("b")}, tmp_path / "catalog.json")
+    a, b = catalog["a"], catalog["b"]
+    assert a.keywords == ("large language models", "a") and b.keywords == ("large language models", "b")
+    assert a.keywords[0] is b.keywords[0] and a.authors[0] is b.authors[0]
+
+
+def test_a_damaged_keyword_list_is_still_refused(tmp_path: Path):
+    catalog = Catalog({"1": {**_record("a"), "keywords": ["x", 5]}}, tmp_path / "catalog.json", placeholders=True)
+    assert catalog["a"].title.startswith("(damaged record")
+    assert catalog.problems and "keywords must be a list of strings" in catalog.problems[0]
