@@ -468,7 +468,7 @@ def _tidy_plain(text: str) -> str:
     return _SPACE_RUN.sub(" ", _LINE_RUN.sub("\n", text)).strip().replace("\x00", "\n\n")
 
 
-def _render(text: str) -> str:
+def render_uncached(text: str) -> str:
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     if not _PLAIN_OK.search(text):
@@ -484,7 +484,7 @@ def to_display(text: str) -> str:
     Spaces are collapsed; blank lines stay paragraph breaks. Never raises: malformed
     markup falls back to the text with the markup stripped.
     """
-    return _render(text)
+    return render_uncached(text)
 
 
 # A LaTeX command other than a one-letter accent (\\c{c}, \\v s): `core.tokens` reads
@@ -523,11 +523,11 @@ def styled_segments(text: str) -> list[tuple[str, str]]:
 _SPACES = re.compile(r"\s+")
 
 
-def _collapse(text: str) -> str:
+def collapse_spaces(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def _cut(text: str, width: int) -> str:
+def cut_to_width(text: str, width: int) -> str:
     if width <= 0:
         return ""
     if len(text) <= width:
@@ -542,8 +542,8 @@ def _cut(text: str, width: int) -> str:
 def one_line(text: str, width: int | None = None) -> str:
     """Display text on one line (every whitespace run -> one space); with `width`,
     cut at a word boundary to at most `width` characters, ending in "…"."""
-    line = _collapse(to_display(text))
-    return line if width is None else _cut(line, width)
+    line = collapse_spaces(to_display(text))
+    return line if width is None else cut_to_width(line, width)
 
 
 def names_line(names: Iterable[str]) -> str:

@@ -1,7 +1,9 @@
 """Titles for papers known only by their abstract: `derive_title` and `unique_titles`.
 
-Built on `core.text` (display conversion, sanitizing). The code here runs once per imported paper, so it never converts a whole abstract:
-`_display_line` renders only a short fragment.
+This module finds what an abstract names and describes (a name after "we propose", an
+acronym's expansion, a claim); `title_wording` words it as a title. The code runs once per
+imported paper, so it never converts a whole abstract: `display_fragment` renders only a
+short fragment.
 
 This module must not import textual or rich: the core runs without a UI.
 """
@@ -11,7 +13,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .display import _collapse, _cut, _render, sanitize
+from .display import collapse_spaces, cut_to_width, sanitize
+from .title_wording import (
+    INTERJECTION,
+    TITLE_WIDTH,
+    TRAILING_CHARS,
+    as_title,
+    complete_kind,
+    display_fragment,
+    finish_title,
+    polish_named,
+)
 
 
 def unique_titles(titles: list[str]) -> list[str]:
@@ -36,8 +48,6 @@ def unique_titles(titles: list[str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- derived titles
-
-TITLE_WIDTH = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +121,6 @@ _PAREN_NAME = re.compile(r"^(\S+(?: \S+)?) \([^()]+\)$")
 _CLAUSE_NAME = re.compile(r"^((?:an?|the) [^,]{3,80}), ([^\s,.]{2,30})\.?(?:,|$| that | which )")
 _NAME_PAREN = re.compile(r"^([^\s(),]+(?: [^\s(),]+)?) \(([^()]{3,100})\)")
 _RELATIVE = re.compile(r"^(?:that|which)\s+(?:is\s+|are\s+)?", re.I)
-_TRAILING_CHARS = " \t\n,;:.-\u2013\u2014("
 
 # Field-wide terms that a sentence names in passing ("teaching multimodal language models
 # (MLLMs) to ..."): never the contribution's own name.
@@ -120,54 +129,7 @@ _COMMON_ACRONYMS = frozenset(
     rl rlhf nlp ai ml pde pdes ode odes sde sdes vit vits mlp mlps gan gans vae vaes ssl sgd kv rag cot
     gpt bert clip mdp mdps""".split()
 )
-_INTERJECTION = re.compile(r",?\s*(?:to\s+(?:the\s+best\s+of\s+)?our\s+(?:best\s+)?knowledge)\s*,?", re.I)
 
-# A phrase that leans on sentences the title does not have: "avoids this problem",
-# "handle such complex constraints", "to address these limitations".
-_VAGUE_NOUNS = (
-    r"problems?|issues?|challenges?|limitations?|gaps?|questions?|drawbacks?|shortcomings?|bottlenecks?"
-    r"|difficult(?:y|ies)|phenomen(?:on|a)|observations?|insights?|findings?|settings?|needs?|concerns?"
-    r"|obstacles?|barriers?|deficienc(?:y|ies)|weakness(?:es)?|trade-?offs?|dilemmas?|tasks?|cases?|scenarios?"
-)
-_CONTEXT = re.compile(
-    r"\b(?:(?P<vague>(?:this|these|those|such|the\s+above|the\s+aforementioned|aforementioned)"
-    rf"\s+(?:[\w-]+\s+){{0,2}}?(?:{_VAGUE_NOUNS})\b)"
-    r"|(?P<such>such)\s+(?!as\b)[\w(]"
-    r"|(?P<these>these|those)\s+(?=[\w(])"
-    r"|(?P<pointer>this(?!\s+(?:paper|work|study|article)\b)|it|the\s+former|the\s+latter|the\s+above)\b)",
-    re.I,
-)
-# Where a clause starts: a phrase that leans on context is cut off from here.
-_CLAUSE_START = re.compile(
-    r",\s+|\s+(?=(?:that|which|where|whereby|to|by|so\s+as\s+to|in\s+order\s+to|for|while|and)\s)", re.I
-)
-_DANGLING = re.compile(
-    r"(?:\s+(?:designed|aimed|intended|developed|tailored|built|used|proposed|able|\w+ly"
-    r"|and|or|that|which|to|by|for))+$",
-    re.I,
-)
-# "... this problem by using algorithmic generation": how it does it survives the cut.
-_HOW_TAIL = re.compile(r"^[^,;]*?\s+(?:by\s+)?(?P<how>(?:using|via|through|leveraging)\s.*)$", re.I)
-_NOVEL = re.compile(r"\b(?P<art>an?|the)\s+(?:(?:novel|new|innovative)\s+(?=\w))+(?P<next>\w)", re.I)
-_LEADING_THAT = re.compile(r"^(?:that|how\s+(?=we\b))\s+", re.I)
-# A contribution described by its kind alone ("a novel classifier-free guidance mechanism").
-_GENERIC_END = re.compile(
-    r"\b(?:method|approach|mechanism|framework|model|algorithm|technique|system|architecture|strategy"
-    r"|scheme|paradigm|pipeline|objective|loss|module|network|procedure|solution)s?$",
-    re.I,
-)
-_WHAT_IT_DOES = re.compile(
-    r"^(?:[\w-]+,\s+)?(?:our|the\s+proposed|this|the\s+new)\s+(?:[\w-]+\s+)?"
-    r"(?:method|approach|mechanism|framework|model|algorithm|technique|system|architecture|strategy|scheme"
-    r"|paradigm|pipeline|objective|loss|module|network|procedure|solution)\s+(?:also\s+|further\s+)?"
-    r"(?P<verb>[a-z]+[^s\W]*s)\s+(?P<rest>.+)$",
-    re.I,
-)
-# Verbs that report a result rather than say what the contribution does.
-_RESULT_VERBS = frozenset(
-    """is was has does achieves outperforms shows demonstrates yields attains surpasses performs works
-    requires remains obtains reaches exhibits sets beats matches delivers consistently significantly""".split()
-)
 _CLAIM = re.compile(
     r"\b(?:we|this\s+(?:paper|work))\s+(?:first\s+|also\s+)?(?:show|shows|demonstrate|demonstrates|find"
     r"|prove|proves|argue|argues|reveal|reveals|establish|establishes)\s+that\s+",
@@ -176,109 +138,6 @@ _CLAIM = re.compile(
 
 
 _SELF_REFERENCE = re.compile(r"^(?:our|the\s+proposed|this|it|these|they|such)\b", re.I)
-# "A multiphysics training framework that ..." reads as a title without its article;
-# "A model that ..." does not.
-_ARTICLE_DROPS = re.compile(r"^an?\s+(?=[^\s,]+\s+[^\s,]+(?:\s|$))(?![^\s,]+\s+(?:that|which|to|for|of|with)\b)", re.I)
-
-
-def _cut_context(text: str) -> str:
-    """`text` without what leans on earlier sentences: a clause about "this problem"
-    is cut (keeping how it is solved: "using ..."), "these X" becomes "X", and a text
-    that cannot stand on its own comes back empty."""
-    for _ in range(4):
-        found = _CONTEXT.search(text)
-        if found is None:
-            return text
-        if found.group("these"):
-            text = text[: found.start()] + text[found.end() :]
-            continue
-        starts = [m.start() for m in _CLAUSE_START.finditer(text, 0, found.start())]
-        head = _DANGLING.sub("", text[: starts[-1]]).rstrip(_TRAILING_CHARS) if starts else ""
-        if len(head.split()) < 2:
-            if found.group("such"):
-                text = text[: found.start()] + text[found.start() + 4 :].lstrip()
-                continue
-            return ""
-        how = _HOW_TAIL.match(text[found.end() :])
-        if how and not _CONTEXT.search(how.group("how")):
-            return f"{head} {how.group('how')}"
-        return head
-    return text
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
-
-
-def _plain(text: str) -> str:
-    """`text` without "novel" and "new" after an article ("an innovative X" -> "a X")."""
-    def fix(m: re.Match[str]) -> str:
-        art = m.group("art")
-        if art.lower() != "the":
-            new = _article(m.group("next"))
-            art = new.capitalize() if art[:1].isupper() else new
-        return f"{art} {m.group('next')}"
-
-    return _NOVEL.sub(fix, text)
-
-
-def _as_title(clause: str) -> str:
-    """An unnamed description as a title: standalone, without a leading article."""
-    text = _cut_context(_LEADING_THAT.sub("", _without_we(clause.strip())))
-    if not text:
-        return ""
-    text = _ARTICLE_DROPS.sub("", _plain(text))
-    return text[:1].upper() + text[1:] if text[:1].islower() and not text.split(" ", 1)[0][1:2].isupper() else text
-
-
-# "a framework where we train models" -> "a framework that trains models": no "we" in a title.
-_WHERE_WE = re.compile(r"\s+(?:where|in\s+which|with\s+which|through\s+which)\s+we\s+(?P<verb>[a-z]{3,})\b", re.I)
-
-
-def _third_person(verb: str) -> str:
-    if verb.endswith(("s", "sh", "ch", "x", "z")):
-        return verb + "es"
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _without_we(text: str) -> str:
-    found = _WHERE_WE.search(text)
-    if found is None or found.group("verb").lower() in ("can", "could", "will", "would", "may", "might", "also", "have"):
-        return text
-    return f"{text[: found.start()].rstrip(',')} that {_third_person(found.group('verb'))}{text[found.end() :]}"
-
-
-def _polish(name: str, title: str) -> str:
-    """A named title with its description standing on its own ("ATLAS: a multi-agent
-    framework", not "... designed to handle such complex nature of ...")."""
-    if not name or not title.startswith(name) or len(title) == len(name):
-        return title
-    rest = title[len(name) :]
-    sep = ": " if rest.startswith(": ") else " "
-    desc = _cut_context(_plain(_without_we(rest[len(sep) :])))
-    return f"{name}{sep}{desc}" if desc else name
-
-
-def _what_it_does(clause: str, sentences: list[str]) -> str:
-    """A bare kind ("a novel classifier-free guidance mechanism") completed with what the
-    next sentences say it does ("... that smoothens the transport between ...")."""
-    if len(clause.split()) > 7 or not _GENERIC_END.search(clause.rstrip(_TRAILING_CHARS)):
-        return clause
-    for sentence in sentences[:3]:
-        shown = _INTERJECTION.sub("", _display_line(sentence.strip()))
-        found = _WHAT_IT_DOES.match(shown)
-        if found and found.group("verb").lower() not in _RESULT_VERBS:
-            does = found.group("rest")
-            end = re.search(r",\s+(?:which|while|and|thus|thereby|resulting)\b|;|\.\s", does)
-            does = does[: end.start()] if end else does
-            does = _cut_context(does)
-            if does:
-                return f"{clause.rstrip(_TRAILING_CHARS)} that {found.group('verb')} {does}"
-    return clause
-
-
 def _words_look_named(name: str) -> bool:
     """A proper name: one token with a capital or digit (GeoPurify, H³GNNs), or words
     in title case (Active Reading)."""
@@ -300,27 +159,10 @@ def _plausible_name(name: str) -> bool:
     )
 
 
-def _finish(title: str) -> str:
-    title = _collapse(title).rstrip(_TRAILING_CHARS)
-    first = title.split(" ", 1)[0]
-    if first.replace("-", "").isalpha() and first.islower():
-        title = title[:1].upper() + title[1:]  # "log-linear attention" leads: capitalise
-    return _cut(title, TITLE_WIDTH)
-
-
-def _display_line(raw: str) -> str:
-    # Uncached and cut short: fragments of 20k abstracts would only evict the rows
-    # the list needs from to_display's cache.
-    return _collapse(_render(raw[:_FRAGMENT]))
-
-
-_FRAGMENT = 320
-
-
 def _after_trigger(raw_rest: str, strong: bool) -> tuple[str, str, str]:
     """(name, title, clause) from the words after "we propose": a name and its title
     when the object is a proper name, else the clause as an unnamed description."""
-    rest = _INTERJECTION.sub("", _display_line(raw_rest))
+    rest = INTERJECTION.sub("", display_fragment(raw_rest))
     if not rest:
         return "", "", ""
     if strong:
@@ -337,7 +179,7 @@ def _after_trigger(raw_rest: str, strong: bool) -> tuple[str, str, str]:
             # "SMART-3D (Scaling Masked AutoRegressive Transformers for 3D generation), a ..."
             return paren.group(1), f"{paren.group(1)}: {paren.group(2)}", ""
         end = _OBJ_END.search(rest)
-        obj = (rest[: end.start()] if end else rest).rstrip(_TRAILING_CHARS)
+        obj = (rest[: end.start()] if end else rest).rstrip(TRAILING_CHARS)
         paren = _PAREN_NAME.match(obj)
         if paren:  # "bi-GRPO (bidirectional Group Relative Policy Optimization)"
             obj = paren.group(1)
@@ -400,47 +242,47 @@ def _find(abstract: str) -> tuple[str, str, str]:
                 weak_clause = clause
         if not claim and "that" in sentence:
             said = _CLAIM.search(sentence)
-            claim = _display_line(sentence[said.end() :]) if said else ""
+            claim = display_fragment(sentence[said.end() :]) if said else ""
             if _SELF_REFERENCE.match(claim):
                 claim = ""
         if not remedy and any(verb in sentence for verb in _REMEDY_VERBS):
             fix = _REMEDY.search(sentence)  # "we address this limitation by incorporating X"
             if fix and not fix.group("how").lower().startswith(("propos", "introduc", "present", "develop")):
-                remedy = _display_line(sentence[fix.start("how") :])
+                remedy = display_fragment(sentence[fix.start("how") :])
                 cut = re.search(r",\s+(?:which|thereby|thus|enabling|allowing|leading|resulting|and)\b", remedy)
                 remedy = remedy[: cut.start()] if cut else remedy
         if low and "our " in low and ", " in sentence:
-            ours = _OUR_NAMED.search(_display_line(sentence))  # "we prove that our algorithm, X, ..."
+            ours = _OUR_NAMED.search(display_fragment(sentence))  # "we prove that our algorithm, X, ..."
             if ours and _plausible_name(ours.group("name")) and _words_look_named(ours.group("name")):
                 name = ours.group("name")
                 return name, (f"{name}: {strong_clause}" if strong_clause else name), ""
         naming = _NAMING.search(sentence) if any(w in low for w in naming_words) else None
         if naming and _WE_SENTENCE.search(sentence):
-            rest = _display_line(sentence[naming.end() :])
+            rest = display_fragment(sentence[naming.end() :])
             end = _OBJ_END.search(rest)
             name = rest[: end.start()] if end else rest
             if _plausible_name(name) and _words_look_named(name):
                 before = _TRIGGER.search(sentence[: naming.start()])
-                clause = _display_line(sentence[before.end() : naming.start()]) if before else ""
-                clause = clause.rstrip(_TRAILING_CHARS) or strong_clause
+                clause = display_fragment(sentence[before.end() : naming.start()]) if before else ""
+                clause = clause.rstrip(TRAILING_CHARS) or strong_clause
                 return name, (f"{name}: {clause}" if clause else name), ""
         start = sentence.lstrip()[:100]
         if start.startswith(("Our ", "The proposed ")) or (", a" in start and _APPOSITIVE_START_RAW.match(start)):
-            shown = _display_line(start)
+            shown = display_fragment(start)
             m2 = _OUR_THING.match(shown) or _APPOSITIVE_START.match(shown)
             if m2 and _plausible_name(m2.group("name")) and _words_look_named(m2.group("name")):
                 name = m2.group("name")
                 if m2.re is _APPOSITIVE_START:
-                    desc = _display_line(sentence)[len(name) + 2 :]
+                    desc = display_fragment(sentence)[len(name) + 2 :]
                     return name, f"{name}: {desc}", ""
-                what = _IS_A.match(_display_line(sentence)[m2.end() :])  # "Our work, X, is a method for ..."
+                what = _IS_A.match(display_fragment(sentence)[m2.end() :])  # "Our work, X, is a method for ..."
                 if what:
                     return name, f"{name}: {what.group(1)}", ""
                 return name, (f"{name}: {strong_clause}" if strong_clause else name), ""
     if strong_clause:
-        strong_clause = _what_it_does(strong_clause, [x for x in sentences[strong_at + 1 :] if x and not x.isspace()])
+        strong_clause = complete_kind(strong_clause, [x for x in sentences[strong_at + 1 :] if x and not x.isspace()])
     for clause in (strong_clause, remedy, weak_clause, claim):
-        title = _as_title(clause) if clause else ""
+        title = as_title(clause) if clause else ""
         if title:
             return "", "", title
     return "", "", ""
@@ -460,13 +302,13 @@ def derive_title(abstract: str) -> DerivedTitle:
         text = sanitize(abstract if isinstance(abstract, str) else str(abstract or ""))
         name, title, clause = _find(text)
         if title:
-            title = _polish(_collapse(name), title)
+            title = polish_named(collapse_spaces(name), title)
         else:
-            title = clause or _display_line(_SENTENCE_END.split(text.strip(), 1)[0][:400])
-        title = _finish(_LEADING_PAREN.sub(r"\1: ", title))
+            title = clause or display_fragment(_SENTENCE_END.split(text.strip(), 1)[0][:400])
+        title = finish_title(_LEADING_PAREN.sub(r"\1: ", title))
         if not title:
-            title = _finish(_display_line(text[:400]))
-        return DerivedTitle(title or "Untitled", _collapse(name)[:60])
+            title = finish_title(display_fragment(text[:400]))
+        return DerivedTitle(title or "Untitled", collapse_spaces(name)[:60])
     except Exception:  # a title must always come out; the importer relies on it
-        fallback = _cut(_collapse(sanitize(str(abstract))), TITLE_WIDTH)
+        fallback = cut_to_width(collapse_spaces(sanitize(str(abstract))), TITLE_WIDTH)
         return DerivedTitle(fallback or "Untitled", "")

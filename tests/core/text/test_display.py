@@ -384,4 +384,4 @@ def test_spelled_out_characters_and_approximately_show() -> None:
 def test_latex_quotes_and_accents_are_read_before_markdown(source: str, shown: str, light: bool, monkeypatch) -> None:
     monkeypatch.setattr(text_module, "USE_LIGHT", light)
     text_module._segments.cache_clear()
-    assert text_module._render(source) == shown
+    assert text_module.render_uncached(source) == shown

@@ -35,7 +35,7 @@ def _raw_entries() -> list[bib.Entry]:
     return bibtexparser.parse_string(TEXT, parse_stack=[]).entries
 
 
-def _collapse(text: str) -> str:
+def collapse_spaces(text: str) -> str:
     return " ".join(text.split())
 
 
@@ -90,7 +90,7 @@ def test_every_field_is_in_the_stored_papers(imported) -> None:
             name = field.key.lower()
             if value[:1] + value[-1:] not in ("{}", '""') or "#" in value:
                 continue  # macros and concatenations: checked one by one below
-            text = _collapse(value[1:-1])
+            text = collapse_spaces(value[1:-1])
             if name in extra:
                 assert extra[name] == text, (entry.key, name)
             elif name in ("title", "url", "abstract"):
