@@ -101,7 +101,20 @@ def test_formats_search_related_use_only_core_and_text_never_the_library(layer: 
     allowed = {"reader_tui", "reader_tui.core", *CORE_OWN}
     assert breaches(
         loaded,
-        lambda m: top(m) not in UI and (not project(m) or m in allowed or under(m, "reader_tui.core.text", package)),
+        lambda m: top(m) not in UI
+        and (not project(m) or m in allowed or under(m, "reader_tui.core.text", "reader_tui.core.reviews", package)),
+    ) == {}
+
+
+def test_core_reviews_uses_only_core_modules_and_text() -> None:
+    # The forum records and scores are read by formats, search and the library alike:
+    # they must not reach back into any of them.
+    loaded = loaded_by("reader_tui.core.reviews")
+    allowed = {"reader_tui", "reader_tui.core", *CORE_OWN}
+    assert breaches(
+        loaded,
+        lambda m: top(m) not in UI
+        and (not project(m) or m in allowed or under(m, "reader_tui.core.text", "reader_tui.core.reviews")),
     ) == {}
 
 

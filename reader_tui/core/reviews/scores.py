@@ -1,0 +1,99 @@
+"""What a forum says in numbers: the catalog's `Scores` of a forum record, and what a
+newer snapshot keeps of an older one (the ratings that moved, with when).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..model import DECISIONS, Scores
+from .records import SCORE_NAMES, decision_tier, iso_ms, venue_decision
+
+
+def summarize(record: Mapping[str, Any], venue: str = "") -> Scores | None:
+    """The catalog's `Scores` of a forum record: each review's numbers, the decision (a
+    decision note's, else the tier an accepted venue names) and when it was captured.
+    None when the forum has neither reviews nor a decision."""
+    columns: dict[str, list[int]] = {name: [] for name in SCORE_NAMES}
+    decision_text = ""
+    for note in record.get("notes", ()):
+        kind = note.get("kind")
+        if kind == "review":
+            for name, number in note.get("scores", {}).items():
+                if name in columns:
+                    columns[name].append(number)
+        elif kind == "decision":
+            for name, text in note.get("text", ()):
+                if name in ("decision", "recommendation"):
+                    decision_text = text.strip()
+    decision = decision_tier(decision_text) if decision_text else venue_decision(venue)
+    if decision not in DECISIONS:
+        decision = ""
+    if not columns["rating"] and not decision and not any(columns.values()):
+        return None
+    return Scores(
+        ratings=tuple(columns["rating"]),
+        confidences=tuple(columns["confidence"]),
+        soundness_scores=tuple(columns["soundness"]),
+        presentation_scores=tuple(columns["presentation"]),
+        contribution_scores=tuple(columns["contribution"]),
+        decision=decision,
+        decision_text=decision_text or (venue if decision else ""),
+        captured=str(record.get("captured") or ""),
+    )
+
+
+def merge_scores(old: Scores | None, new: Scores | None) -> Scores | None:
+    """The scores a paper keeps when a snapshot brings `new` over `old`: the newer capture
+    wins (an older snapshot imported late changes nothing), and when its ratings differ
+    the old ones are kept as `previous`, with their capture time; a decision once known
+    stays known."""
+    if new is None:
+        return old
+    if old is None:
+        return new
+    if new.captured and old.captured and new.captured < old.captured:
+        return old
+    previous, previous_captured = old.previous, old.previous_captured
+    if new.ratings != old.ratings:
+        previous, previous_captured = old.ratings, old.captured or "unknown"
+    decision, decision_text = new.decision, new.decision_text
+    if not decision:
+        decision, decision_text = old.decision, old.decision_text
+    merged = Scores(
+        ratings=new.ratings,
+        confidences=new.confidences,
+        soundness_scores=new.soundness_scores,
+        presentation_scores=new.presentation_scores,
+        contribution_scores=new.contribution_scores,
+        decision=decision,
+        decision_text=decision_text,
+        captured=new.captured or old.captured,
+        previous=previous,
+        previous_captured=previous_captured,
+    )
+    return old if merged == old else merged
+
+
+def merge_history(old: Mapping[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """`new` (a forum record of a later snapshot) with the history of `old` carried over:
+    a review whose scores changed keeps its earlier ones, with when they were captured.
+    Returns the record and how many reviews' scores moved. An older snapshot than `old`
+    gives `old` back unchanged."""
+    if str(new.get("captured") or "") < str(old.get("captured") or ""):
+        return dict(old), 0
+    before = {n.get("id"): n for n in old.get("notes", ()) if n.get("id")}
+    moved = 0
+    for note in new.get("notes", ()):
+        earlier = before.get(note.get("id"))
+        if earlier is None:
+            continue
+        history = list(earlier.get("history") or ())
+        if earlier.get("scores") and earlier.get("scores") != note.get("scores"):
+            when = iso_ms(earlier.get("mdate")) or str(old.get("captured") or "")
+            history.append([when, earlier["scores"]])
+            moved += 1
+        if history:
+            note["history"] = history
+    return new, moved
