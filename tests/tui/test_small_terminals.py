@@ -154,3 +154,16 @@ def test_snapshot_triage_at_80x24(snap_compare, tmp_path: Path) -> None:
         assert snap_compare(create_app(library), terminal_size=(80, 24), run_before=run_before)
     finally:
         library.close()
+
+
+async def test_at_80_columns_a_message_is_not_the_part_of_the_status_line_that_is_cut(real_library: Library) -> None:
+    app = create_app(real_library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"cybernetic framework video", "enter")
+        await settle(app, pilot)
+        await pilot.press("4")
+        await pilot.press("u")
+        await settle(app, pilot)
+        (line,) = [row for row in screen_text(app).splitlines() if row.strip().startswith("12 papers")]
+        assert 'undid status read → unread: "CyberV' in line  # as drawn, not as it would be unclipped

@@ -73,21 +73,30 @@ class StatusBar(Horizontal):
             content = Content.assemble(content, "  " if state else "", ("read-only", "bold $text-warning"))
         self.query_one("#status-saving", Static).update(content)
 
+    def on_resize(self) -> None:
+        self._redraw()
+
     def _redraw(self) -> None:
         shown, read, reading = self._counts
         noun = "paper" if shown == 1 else "papers"
-        parts: list[str | tuple[str, str]] = [f"{shown:,} {noun}"]
+        count: list[str | tuple[str, str]] = [f"{shown:,} {noun}"]
         if shown != self._total:
-            parts.append(f" of {self._total:,}")
-        parts.append(f" · {read:,} read · {reading:,} reading")
+            count.append(f" of {self._total:,}")
+        details: list[str | tuple[str, str]] = [f" · {read:,} read · {reading:,} reading"]
         if self._describe:
-            parts.append(" · ")
-            parts.append((sanitize(self._describe), "$text-accent"))
+            details += [" · ", (sanitize(self._describe), "$text-accent")]
+        marked: list[str | tuple[str, str]] = []
         if self._marked:
-            parts.append(" · ")
             hidden = f" ({self._hidden:,} out of sight)" if self._hidden else ""
-            parts.append((f"{self._marked:,} marked{hidden}", "bold $text-warning"))
+            marked = [" · ", (f"{self._marked:,} marked{hidden}", "bold $text-warning")]
+        message: list[str | tuple[str, str]] = []
         if self._message:
-            parts.append("  ")
-            parts.append((self._message, "$text-error" if self._message_is_error else "$text-success"))
-        self.query_one("#status-text", Static).update(Content.assemble(*parts))
+            message = ["  ", (self._message, "$text-error" if self._message_is_error else "$text-success")]
+        text = Content.assemble(*count, *details, *marked, *message)
+        room = self.query_one("#status-text", Static).size.width
+        if message and room and text.cell_length > room:
+            # What just happened ("undid status read → unread: ...") matters more than the
+            # read/reading counts and the search, which are on screen elsewhere: on a narrow
+            # line they give way, so the message is not the part that is cut.
+            text = Content.assemble(*count, *marked, *message)
+        self.query_one("#status-text", Static).update(text)
