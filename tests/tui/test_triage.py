@@ -55,11 +55,15 @@ async def test_decisions_land_in_the_store_and_back_works(library: Library) -> N
 
 async def test_undo_takes_back_a_decision_and_shows_it_again(library: Library) -> None:
     app = create_app(library)
+    said: list[str] = []
+    app.notify = lambda message, **kwargs: said.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         triage = await _open_triage(app, pilot)
         await pilot.press("r", "w")
         assert library.annotation(IDS[1]).status is Status.TO_READ
         await pilot.press("u")
+        # in words, as on the main screen: what changed, then which paper
+        assert said[-1].startswith('Undid status to-read → unread: "') and PAPERS[1].title[:20] in said[-1]
         assert library.annotation(IDS[1]).status is Status.UNREAD
         assert triage.current_id == IDS[1]
         assert "1 decided" in screen_text(app)
