@@ -70,7 +70,13 @@ def mine(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
             raw = m.group(1)
             letters = raw[:-1] if raw.endswith("s") and raw[:-1].isupper() else raw
             letters = letters.lower()
-            words = _expansion(text[: m.start()], letters)
+            # most parentheses fail here, before any tokenising: the word right before
+            # an acronym starts with its last letter
+            before = text[max(0, m.start() - 120) : m.start()].rstrip()
+            cut = max(before.rfind(" "), before.rfind("-"))
+            if before[cut + 1 : cut + 2].lower() != letters[-1]:
+                continue
+            words = _expansion(before, letters)
             if words:
                 seen[letters][words] += 1
     found = {}
