@@ -14,7 +14,9 @@ How a query runs (`SearchIndex.search`):
    and rapidfuzz over the few papers that have any.
    A word that is an acronym the abstracts define ("reinforcement learning (RL)",
    `acronyms`) also matches papers holding its expansion, and words of the query that
-   spell an expansion also match the acronym; a plural also matches its singular.
+   spell an expansion also match the acronym; a plural also matches its singular, and
+   hyphenation is folded ("pre training" finds "pretraining", "pretraining" finds
+   "pre-training" in titles and keywords).
 3. Coverage, not all-or-any: a paper's score is the sum of its words' values plus
    `COVERAGE` times the share of the query's words it has, each word weighted by its
    rarity (idf), so a long question's common words count little. Queries of up to three

@@ -33,6 +33,11 @@ STOPWORDS = frozenset(
     # the words a question is made of: "does reinforcement learning really improve reasoning"
     + "does do did how what which why can could really truly actually whether this that these those".split()
 )
+#: Prefixes written joined or hyphenated ("pretraining", "pre-training"), longest first.
+_PREFIXES = tuple(sorted(
+    "pre post multi self semi non co re sub cross fine meta few zero test inter intra over under out".split(),
+    key=len, reverse=True,
+))
 _RERANK = 100  # how many leading hits the whole-query title match re-ranks
 _CACHE_SIZE = 32
 
@@ -106,10 +111,10 @@ class Matching:
         """Each word's matches widened by the corpus's acronyms, both ways: "rl" also
         matches papers that write "reinforcement learning", and the words "reinforcement
         learning" in a query also match papers that write "RL"."""
+        matches = self._with_compounds(words, list(matches))
         acronyms = self._acronyms
         if not acronyms:
             return matches
-        matches = list(matches)
         for i, word in enumerate(words):
             expansion = acronyms.get(word) or acronyms.get(singular(word))
             if expansion and len(expansion) > 1:
@@ -131,10 +136,32 @@ class Matching:
                     matches[i] = _merge(matches[i], alias)
         return matches
 
-    def _all_words(self, words: Sequence[str], shown: str) -> _Expansion:
-        """Papers holding every one of `words` in one field (the best field's value)."""
+    def _with_compounds(self, words: list[str], matches: list[_Expansion]) -> list[_Expansion]:
+        """Hyphenation folded both ways: the words "pre training" (typed "pre-training")
+        also match papers that write "pretraining", and "pretraining" also matches papers
+        that write "pre-training" (a known prefix, then a word)."""
+        vocab_has = self._df
+        for i, (a, b) in enumerate(zip(words, words[1:])):
+            joined = a + b
+            if vocab_has(joined):
+                alias = self._expand(joined, last=False)
+                matches[i] = _merge(matches[i], alias)
+                matches[i + 1] = _merge(matches[i + 1], alias)
+        for i, word in enumerate(words):
+            for prefix in _PREFIXES:
+                rest = word[len(prefix):]
+                if word.startswith(prefix) and len(rest) >= 3 and vocab_has(prefix) and vocab_has(rest):
+                    # titles and keywords only: "over" and "smoothing" somewhere in an
+                    # abstract say little about "over-smoothing"
+                    matches[i] = _merge(matches[i], self._all_words((prefix, rest), word, (TITLE, META)))
+                    break
+        return matches
+
+    def _all_words(self, words: Sequence[str], shown: str, fields: Sequence[int] = (TITLE, META, ABSTRACT)) -> _Expansion:
+        """Papers holding every one of `words` in one of `fields` (the best field's value)."""
         values: dict[int, float] = {}
-        for field, post in enumerate(self._post):
+        for field in fields:
+            post = self._post[field]
             common: set[int] | None = None
             for w in dict.fromkeys(words):
                 holders = post.get(w) or post.get(w + "s")

@@ -105,3 +105,16 @@ def test_an_id_doi_or_citation_key_typed_alone_finds_that_paper_first():
         assert ids(result)[:1] == ["mO3nEGibLA"], text
         assert result.found == "mO3nEGibLA"
     assert index.search("conformal prediction").found is None
+
+
+def test_hyphenation_is_folded_both_ways():
+    papers = [
+        view("joined", "Finetuning vision transformers", "Adapting."),
+        view("hyphen", "Fine-tuning language transformers", "Adapting."),
+        *FILLER,
+    ]
+    index = SearchIndex.build(papers)
+    assert set(ids(index.search("fine-tuning transformers"))[:2]) == {"joined", "hyphen"}
+    assert set(ids(index.search("finetuning transformers"))[:2]) == {"joined", "hyphen"}
+    result = index.search("finetuning transformers")
+    assert result.complete == 2
