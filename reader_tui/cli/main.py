@@ -154,8 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="ranked fuzzy search (fields: tag: status: year: venue: is: rating: reviews: spread: area: decision:)",
     )
     p.add_argument(
-        "--sort", choices=["title", "status", "added", "changed", "rating", "spread", "weighted"],
-        help="order: rating, spread and weighted (confidence-weighted rating) highest first, withdrawn papers last",
+        "--sort", choices=["title", "status", "added", "changed", "rating", "spread", "weighted", "for-you"],
+        help="order: rating, spread and weighted (confidence-weighted rating) highest first, withdrawn papers last;"
+        " for-you: the papers you have not decided on, by a model of your decisions, each with why"
+        " (with --tag T: more like the papers tagged T)",
     )
     p.add_argument("--reverse", action="store_true", help="with --sort: the other way round")
     p.add_argument("--limit", type=int, help="at most this many papers")

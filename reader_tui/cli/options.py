@@ -4,10 +4,12 @@ selecting papers by --status/--tag/--search, and reading a status argument."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from ..core.library.library import Library
 from ..core.model import PaperView, Status
+from ..core.text.words import counted
 from .output import EXIT_USAGE, UserError
 
 
@@ -36,7 +38,22 @@ def select_views(library: Library, *, status: Status | None, tags: Sequence[str]
         except QueryError as error:
             raise UserError(f"search: {error}", EXIT_USAGE) from None
         ids = [hit.id for hit in hits]
+        _say_coverage(search, hits)
     return library.views(ids)
+
+
+def _say_coverage(search: str, hits) -> None:
+    """Tell (on stderr, so --json stays clean) when not every listed paper has every word."""
+    complete = getattr(hits, "complete", len(hits))
+    named = 1 if getattr(hits, "found", None) else 0  # the paper its id named: no words to have
+    rest = len(hits) - complete - named
+    if rest <= 0:
+        return
+    if getattr(hits, "partial", False) or complete == 0:
+        message = f"search: no paper has every word of {search!r}; {counted(rest, 'paper')} with some of them"
+    else:
+        message = f"search: {counted(complete, 'paper')} with every word, then {rest} with most of them"
+    print(message, file=sys.stderr)
 
 
 def parse_status(text: str) -> Status:

@@ -13,6 +13,8 @@ from .output import EXIT_OK, EXIT_USAGE, UserError, print_json
 
 def cmd_list(args: argparse.Namespace) -> int:
     library = open_library(args)
+    if args.sort == "for-you":
+        return _list_for_you(args, library)
     views = select_views(library, status=args.status, tags=args.tag, search=args.search)
     if args.sort:
         from ..core.search.sorting import SortKey, sort_views
@@ -23,6 +25,56 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print_json([v.to_dict() for v in views])
         return EXIT_OK
+    _print_lines(views)
+    return EXIT_OK
+
+
+def _list_for_you(args: argparse.Namespace, library: Any) -> int:
+    """`list --sort for-you`: the undecided papers (of --status / --search) ranked by a
+    model of the user's decisions, or with --tag T by a model of the papers tagged T;
+    each with why (the words that weigh most, the user's papers it is closest to)."""
+    import sys
+
+    from ..core.library.indexing import search_index
+    from ..core.related import for_you
+    from ..core.search.sorting import SortKey, sort_views
+
+    if len(args.tag) > 1:
+        raise UserError("list --sort for-you: one --tag at most (the tag whose papers to find more like)", EXIT_USAGE)
+    tag = args.tag[0] if args.tag else None
+    everything = library.views()
+    if tag is None:
+        ready, message = for_you.readiness(everything)
+        if not ready:
+            print(message, file=sys.stderr)
+    chosen = select_views(library, status=args.status, tags=(), search=args.search)
+    index = search_index(library)[0]
+    model = for_you.train(for_you.Features(index), everything, tag=tag)
+    if model is None:
+        what = f"no paper is tagged {tag!r}" if tag else "no paper is to-read, reading, read or tagged yet"
+        raise UserError(f"list --sort for-you: {what}, so there is nothing to learn from", EXIT_USAGE)
+    scores = model.scores()
+    undecided = [v for v in chosen if v.id not in model.decided]
+    views = sort_views(undecided, SortKey("for-you", args.reverse), scores)
+    if args.limit is not None:
+        views = views[: max(args.limit, 0)]
+    titles = {v.id: v.title for v in everything}
+    reasons = {v.id: model.explain(v.id) for v in views}
+    if args.json:
+        print_json([
+            {**v.to_dict(), "for_you": {
+                "score": round(scores[v.id], 4),
+                "words": [{"word": w, "weight": c} for w, c in reasons[v.id].words],
+                "like": [{"id": pid, "title": titles.get(pid, ""), "similarity": sim} for pid, sim in reasons[v.id].like],
+            }}
+            for v in views
+        ])
+        return EXIT_OK
+    _print_lines(views, {pid: reason.describe(titles) for pid, reason in reasons.items()})
+    return EXIT_OK
+
+
+def _print_lines(views: list[PaperView], why: dict[str, str] | None = None) -> None:
     from ..core.reviews import compact_scores
     from ..core.text.display import one_line, visible_controls
 
@@ -37,7 +89,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             f"{visible_controls(view.id)}  {view.status.mark} {view.status.value:<8} {score}"
             f"{one_line(view.title, 90)}{withdrawn}{tags}"
         )
-    return EXIT_OK
+        if why is not None and view.id in why:
+            print(f"    why: {visible_controls(one_line(why[view.id], 200))}")
 
 
 def cmd_show(args: argparse.Namespace) -> int:

@@ -46,8 +46,8 @@ from .postings import FlatPostings
 #: 2: titles, names and venues indexed as displayed, accents folded;
 #: 3: nested-brace accents ({\c{c}}), letter commands (\ss, \"\i) and ø ł ß æ folded;
 #: 4: each field's postings flat over the vocabulary (`FlatPostings`), title words' order kept,
-#: their arrays raw after the pickle
-FORMAT = 4
+#: their arrays raw after the pickle; 5: the acronyms the abstracts define
+FORMAT = 5
 KIND = "search index"
 #: The attributes of a SearchIndex this module knows how to store or rebuild (a test checks
 #: that the index has no others, so a new field cannot be silently left out of the cache).
@@ -55,6 +55,7 @@ KNOWN_ATTRIBUTES = frozenset({
     "_ids", "_ordinal", "_records", "_removed", "_post", "_titles", "_years", "_venues", "_status",
     "_tags", "_notes", "_vocab", "_by_length", "_title_vocab", "_abstracts_done", "_cache", "_lock",
     "index_abstracts_on_search", "_rating", "_spread", "_nreviews", "_areas", "_decisions", "_withdrawn",
+    "_acronyms", "_keys", "_prior",
 })
 _CATALOG_FIELDS = attrgetter("short_name", "abstract", "keywords", "venue", "year")
 
@@ -134,6 +135,7 @@ def _state(index: SearchIndex) -> dict:
         "titles": list(index._titles),
         "years": {year: array("I", ordinals) for year, ordinals in index._years.items()},
         "venues": {venue: array("I", ordinals) for venue, ordinals in index._venues.items()},
+        "acronyms": {acronym: " ".join(words) for acronym, words in index._acronyms.items()},
     }
 
 
@@ -193,6 +195,7 @@ def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
     # in the build's order: the title words' order is the infix candidates' order
     index._title_vocab = list(map(vocab.__getitem__, state["title_order"]))
     index._abstracts_done = n
+    index._acronyms = {acronym: tuple(words.split()) for acronym, words in state["acronyms"].items()}
     # the review columns and the annotations: from the records, never from the cache
     for o, r in enumerate(records):
         index._index_review(o, r)

@@ -83,12 +83,18 @@ class ListFilter:
 
     def search_hits(self, index: Any, allowed: Collection[str] | None = None, marked: Collection[str] = frozenset()) -> list[Any]:
         """The search index's hits for `search` (best first) among `allowed` ids (None:
-        all). Raises `QueryError` for a query the parser cannot read."""
+        all), as the index's `SearchResult` (which says whether every word matched).
+        Raises `QueryError` for a query the parser cannot read."""
         hits = index.search(self.search, marked=marked)
         if allowed is None:
-            return list(hits)
+            return hits
         allowed = allowed if isinstance(allowed, (set, frozenset, dict)) else set(allowed)
-        return [hit for hit in hits if hit.id in allowed]
+        kept = type(hits)(hit for hit in hits if hit.id in allowed)
+        # what the search says of its hits (partial, complete, found), for those kept
+        kept.__dict__.update(getattr(hits, "__dict__", {}))
+        if hasattr(hits, "complete"):
+            kept.complete = sum(1 for hit in kept[: hits.complete] if hit.id in allowed)
+        return kept
 
     def describe(self) -> str:
         """A status-line description, "status:read tag:llm", or "" when nothing is set."""

@@ -12,30 +12,46 @@ How a query runs (`SearchIndex.search`):
    times match quality (exact 1 > prefix > infix > fuzzy), plus a little for rare words
    (idf). Tags and notes change often, so they are matched at query time by substring
    and rapidfuzz over the few papers that have any.
-3. Words are ANDed; a paper's score is the sum of its words' values. When the words
-   have no paper in common, the search falls back to OR (ranked by the same sum) and
-   says so with `SearchResult.partial`, so a stray word never empties the list.
-4. The best hundred are re-ranked by how well the display title matches the whole
-   query (rapidfuzz WRatio), so "conformal singleton" puts the paper titled
-   "Singleton-Optimized Conformal Prediction" first.
+   A word that is an acronym the abstracts define ("reinforcement learning (RL)",
+   `acronyms`) also matches papers holding its expansion, and words of the query that
+   spell an expansion also match the acronym; a plural also matches its singular, and
+   hyphenation is folded ("pre training" finds "pretraining", "pretraining" finds
+   "pre-training" in titles and keywords).
+3. Coverage, not all-or-any: a paper's score is the sum of its words' values plus
+   `COVERAGE` times the share of the query's words it has, each word weighted by its
+   rarity (idf), so a long question's common words count little. Queries of up to three
+   words need every word; longer ones most of them (`required_words`). Papers covering
+   the query (`COVERED`) rank first. `SearchResult.complete` says how many hits have every
+   word, `partial` that none has (the best partial matches are listed instead, so a
+   stray word never empties the list).
+4. The best hundred are re-ranked by what the postings cannot see: how well the display
+   title matches the whole query (rapidfuzz WRatio, so "conformal singleton" puts
+   "Singleton-Optimized Conformal Prediction" first), query words side by side in the
+   title or abstract (a phrase or proximity bonus) and how often the abstract uses them.
+   Ties never fall to id order: the better-rated paper, then the shorter title, first.
+5. An OpenReview id, DOI or citation key typed alone puts that paper first
+   (`SearchResult.found`).
 
 Filters, phrases and exclusions narrow the result; a query of filters only keeps the
 list's own order (score 0). The review fields (`rating:`, `reviews:`, `spread:`, `area:`,
 `decision:`, `is:withdrawn`) read columns taken from each record's `scores`, `area` and
 `withdrawn` when the index is built or loaded (never cached: a review import changes
 them without changing the texts). Ranked results put withdrawn submissions last unless
-the query asks for them (`is:withdrawn`). Term frequency is ignored (a paper's tokens are a set):
-cheaper to build, and titles/keywords carry the ranking anyway.
+the query asks for them (`is:withdrawn`); one that covers the query still comes before
+the papers that do not. Term frequency is read only in the re-rank of the leading hits
+(a paper's tokens are a set in the postings: cheaper to build).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from array import array
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Iterable
 from functools import lru_cache, partial
 from itertools import repeat
+from operator import add
 from typing import NamedTuple
 
 from ..gc_pause import gc_paused
@@ -43,6 +59,7 @@ from ..model import Status
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
+from .acronyms import mine as mine_acronyms
 from .postings import FlatPostings
 from .query import Query, in_bounds, number_bounds, parse_query, year_bounds
 from .scoring import (
@@ -134,9 +151,13 @@ class Hit(NamedTuple):
 
 class SearchResult(list):
     """The hits, best first. `partial` is True when no paper matched every word and
-    these are the best partial (OR) matches instead."""
+    these are the best partial matches instead; `complete` is how many of the hits match
+    every word (the others match most of a long query's words: see `scoring.required_words`);
+    `found` is the id of a paper the query named (its id, DOI or citation key), listed first."""
 
     partial: bool = False
+    complete: int = 0
+    found: str | None = None
 
 
 class SearchIndex(Matching):
@@ -178,6 +199,10 @@ class SearchIndex(Matching):
         self.index_abstracts_on_search = True
         self._cache: OrderedDict[str, _Expansion] = OrderedDict()
         self._lock = threading.RLock()
+        #: acronym -> the words of its expansion, as the abstracts define them (`acronyms`)
+        self._acronyms: dict[str, tuple[str, ...]] = {}
+        self._keys: dict[str, int] | None = None  # DOI / citation key / alias -> ordinal, made on first need
+        self._prior: list[float] | None = None  # tie breaks by ordinal (`_tie_breaks`)
 
     # -- building -------------------------------------------------------------------
 
@@ -219,6 +244,7 @@ class SearchIndex(Matching):
                     consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
             self._abstracts_done = len(self._ids)
             if start < self._abstracts_done:
+                self._acronyms = mine_acronyms(r.abstract for r in self._records)
                 self._refresh_vocabulary()
 
     def __len__(self) -> int:
@@ -239,6 +265,7 @@ class SearchIndex(Matching):
         with self._lock:
             for pid in ids:
                 o = self._ordinal.pop(pid, None)
+                self._keys = None
                 if o is not None:
                     self._removed.add(o)
                     self._tags.pop(o, None)
@@ -278,6 +305,7 @@ class SearchIndex(Matching):
         with self._lock:
             self._thaw()
             title_post, meta_post, _ = self._post
+            self._keys = None
             for record in records:
                 o = len(self._ids)
                 self._ids.append(record.id)
@@ -303,8 +331,20 @@ class SearchIndex(Matching):
             if refresh:
                 self._refresh_vocabulary()
 
+    def _tie_breaks(self) -> list[float]:
+        """Per ordinal, what breaks a tie of scores: a ten-thousandth of the mean rating,
+        less a ten-millionth of the title's length (made again after papers or reviews
+        change)."""
+        prior = self._prior
+        if prior is None or len(prior) != len(self._ids):
+            rating, titles = self._rating, self._titles
+            prior = [1e-4 * (r if r == r else 0.0) - 1e-7 * len(t) for r, t in zip(rating, titles)]
+            self._prior = prior
+        return prior
+
     def _index_review(self, o: int, record) -> None:
         """Take ordinal `o`'s review columns from its record (see `__init__`)."""
+        self._prior = None
         scores = getattr(record, "scores", None)
         if scores is not None and scores.ratings:
             ratings = scores.ratings
@@ -370,22 +410,43 @@ class SearchIndex(Matching):
         words = list(dict.fromkeys(words))
         # earlier words are complete; the last one may still be being typed
         matches = [self._match_word(w, tags, notes, i == len(words) - 1) for i, w in enumerate(words)]
+        matches = self._with_acronyms(words, matches)
         phrase_hits = [self._phrase_matches(p, notes) for p in query.phrases]
         every = matches + [m for m, _ in phrase_hits]
-        scores, partial = _combine(every, allowed)
-        if partial and phrase_hits:
+        n = max(len(self._ids), 2)
+        # a rare word weighs more in how much of the query a paper covers (idf)
+        rarity = [math.log(1 + n / (1 + len(m.values))) for m in every]
+        scores, partial, complete, covered = _combine(every, allowed, rarity)
+        if phrase_hits:
             # phrases are never optional: keep only papers that contain all of them
             scores = {o: s for o, s in scores.items() if all(o in m.values for m, _ in phrase_hits)}
         for o in self._removed.intersection(scores):
             del scores[o]
-        ranked = sorted(sorted(scores), key=scores.__getitem__, reverse=True)
-        self._rerank(ranked, scores, " ".join(query.terms + query.phrases))
+        found = self._named(query)
+        # ties never in id order: the better-rated paper, then the shorter title (one
+        # C-level pass: this runs over thousands of hits per keystroke)
+        prior = self._tie_breaks()
+        keys = list(scores)
+        tie = dict(zip(keys, map(add, map(scores.__getitem__, keys), map(prior.__getitem__, keys))))
+        ranked = sorted(keys, key=tie.__getitem__, reverse=True)
+        self._rerank(ranked, scores, " ".join(query.terms + query.phrases), words, matches)
+        # papers that cover the query first, then those with fewer of its words (coverage);
+        # withdrawn papers last in each, unless the query asks for them
         withdrawn = self._withdrawn
-        if withdrawn and not any(f.field == "is" and f.value == "withdrawn" and not f.negated for f in query.filters):
-            ranked = [o for o in ranked if o not in withdrawn] + [o for o in ranked if o in withdrawn]
+        if any(f.field == "is" and f.value == "withdrawn" and not f.negated for f in query.filters):
+            withdrawn = set()
+        if withdrawn.isdisjoint(scores):
+            withdrawn = set()
+        if len(covered) < len(ranked) or withdrawn:  # else the order stands (the usual case)
+            ranked = sorted(ranked, key=lambda o: (o not in covered, o in withdrawn))
+        if found is not None and (allowed is None or found in allowed):
+            ranked = [found] + [o for o in ranked if o != found]
+            scores.setdefault(found, 0.0)
+            result.found = self._ids[found]
+        result.complete = len(complete.intersection(ranked))
         if limit is not None:
             ranked = ranked[:limit]
-        result.partial = partial
+        result.partial = not result.complete and any(o != found for o in ranked)
         # Tens of thousands of hits at 100k papers: every per-hit step is a C-level map,
         # and the matched words are worked out once per distinct combination (a few
         # dozen), not once per hit (that alone was 0.2 s for "benchmark").

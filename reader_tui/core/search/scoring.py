@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 import threading
 from bisect import bisect_left
-from collections import OrderedDict, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Sequence
-from itertools import repeat
+from itertools import chain, compress, repeat
+from operator import add, mul
 from typing import NamedTuple
 
 from rapidfuzz import fuzz
@@ -19,6 +20,7 @@ from rapidfuzz.utils import default_process
 
 from ..text.display import search_texts
 from ..text.tokens import fold, tokens
+from .acronyms import singular
 
 TITLE, META, ABSTRACT = 0, 1, 2
 #: How much a match in each field is worth; tags and notes are matched at query time.
@@ -28,7 +30,14 @@ EXACT, PREFIX, INFIX, FUZZY1, FUZZY2 = 1.0, 0.8, 0.7, 0.6, 0.45
 #: Common words that say nothing about a paper: dropped unless the query has nothing else.
 STOPWORDS = frozenset(
     "a an and are as at be by for from in into is it of on or the to via we with without".split()
+    # the words a question is made of: "does reinforcement learning really improve reasoning"
+    + "does do did how what which why can could really truly actually whether this that these those".split()
 )
+#: Prefixes written joined or hyphenated ("pretraining", "pre-training"), longest first.
+_PREFIXES = tuple(sorted(
+    "pre post multi self semi non co re sub cross fine meta few zero test inter intra over under out".split(),
+    key=len, reverse=True,
+))
 _RERANK = 100  # how many leading hits the whole-query title match re-ranks
 _CACHE_SIZE = 32
 
@@ -52,18 +61,145 @@ class Matching:
     _cache: OrderedDict
     _lock: threading.RLock
 
-    def _rerank(self, ranked: list[int], scores: dict[int, float], text: str) -> None:
-        """Add up to 2 points to the leading hits for a display title like the whole query."""
+    _acronyms: dict[str, tuple[str, ...]]
+    _keys: dict[str, int] | None
+    _ordinal: dict[str, int]
+    _removed: set[int]
+
+    def _rerank(
+        self, ranked: list[int], scores: dict[int, float], text: str,
+        words: Sequence[str] = (), matches: Sequence[_Expansion] = (),
+    ) -> None:
+        """Re-rank the leading hits by what the postings cannot see: up to 2 points for a
+        display title like the whole query, up to 1.5 for query words side by side (in the
+        title, else the abstract), and a little for how often the abstract uses them."""
         head = ranked[:_RERANK]
         if not head or not text.strip():
             return
         text = fold(text).lower()
+        pairs = len(words) - 1
         for o in head:
             similarity = fuzz.WRatio(text, self._titles[o], processor=default_process)
             if similarity > 50:
                 scores[o] += 2.0 * (similarity - 50) / 50
+            if not matches:
+                continue
+            found = [m.words.get(o) for m in matches]
+            if not any(found):
+                continue
+            title = " " + self._titles[o] + " "
+            # rapidfuzz's C preprocessing (lower case, punctuation to spaces), not the
+            # tokeniser: ten times cheaper, and a stray accent only costs a bonus
+            abstract = f" {default_process(self._records[o].abstract or '')} "
+            if pairs > 0:
+                near = 0.0
+                for a, b in zip(found, found[1:]):
+                    if not a or not b:
+                        continue
+                    pair = f" {a} {b} "
+                    if pair in title:
+                        near += 1.0
+                    elif pair in abstract:
+                        near += 0.5
+                scores[o] += 1.5 * near / pairs
+            uses = sum(abstract.count(f" {w} ") for w in found if w)
+            scores[o] += 0.25 * math.log1p(uses)
         head.sort(key=scores.__getitem__, reverse=True)
         ranked[: len(head)] = head
+
+    def _with_acronyms(self, words: list[str], matches: list[_Expansion]) -> list[_Expansion]:
+        """Each word's matches widened by the corpus's acronyms, both ways: "rl" also
+        matches papers that write "reinforcement learning", and the words "reinforcement
+        learning" in a query also match papers that write "RL"."""
+        matches = self._with_compounds(words, list(matches))
+        acronyms = self._acronyms
+        if not acronyms:
+            return matches
+        for i, word in enumerate(words):
+            expansion = acronyms.get(word) or acronyms.get(singular(word))
+            if expansion and len(expansion) > 1:
+                matches[i] = _merge(matches[i], self._all_words(expansion, word))
+        # spans of the query that spell an expansion: "large language models" -> llm
+        spans = {}
+        for acronym, expansion in acronyms.items():
+            spans.setdefault(expansion, acronym)
+        content = [singular(w) for w in words]
+        for size in (2, 3, 4):
+            for start in range(len(words) - size + 1):
+                acronym = spans.get(tuple(content[start : start + size]))
+                if acronym is None or acronym in words:
+                    continue
+                # a little below the words themselves: "DLM" may mean another model
+                base = self._expand(acronym, last=False)
+                alias = _Expansion(dict(zip(base.values, map(mul, base.values.values(), repeat(0.8)))), base.words)
+                for i in range(start, start + size):
+                    matches[i] = _merge(matches[i], alias)
+        return matches
+
+    def _with_compounds(self, words: list[str], matches: list[_Expansion]) -> list[_Expansion]:
+        """Hyphenation folded both ways: the words "pre training" (typed "pre-training")
+        also match papers that write "pretraining", and "pretraining" also matches papers
+        that write "pre-training" (a known prefix, then a word)."""
+        vocab_has = self._df
+        for i, (a, b) in enumerate(zip(words, words[1:])):
+            joined = a + b
+            if vocab_has(joined):
+                alias = self._expand(joined, last=False)
+                matches[i] = _merge(matches[i], alias)
+                matches[i + 1] = _merge(matches[i + 1], alias)
+        for i, word in enumerate(words):
+            for prefix in _PREFIXES:
+                rest = word[len(prefix):]
+                if word.startswith(prefix) and len(rest) >= 3 and vocab_has(prefix) and vocab_has(rest):
+                    # titles and keywords only: "over" and "smoothing" somewhere in an
+                    # abstract say little about "over-smoothing"
+                    matches[i] = _merge(matches[i], self._all_words((prefix, rest), word, (TITLE, META)))
+                    break
+        return matches
+
+    def _all_words(self, words: Sequence[str], shown: str, fields: Sequence[int] = (TITLE, META, ABSTRACT)) -> _Expansion:
+        """Papers holding every one of `words` in one of `fields` (the best field's value)."""
+        values: dict[int, float] = {}
+        for field in fields:
+            post = self._post[field]
+            common: set[int] | None = None
+            for w in dict.fromkeys(words):
+                holders = post.get(w) or post.get(w + "s")
+                if not holders:
+                    common = set()
+                    break
+                common = set(holders) if common is None else common.intersection(holders)
+            value = FIELD_WEIGHT[field] * EXACT
+            for o in common or ():
+                if value > values.get(o, 0.0):
+                    values[o] = value
+        return _Expansion(values, dict.fromkeys(values, shown))
+
+    def _named(self, query) -> int | None:
+        """The ordinal of the paper the query names by its OpenReview id, DOI or
+        citation key (typed alone, any case), or None."""
+        if len(query.terms) != 1 or query.phrases:
+            return None
+        text = query.terms[0].strip()
+        o = self._ordinal.get(text)
+        if o is not None:
+            return o
+        if not any(c.isdigit() for c in text) or len(text) < 5:
+            return None  # DOIs and citation keys have digits: spare the lookup table
+        keys = self._keys
+        if keys is None:
+            keys = {}
+            for o, r in enumerate(self._records):
+                paper = getattr(r, "paper", r)  # a PaperView's own fields, not through __getattr__
+                for key in (paper.doi, r.citekey, *paper.aliases):
+                    if key:
+                        keys.setdefault(key.lower(), o)
+            for pid, o in self._ordinal.items():
+                keys.setdefault(pid.lower(), o)
+            self._keys = keys
+        text = text.lower().removeprefix("https://doi.org/").removeprefix("doi:")
+        o = keys.get(text)
+        return o if o is not None and o not in self._removed else None
 
     def _match_word(self, word: str, tags: dict, notes: dict, last: bool = True) -> _Expansion:
         """The papers matching one query token, with values and matched words."""
@@ -106,6 +242,9 @@ class Matching:
         df = self._df(word)
         if df:
             candidates.append((EXACT, word))
+        one = singular(word)  # "models" finds "model" (and, as a prefix, "models" finds "model")
+        if one != word and self._df(one):
+            candidates.append((EXACT * 0.95, one))
         if len(word) >= 3:
             start = bisect_left(vocab, word)
             end = bisect_left(vocab, word + "\U0010ffff", start)
@@ -194,34 +333,81 @@ class Matching:
         return _Expansion(values, dict.fromkeys(values, words[0])), tuple(words)
 
 
+def _merge(a: _Expansion, b: _Expansion) -> _Expansion:
+    """One query word's expansion `a` widened by `b`: a paper in both keeps `a`'s value
+    (dict unpacking keeps this in C; it runs over thousands of papers per keystroke)."""
+    if not b.values:
+        return a
+    return _Expansion({**b.values, **a.values}, {**b.words, **a.words})
+
+
 def _matched(*words: str) -> tuple[str, ...]:
     """The distinct non-empty matched words of one hit (phrases count as their words)."""
     found = [w for chunk in words if chunk for w in chunk.split(" ")]
     return tuple(dict.fromkeys(found)) if len(found) > 1 else tuple(found)
 
 
-def _combine(matches: Sequence[_Expansion], allowed: set[int] | None) -> tuple[dict[int, float], bool]:
-    """Sum the values of the allowed papers matching every word (AND), or, when none
-    does, of those matching any (OR, `partial` True)."""
-    by_size = sorted(matches, key=lambda m: len(m.values))
-    common = by_size[0].values.keys()
+#: How much covering every query word is worth, over the sum of the words' values: a
+#: paper missing a word loses that word's share (by rarity) of it.
+COVERAGE = 12.0
+
+
+#: The share of the query (by rarity) a paper must cover to rank with those that cover it
+#: all: a long query's common word ("really") may be missing.
+COVERED = 0.85
+
+
+def required_words(n: int) -> int:
+    """How many of `n` query words a paper must match to be listed: all of up to three,
+    most of a longer query (a sentence typed as a question has words no paper needs)."""
+    return n if n <= 3 else math.ceil(0.6 * n)
+
+
+def _combine(
+    matches: Sequence[_Expansion], allowed: set[int] | None, weights: Sequence[float] | None = None
+) -> tuple[dict[int, float], bool, set[int], set[int]]:
+    """Score the allowed papers by the sum of their words' values plus `COVERAGE` times
+    the share of the query's words (weighted by `weights`, their rarity) they match.
+
+    A paper must match `required_words` of the words; when none does, any paper matching
+    one is listed (`partial` True). Returns the scores, `partial`, the papers that match
+    every word and those that cover at least `COVERED` of the query (they rank first)."""
+    n = len(matches)
+    weights = list(weights) if weights is not None else [1.0] * n
+    total = sum(weights) or 1.0
+    by_size = sorted(range(n), key=lambda i: len(matches[i].values))
+    common = matches[by_size[0]].values.keys()
     if allowed is not None:
         common = common & allowed
-    for m in by_size[1:]:
-        common = common & m.values.keys()
-    if common or len(matches) == 1:
-        first = by_size[0].values
+    for i in by_size[1:]:
+        common = common & matches[i].values.keys()
+    complete = set(common)
+    needed = required_words(n)
+    if needed == n and (common or n == 1):
+        first = matches[by_size[0]].values
         scores = {o: first[o] for o in common}
-        for m in by_size[1:]:
-            values = m.values
+        for i in by_size[1:]:
+            values = matches[i].values
             scores = {o: s + values[o] for o, s in scores.items()}
-        return scores, False
-    scores: dict[int, float] = defaultdict(float)
-    for m in matches:
-        for o, v in m.values.items():
-            if allowed is None or o in allowed:
-                scores[o] += v
-    return dict(scores), True
+        return {o: s + COVERAGE for o, s in scores.items()}, False, complete, complete
+    # Every per-paper step below is a C-level map or count: a long query over common
+    # words reaches most of the list (loops in Python cost 50 ms at 20,000 papers).
+    counts = Counter(chain.from_iterable(m.values.keys() for m in matches))
+    if allowed is not None:
+        counts = Counter({o: c for o, c in counts.items() if o in allowed})
+    listed = [o for o, c in counts.items() if c >= needed]
+    partial = not listed
+    if partial:
+        listed = list(counts)
+    sums = [0.0] * len(listed)
+    cover = [0.0] * len(listed)
+    for m, w in zip(matches, weights):
+        sums = list(map(add, sums, map(m.values.get, listed, repeat(0.0))))
+        cover = list(map(add, cover, map(mul, map(m.values.__contains__, listed), repeat(w))))
+    bar = COVERED * total
+    covered = set(compress(listed, map(bar.__le__, cover)))
+    scale = COVERAGE / total
+    return dict(zip(listed, map(add, sums, map(mul, cover, repeat(scale))))), partial, complete, covered
 
 
 def _quality(word: str, text: str, *, inside: float, fuzzy_at: int) -> float:

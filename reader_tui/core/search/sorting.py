@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from operator import mul
 from typing import Any
@@ -35,8 +35,14 @@ SCORE_FIELDS: dict[str, str] = {
     "weighted": "confidence-weighted rating",
 }
 
+#: The sort fields that rank by a model of the user's decisions (`core.related.for_you`):
+#: `sort_views` and `order_key` need the model's scores for them (`scores=`).
+MODEL_FIELDS: dict[str, str] = {
+    "for-you": "for you",
+}
+
 #: Every field a SortKey accepts.
-ALL_SORT_FIELDS: dict[str, str] = {**SORT_FIELDS, **SCORE_FIELDS}
+ALL_SORT_FIELDS: dict[str, str] = {**SORT_FIELDS, **SCORE_FIELDS, **MODEL_FIELDS}
 
 _STATUS_ORDER = {status: rank for rank, status in enumerate(Status)}
 
@@ -60,6 +66,8 @@ class SortKey:
         """A short description for a status line, e.g. "title" or "last changed ↓"."""
         if self.field in SCORE_FIELDS:
             return SCORE_FIELDS[self.field] + (" (lowest first)" if self.reverse else " (highest first)")
+        if self.field in MODEL_FIELDS:
+            return MODEL_FIELDS[self.field] + (" (least likely first)" if self.reverse else "")
         return SORT_FIELDS[self.field] + (" ↓" if self.reverse else "")
 
     @property
@@ -81,7 +89,9 @@ def title_key(view: PaperView) -> str:
     return title.lstrip(" \t\"'`{[($\\*_").casefold()
 
 
-def sort_views(views: Iterable[PaperView], key: SortKey) -> list[PaperView]:
+def sort_views(
+    views: Iterable[PaperView], key: SortKey, scores: Mapping[str, float] | None = None
+) -> list[PaperView]:
     """`views` in the order `key` asks for, as a new list.
 
     Ties keep a sensible order (status: by title; dates: the given order, the sort is
@@ -90,6 +100,8 @@ def sort_views(views: Iterable[PaperView], key: SortKey) -> list[PaperView]:
     directions, so reversing puts the oldest first, not the blanks.
     """
     items = list(views)
+    if key.field in MODEL_FIELDS:
+        return sorted(items, key=_model_order(key, scores))
     if key.field in SCORE_FIELDS:
         return _by_score(items, key)
     if key.field == "title":
@@ -124,9 +136,11 @@ class _Descending:
     __hash__ = None  # type: ignore[assignment]
 
 
-def order_key(key: SortKey) -> Callable[[PaperView], Any]:
+def order_key(key: SortKey, scores: Mapping[str, float] | None = None) -> Callable[[PaperView], Any]:
     """The value `sort_views` orders one view by (ties apart, which keep the list's
     order): to put a changed paper back in place without sorting them all."""
+    if key.field in MODEL_FIELDS:
+        return _model_order(key, scores)
     if key.field in SCORE_FIELDS:
         return _score_order(key)
     if key.field == "title":
@@ -204,3 +218,22 @@ def _score_order(key: SortKey) -> Callable[[PaperView], float]:
 
 
 _GROUP = 1e12
+
+
+def _model_order(key: SortKey, scores: Mapping[str, float] | None) -> Callable[[PaperView], float]:
+    """"For you": the undecided papers by the model's score (highest first unless
+    reversed), then the decided ones (status set or tagged), withdrawn papers after
+    both unless `withdrawn_last` is off; ties keep the given order."""
+    if scores is None:
+        raise ValueError(f"the {key.field!r} sort needs the model's scores (core.related.for_you)")
+    sign = 1.0 if key.reverse else -1.0
+    last = key.withdrawn_last
+
+    def order(view: PaperView) -> float:
+        base = _GROUP * 2 if last and view.paper.withdrawn else 0.0
+        score = scores.get(view.id)
+        if score is None or view.annotation.status != Status.UNREAD or view.annotation.tags:
+            return base + _GROUP
+        return base + sign * score
+
+    return order

@@ -1,0 +1,90 @@
+"""Acronyms and their expansions, found in the papers themselves.
+
+Abstracts define their acronyms: "reinforcement learning (RL)", "large language models
+(LLMs)", "Group Relative Policy Optimization (GRPO)". `mine` reads those definitions
+(the initials of the words before a parenthesised acronym, common words skipped) and
+keeps each acronym's usual expansion, so that search can take "rl" for "reinforcement
+learning" and the other way round. The expansion is stored as its words, tokenised as
+the index tokenises, the last one singular ("large language model").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from ..text.tokens import tokens
+
+# mostly capitals, each perhaps followed by one small letter: RL, GRPO, LLMs, CoT, MoE
+_DEFINED = re.compile(r"\(((?:[A-Z][a-z]?){2,8})\)")
+#: Words an acronym's initials skip ("reinforcement learning from human feedback": RLHF).
+_SKIPPED = frozenset("a an and as at by for from in of on or the to via with".split())
+_MIN_SEEN = 2  # definitions seen before an acronym is trusted
+_MIN_SHARE = 0.5  # of its definitions, the share its usual expansion must have
+
+
+def singular(word: str) -> str:
+    """`word` without a plural ending (models -> model, policies -> policy), or as it is."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _expansion(before: str, letters: str) -> tuple[str, ...] | None:
+    """The words at the end of `before` whose initials spell `letters`, or None. A
+    common word may be an initial ("chain of thought": CoT) or skipped ("reinforcement
+    learning from human feedback": RLHF)."""
+    words = _WORD.findall(before[-120:].lower())
+    if not words or words[-1][0] != letters[-1]:
+        return None  # most parentheses: cheap to refuse
+    chosen: list[str] = []
+    need = len(letters)
+    for word in reversed(words):
+        if need == 0:
+            break
+        if word[0] == letters[need - 1]:
+            chosen.append(word)
+            need -= 1
+        elif not (word in _SKIPPED and chosen):
+            return None
+    if need:
+        return None
+    chosen.reverse()
+    chosen[-1] = singular(chosen[-1])
+    return tuple(tokens(" ".join(chosen)))
+
+
+def mine(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Acronym (lower case, singular) -> the words of its usual expansion in `texts`."""
+    seen: dict[str, Counter] = defaultdict(Counter)
+    for text in texts:
+        if not text or "(" not in text:
+            continue
+        for m in _DEFINED.finditer(text):
+            raw = m.group(1)
+            letters = raw[:-1] if raw.endswith("s") and raw[:-1].isupper() else raw
+            letters = letters.lower()
+            # most parentheses fail here, before any tokenising: the word right before
+            # an acronym starts with its last letter
+            before = text[max(0, m.start() - 120) : m.start()].rstrip()
+            cut = max(before.rfind(" "), before.rfind("-"))
+            if before[cut + 1 : cut + 2].lower() != letters[-1]:
+                continue
+            words = _expansion(before, letters)
+            if words:
+                seen[letters][words] += 1
+    found = {}
+    for acronym, counts in seen.items():
+        (words, n), = counts.most_common(1)
+        if n >= _MIN_SEEN and n >= _MIN_SHARE * sum(counts.values()):
+            found[acronym] = words
+    return found
+
+
+__all__ = ["mine", "singular"]

@@ -1,0 +1,72 @@
+"""`reader-tui list --sort for-you [--tag T] --limit N --json`: the undecided papers by a
+model of the user's decisions, each with why; what it needs when there is nothing to
+learn from; and the search saying when not every word matched."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
+
+Cli = Callable[..., tuple[str, str]]
+
+TOPICS = {
+    "prot": ("Protein folding", "protein folding structure residues backbone amino chains"),
+    "opt": ("Optimizer", "optimizer momentum gradient preconditioning learning rate schedule"),
+}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    library = Library.open(tmp_path / "lib")
+    papers = []
+    for topic, (title, words) in TOPICS.items():
+        vocab = words.split()
+        for i in range(8):
+            mine = [vocab[(i + k) % len(vocab)] for k in range(4)]
+            papers.append(Paper(id=f"{topic}{i}", title=f"{title} {mine[0]} {i}",
+                                abstract=" ".join(mine) + " we study a method with experiments"))
+    library.import_papers(papers)
+    return str(tmp_path / "lib")
+
+
+def test_for_you_needs_a_decision_to_learn_from(reader_tui: Cli, db: str) -> None:
+    out, err = reader_tui("list", "--db", db, "--sort", "for-you", code=2)
+    assert "for you needs 3 more kept (to-read, reading, read or tagged) and 3 more skipped" in err
+    assert "nothing to learn from" in err
+
+
+def test_for_you_json_ranks_the_liked_topic_with_why(reader_tui: Cli, db: str) -> None:
+    reader_tui("status", "--db", db, "to-read", "prot0", "prot1")
+    reader_tui("status", "--db", db, "skipped", "opt0", "opt1")
+    out, err = reader_tui("list", "--db", db, "--sort", "for-you", "--limit", "4", "--json")
+    rows = json.loads(out)
+    assert [r["id"][:4] for r in rows] == ["prot"] * 4
+    assert not {"prot0", "prot1"} & {r["id"] for r in rows}  # decided: not offered again
+    why = rows[0]["for_you"]
+    assert why["words"] and why["like"][0]["id"] in ("prot0", "prot1")
+    assert why["like"][0]["title"].startswith("Protein folding")
+    # text: a line per paper and its why
+    out, _ = reader_tui("list", "--db", db, "--sort", "for-you", "--limit", "1")
+    assert out.splitlines()[1].startswith("    why: words: ")
+
+
+def test_more_like_a_tag(reader_tui: Cli, db: str) -> None:
+    reader_tui("tag", "--db", db, "opt3", "+mine")
+    reader_tui("tag", "--db", db, "opt4", "+mine")
+    out, _ = reader_tui("list", "--db", db, "--sort", "for-you", "--tag", "mine", "--limit", "3", "--json")
+    assert [r["id"][:3] for r in json.loads(out)] == ["opt"] * 3
+    _, err = reader_tui("list", "--db", db, "--sort", "for-you", "--tag", "other", code=2)
+    assert "no paper is tagged 'other'" in err
+
+
+def test_search_says_when_not_every_word_matched(reader_tui: Cli, db: str) -> None:
+    _, err = reader_tui("list", "--db", db, "--search", "protein xylophone")
+    assert "no paper has every word of 'protein xylophone'" in err
+    _, err = reader_tui("list", "--db", db, "--search", "protein folding")
+    assert err == ""

@@ -1,0 +1,115 @@
+""""For you" (`core.related.for_you`): a tiny list of three topics where the right
+answer is known, retraining after a decision, a tag's model, the explanation, readiness
+and the "for-you" sort."""
+
+from __future__ import annotations
+
+import pytest
+
+from reader_tui.core.model import Annotation, Paper, PaperView, Status
+from reader_tui.core.related import for_you
+from reader_tui.core.search.index import SearchIndex
+from reader_tui.core.search.sorting import SortKey, order_key, sort_views
+
+TOPICS = {
+    "prot": ("Protein folding", "protein folding structure residues backbone amino chains"),
+    "graph": ("Graph networks", "graph message passing nodes edges neighbourhood aggregation"),
+    "opt": ("Optimizer", "optimizer momentum gradient preconditioning learning rate schedule"),
+}
+FILLER = "we study a method with experiments on data".split()
+
+
+def papers() -> list[PaperView]:
+    views = []
+    for topic, (title, words) in TOPICS.items():
+        vocab = words.split()
+        for i in range(10):
+            # each paper: its topic's words (a rotating subset) and common filler
+            mine = [vocab[(i + k) % len(vocab)] for k in range(4)]
+            views.append(PaperView(Paper(id=f"{topic}{i}", title=f"{title} {mine[0]} {i}",
+                                         abstract=" ".join(mine + FILLER)), Annotation()))
+    return views
+
+
+def decide(views, **statuses):
+    out = []
+    for v in views:
+        status = statuses.get(v.id)
+        out.append(PaperView(v.paper, Annotation(status=status)) if status else v)
+    return out
+
+
+@pytest.fixture(scope="module")
+def features():
+    return for_you.Features(SearchIndex.build(papers()))
+
+
+def test_the_model_ranks_the_liked_topic_first(features):
+    views = decide(papers(), prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED, graph0=Status.SKIPPED)
+    model = for_you.train(features, views)
+    ranked = [pid for pid, _ in model.rank()]
+    assert not {"prot0", "prot1", "opt0", "graph0"} & set(ranked)  # decided papers are not offered
+    assert all(pid.startswith("prot") for pid in ranked[:8]), ranked[:8]
+
+
+def test_retraining_after_a_decision_moves_the_new_interest_up(features):
+    views = decide(papers(), prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED)
+    before = [pid for pid, _ in for_you.train(features, views).rank()]
+    views = decide(views, prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED,
+                   graph1=Status.TO_READ, graph2=Status.READING, prot2=Status.SKIPPED, prot3=Status.SKIPPED)
+    after = [pid for pid, _ in for_you.train(features, views).rank()]
+    assert not any(pid.startswith("graph") for pid in before[:5]), before[:5]
+    assert all(pid.startswith("graph") for pid in after[:2]), after[:5]
+
+
+def test_a_tags_model_finds_more_like_the_tagged_papers(features):
+    views = [PaperView(v.paper, Annotation(tags=("mine",))) if v.id in ("opt1", "opt2") else v for v in papers()]
+    model = for_you.train(features, views, tag="MINE")
+    ranked = [pid for pid, _ in model.rank()]
+    assert "opt1" not in ranked and all(pid.startswith("opt") for pid in ranked[:5]), ranked[:5]
+    assert for_you.train(features, papers(), tag="nothing") is None
+
+
+def test_every_ranked_paper_says_why(features):
+    views = decide(papers(), prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED, graph0=Status.SKIPPED)
+    model = for_you.train(features, views)
+    best = model.rank()[0][0]
+    reason = model.explain(best)
+    words = [w for w, _ in reason.words]
+    assert words and set(words) <= set(TOPICS["prot"][1].split()) | {"protein", "folding"}
+    assert reason.like and reason.like[0][0] in ("prot0", "prot1")
+    assert "like: " in reason.describe({"prot0": "Protein paper zero", "prot1": "Protein paper one"})
+
+
+def test_notes_add_their_words():
+    views = decide(papers(), opt0=Status.SKIPPED, graph0=Status.SKIPPED)
+    views = [PaperView(v.paper, Annotation(status=Status.TO_READ, notes="momentum and preconditioning"))
+             if v.id == "prot5" else v for v in views]
+    features = for_you.Features(SearchIndex.build(papers()))
+    with_notes = [pid for pid, _ in for_you.train(features, views).rank()]
+    without = [pid for pid, _ in for_you.train(features, views, notes={}).rank()]
+
+    def first_optimizer_paper(ranked):
+        return min(i for i, pid in enumerate(ranked) if pid.startswith("opt"))
+
+    assert first_optimizer_paper(with_notes) < first_optimizer_paper(without)
+
+
+def test_readiness_says_how_many_decisions_are_missing():
+    views = decide(papers(), prot0=Status.TO_READ, opt0=Status.SKIPPED)
+    ready, message = for_you.readiness(views)
+    assert not ready and message == "for you needs 2 more kept (to-read, reading, read or tagged) and 2 more skipped"
+    views = decide(papers(), prot0=Status.TO_READ, prot1=Status.READ, prot2=Status.READING,
+                   opt0=Status.SKIPPED, opt1=Status.SKIPPED, opt2=Status.SKIPPED)
+    assert for_you.readiness(views) == (True, "for you: learned from 3 papers kept and 3 skipped")
+
+
+def test_the_for_you_sort_puts_undecided_papers_by_score_then_the_decided():
+    views = decide(papers()[:4], prot1=Status.READ)
+    scores = {"prot0": 0.1, "prot1": 5.0, "prot2": 0.9, "prot3": -1.0}
+    assert [v.id for v in sort_views(views, SortKey("for-you"), scores)] == ["prot2", "prot0", "prot3", "prot1"]
+    key = order_key(SortKey("for-you"), scores)
+    assert sorted(views, key=key) == sort_views(views, SortKey("for-you"), scores)
+    assert SortKey("for-you").label == "for you"
+    with pytest.raises(ValueError, match="needs the model's scores"):
+        sort_views(views, SortKey("for-you"))
