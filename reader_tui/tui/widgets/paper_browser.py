@@ -92,6 +92,13 @@ class PaperBrowser(Vertical):
 
     def on_mount(self) -> None:
         self.app.library_changed_signal.subscribe(self, self._library_changed)
+        self._check_scores()
+
+    def _check_scores(self) -> None:
+        # The score column only once reviews were imported: a library without them looks
+        # as it always did. A file's existence, not a look at every paper's scores
+        # (that would build 20,000 Papers at start).
+        self.paper_list.show_scores = self.library.review_store.exists
 
     # -- what the list shows ----------------------------------------------------------------
 
@@ -386,6 +393,7 @@ class PaperBrowser(Vertical):
     def _library_changed(self, ids: frozenset[str] | None) -> None:
         self.paper_list.refresh_papers(ids)
         if ids is None:
+            self._check_scores()  # another process may have imported reviews
             self.refilter()  # another process imported papers: they join the list
             return
         if self.index is not None:
