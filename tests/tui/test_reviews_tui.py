@@ -328,3 +328,38 @@ async def test_a_browser_that_does_not_start_is_said_and_the_url_copied(reviewed
         said = _notes(app)[-1]
         assert "The browser did not start" in said and "system clipboard" in said
         assert app.screen is reviews
+
+
+# -- statistics ------------------------------------------------------------------------------
+
+
+async def test_stats_show_the_rating_distribution_of_the_library_and_the_filter(reviewed: Library) -> None:
+    from reader_tui.tui.screens.stats_screen import StatsScreen
+
+    app = create_app(reviewed)
+    async with app.run_test(size=(140, 60)) as pilot:
+        screen = await _main(app, pilot)
+        assert await wait_until(pilot, lambda: screen.browser.index is not None)
+        await pilot.press("slash", *"area:interp")
+        await settle(app, pilot)
+        await pilot.press("enter", "S")
+        assert await wait_until(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.ratings)
+        await pilot.pause()
+        stats = app.screen
+        # the library: A and C rated, B withdrawn (left out), D without reviews; the filter: A and C
+        assert [(r.rated, r.withdrawn, r.unrated) for r in stats.ratings] == [(2, 1, 1), (2, 0, 0)]
+        text = screen_text(app)
+        assert "mean rating per paper" in text and "1 withdrawn left out" in text
+        assert "interpretability and e" in text and text.count("2 papers with ratings, mean 5.33") == 2
+
+
+async def test_stats_without_reviews_look_as_before(library: Library) -> None:
+    from reader_tui.tui.screens.stats_screen import StatsScreen
+
+    app = create_app(library)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await _main(app, pilot)
+        await pilot.press("S")
+        assert await wait_until(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.ratings)
+        await pilot.pause()
+        assert "mean rating per paper" not in screen_text(app)
