@@ -241,8 +241,7 @@ async def test_search_words_are_highlighted_and_text_is_data(tmp_path: Path) -> 
         await pilot.press("R")
         assert await wait_until(pilot, lambda: isinstance(app.screen, ReviewsScreen) and app.screen.loaded)
         view = app.screen.query_one(ReviewsView)
-        view._rewrap()
-        marked = [seg.text for strip in view._strips for seg in strip if seg.style and seg.style.reverse]
+        marked = [seg.text for strip in view.strips() for seg in strip if seg.style and seg.style.reverse]
         assert "attention" in [text.lower() for text in marked]
         text = view.text
         assert "[bold red]x[/]" in text and "\x1b" not in text and "\x07" not in text and "␛]0;pwned␇" in text

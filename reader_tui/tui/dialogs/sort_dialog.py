@@ -58,8 +58,8 @@ class SortDialog(ModalScreen[SortKey | None]):
                 *(Option(f"{FIELD_KEYS[name]}  {label}") for name, label in self.labels.items()),
                 id="sort-fields",
             )
-            scored = "; ratings lowest first" if len(self.labels) > len(SORT_FIELDS) else ""
-            yield Checkbox(f"reverse (Z to A; dates oldest first{scored})", self.current.reverse, id="sort-reverse")
+            reverse = "Z to A, oldest, lowest first" if len(self.labels) > len(SORT_FIELDS) else "Z to A; dates oldest first"
+            yield Checkbox(f"reverse ({reverse})", self.current.reverse, id="sort-reverse")
             yield Static("letter or enter apply · r reverse", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:

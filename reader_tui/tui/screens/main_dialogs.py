@@ -173,9 +173,9 @@ def triage(screen: Screen, library: Library, papers: Any, browser: Any, suggest:
 
 def reviews(screen: Screen, library: Library, pid: str, words: Any = ()) -> None:
     """The reviews view of `pid`, `words` (what the search matched) highlighted."""
-    from reader_tui.tui.screens.reviews_screen import ReviewsScreen
+    from reader_tui.tui.screens.reviews_screen import open_reviews
 
-    screen.app.push_screen(ReviewsScreen(library, pid, tuple(words)))
+    open_reviews(screen.app, library, pid, tuple(words))
 
 
 def triage_key(library: Library, ids: list[str], query: str) -> str:

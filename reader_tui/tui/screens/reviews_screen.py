@@ -5,14 +5,19 @@ The forum is read from the reviews store and laid out off the UI thread (the rea
 fraction of a millisecond, but a long forum's markdown and LaTeX take longer to render),
 then handed to the `ReviewsView` in one message. A paper without reviews says so; a
 damaged or busy store shows its one line instead of the reviews.
+
+The app keeps one of these screens (`open_reviews`) and shows another paper in it each
+time: composing and styling a new screen with its footer took most of the time between
+`R` and the reviews on screen (a fifth of a second on a busy 2-core machine).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 
-from textual import work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
@@ -26,7 +31,11 @@ from reader_tui.core.reviews import pdf_link
 from reader_tui.core.text.display import one_line, sanitize
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.paper_detail import LABEL, scores_content
-from reader_tui.tui.widgets.reviews_view import Block, ReviewsView, forum_blocks
+from reader_tui.tui.widgets.reviews_view import Block, Lines, ReviewsView, forum_blocks, wrap_blocks
+
+WAIT_S = 0.04
+"""How long `R` waits for a forum before showing the screen without it (it follows)."""
+_READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reader-tui-reviews")
 
 
 class ReviewsScreen(Screen[None]):
@@ -43,15 +52,21 @@ class ReviewsScreen(Screen[None]):
     ]
 
     class Loaded(Message):
-        """The forum was read and laid out (`blocks`), or could not be (`error`)."""
+        """The forum of `paper_id` was read and laid out (`blocks`), or could not be (`error`)."""
 
-        def __init__(self, blocks: list[Block] | None, reviews: int, error: str = "") -> None:
+        def __init__(
+            self, paper_id: str, blocks: list[Block] | None, reviews: int, error: str = "",
+            wrapped: tuple[int, Lines, list[int]] | None = None,
+        ) -> None:
             super().__init__()
+            self.paper_id = paper_id
             self.blocks = blocks
             self.reviews = reviews
             self.error = error
+            self.wrapped = wrapped
+            """The blocks wrapped for the width the view was expected to have."""
 
-    def __init__(self, library: Library, paper_id: str, words: Sequence[str] = ()) -> None:
+    def __init__(self, library: Library, paper_id: str | None = None, words: Sequence[str] = ()) -> None:
         super().__init__()
         self.library = library
         self.paper_id = paper_id
@@ -59,6 +74,7 @@ class ReviewsScreen(Screen[None]):
         self.reviews = 0
         """How many reviews the forum holds (known once loaded)."""
         self.loaded = False
+        self._said: Content | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="reviews-column"):
@@ -69,27 +85,43 @@ class ReviewsScreen(Screen[None]):
         yield KeyFooter(pinned=("close", "help"))
 
     def on_mount(self) -> None:
-        view = self.library.view(self.paper_id)
+        if self.paper_id is not None:
+            self.show_paper(self.paper_id, self.words)
+
+    def show_paper(self, paper_id: str, words: Sequence[str] = ()) -> None:
+        """Show the reviews of `paper_id`, `words` highlighted.
+
+        The forum is read and laid out on a thread; the UI waits for it up to
+        `WAIT_S` (a forum takes a few ms), so that the screen is drawn once, with the
+        reviews in it. A forum that takes longer (a long one full of LaTeX) arrives by
+        message and the screen says it is reading meanwhile: the UI never stalls."""
+        self.paper_id, self.words = paper_id, tuple(words)
+        self.loaded, self.reviews = False, 0
+        view = self.library.view(paper_id)
         self.query_one("#reviews-title", Static).update(Content.styled(one_line(view.title), "bold"))
         scores = scores_content(view.paper)
         scores_line = self.query_one("#reviews-scores", Static)
         scores_line.update(scores or "")
         scores_line.display = scores is not None
-        self._load()
-
-    @work(thread=True, exclusive=True, group="reviews", exit_on_error=False)
-    def _load(self) -> None:
+        future = _READER.submit(read_forum, self.library, paper_id, self.words, self._expected_width())
         try:
-            forum = self.library.forum(self.paper_id)
-        except StoreError as error:
-            self.post_message(self.Loaded(None, 0, str(error)))
+            loaded = future.result(timeout=WAIT_S)
+        except FutureTimeout:
+            self._say(Content.styled("reading the reviews…", LABEL))
+            self.query_one(ReviewsView).set_blocks([])
+            future.add_done_callback(lambda done: self.post_message(done.result()))  # thread-safe
             return
-        if forum is None or not forum.notes:
-            self.post_message(self.Loaded([], 0))
-            return
-        self.post_message(self.Loaded(forum_blocks(forum, self.words), len(forum.reviews)))
+        self.on_reviews_screen_loaded(loaded)
 
-    def on_reviews_screen_loaded(self, message: Loaded) -> None:
+    def _expected_width(self) -> int:
+        """The width of the view's text: as laid out last time, else as the CSS will make
+        it (a column of at most 110 cells, less border, padding and scrollbar)."""
+        width = self.query_one(ReviewsView).scrollable_content_region.width
+        return width if width > 0 else min(self.app.size.width, 110) - 5
+
+    def on_reviews_screen_loaded(self, message: ReviewsScreen.Loaded) -> None:
+        if message.paper_id != self.paper_id:
+            return  # another paper was asked for meanwhile
         self.loaded = True
         self.reviews = message.reviews
         view = self.query_one(ReviewsView)
@@ -105,8 +137,9 @@ class ReviewsScreen(Screen[None]):
             view.set_blocks([Block(Content.styled(why, LABEL), 0, False)])
             self._say(Content.styled("No reviews", "bold"))
             return
-        view.set_blocks(message.blocks)
-        self._position(view.review_index)
+        view.set_blocks(message.blocks, message.wrapped)
+        # before its layout the view knows no lines: the text starts with a review or not
+        self._position(view.review_index if view.anchors else 0 if message.blocks[0].review else -1)
 
     def on_reviews_view_moved(self, message: ReviewsView.Moved) -> None:
         if self.loaded and self.reviews:
@@ -118,7 +151,9 @@ class ReviewsScreen(Screen[None]):
         self._say(Content.assemble((where, "bold"), ("  · n / N next / previous review", LABEL)))
 
     def _say(self, line: Content) -> None:
-        self.query_one("#reviews-position", Static).update(line)
+        if line != self._said:  # a Static's update lays the screen out again: only when it changes
+            self._said = line
+            self.query_one("#reviews-position", Static).update(line)
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -144,3 +179,34 @@ class ReviewsScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def read_forum(library: Library, paper_id: str, words: tuple[str, ...], width: int = 0) -> ReviewsScreen.Loaded:
+    """The forum of `paper_id` read and laid out (any thread), wrapped for `width` cells
+    when given: what the screen shows."""
+    try:
+        forum = library.forum(paper_id)
+    except StoreError as error:
+        return ReviewsScreen.Loaded(paper_id, None, 0, str(error))
+    if forum is None or not forum.notes:
+        return ReviewsScreen.Loaded(paper_id, [], 0)
+    blocks = forum_blocks(forum, words)
+    wrapped = (width, *wrap_blocks(blocks, width)) if width > 20 else None
+    return ReviewsScreen.Loaded(paper_id, blocks, len(forum.reviews), wrapped=wrapped)
+
+
+SCREEN_NAME = "reviews"
+
+
+def open_reviews(app: App, library: Library, paper_id: str, words: Sequence[str] = ()) -> ReviewsScreen:
+    """Show the reviews of `paper_id` in the app's one reviews screen (made the first time)."""
+    if not app.is_screen_installed(SCREEN_NAME):
+        app.install_screen(ReviewsScreen(library), SCREEN_NAME)
+    screen = app.get_screen(SCREEN_NAME)
+    assert isinstance(screen, ReviewsScreen)
+    if screen.is_mounted:
+        screen.show_paper(paper_id, words)
+    else:  # the first time: shown once mounted
+        screen.paper_id, screen.words = paper_id, tuple(words)
+    app.push_screen(screen)
+    return screen

@@ -270,9 +270,9 @@ class TriageScreen(Screen[str | None]):
         pid = self.current_id or self.last_shown
         if pid is None:
             return
-        from reader_tui.tui.screens.reviews_screen import ReviewsScreen
+        from reader_tui.tui.screens.reviews_screen import open_reviews
 
-        self.app.push_screen(ReviewsScreen(self.library, pid, (*self.matched.get(pid, ()), *self.words)))
+        open_reviews(self.app, self.library, pid, (*self.matched.get(pid, ()), *self.words))
 
     def action_tags(self) -> None:
         from reader_tui.tui.dialogs.tag_editor import TagEditor

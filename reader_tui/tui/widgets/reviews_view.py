@@ -1,9 +1,10 @@
 """The reviews of one paper as one scrollable text: each note of its forum (decision,
 meta-reviews, each review with the replies under it, comments, withdrawal) as a block.
 
-A line-API view like the detail pane: each block is wrapped once per width into Strips
-(replies indented under the note they answer, with a rule down their left side), and
-the first line of each review is kept, so `n` / `N` jump from review to review. The
+A line-API view like the detail pane: each block is wrapped once per width (replies
+indented under the note they answer, with a rule down their left side), each line made
+into a Strip when it is first drawn, and the first line of each review is kept, so
+`n` / `N` jump from review to review. The
 texts are data, rendered as the abstract is (`core.text.display.styled_segments`:
 markdown and LaTeX for the terminal, control characters made visible), never markup.
 """
@@ -74,6 +75,25 @@ def forum_blocks(forum: Forum, words: Sequence[str] = ()) -> list[Block]:
     return [Block(note_content(note, shown), depth, note.kind == "review" and depth == 0) for note, depth in forum.thread()]
 
 
+Lines = list[tuple[Content, int]]
+"""Wrapped lines, each with its indent."""
+
+
+def wrap_blocks(blocks: Sequence[Block], width: int) -> tuple[Lines, list[int]]:
+    """`blocks` wrapped to `width` cells (a blank line between two), and the first line of
+    each review. Pure: the screen may wrap on its thread, for the width it expects."""
+    lines: Lines = []
+    anchors: list[int] = []
+    for n, block in enumerate(blocks):
+        if n:
+            lines.append((Content(""), 0))
+        if block.review:
+            anchors.append(len(lines))
+        indent = min(block.depth * INDENT, max(0, width - 20))
+        lines.extend((line, indent) for line in block.content.wrap(width - indent))
+    return lines, anchors
+
+
 class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
     """The notes of a forum, one block after another; `n` / `N` go from review to review."""
 
@@ -98,27 +118,43 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._blocks: list[Block] = []
-        self._strips: list[Strip] = []
+        self._lines: list[tuple[Content, int]] = []  # each wrapped line and its indent
+        self._strips: dict[int, Strip] = {}  # the lines drawn so far, by row
+        self._rule: list[Segment] | None = None
+        self._prewrapped: tuple[int, Lines, list[int]] | None = None
         self._wrapped_width = -1
         self.anchors: list[int] = []
         """The first line of each review (at depth 0), in order."""
         self._at = -2
         self._target: tuple[int, int] | None = None  # (review, scroll y) that n / N went to
 
-    def set_blocks(self, blocks: Sequence[Block]) -> None:
-        """Show `blocks` from the top."""
+    def set_blocks(self, blocks: Sequence[Block], wrapped: tuple[int, Lines, list[int]] | None = None) -> None:
+        """Show `blocks` from the top; `wrapped`: (width, lines, anchors) as `wrap_blocks`
+        made them, used when the view has that width."""
         self._blocks = list(blocks)
         self._target = None
+        self._at = -2
         self._wrapped_width = -1
+        self._prewrapped = wrapped
         self._rewrap()
         self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh()
 
     @property
     def text(self) -> str:
-        """What the view shows, as plain text (wrapped)."""
+        """What the view shows, as plain text (wrapped; replies after their indent and rule)."""
         self._rewrap()
-        return "\n".join(strip.text.rstrip() for strip in self._strips)
+        return "\n".join(
+            (" " * (indent - 2) + "│ " if indent >= 2 else " " * indent) + line.plain.rstrip() if line.plain.strip()
+            else line.plain.rstrip()
+            for line, indent in self._lines
+        )
+
+    def strips(self) -> list[Strip]:
+        """Every line as drawn (for tests: what styles the text has)."""
+        self._rewrap()
+        width = self.scrollable_content_region.width
+        return [self._line_strip(row, width) for row in range(len(self._lines))]
 
     @property
     def review_index(self) -> int:
@@ -172,32 +208,43 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
             self.post_message(self.Moved(index))
 
     def _rewrap(self) -> None:
+        # Wrapping is cheap (Content.wrap: a few ms for a long forum); turning a line
+        # into styled Strips is what costs, so that is done per line as it is drawn
+        # (`_line_strip`) and kept until the width or the look changes.
         width = self.scrollable_content_region.width
         if width <= 0 or width == self._wrapped_width:
             return
         self._wrapped_width = width
-        strips: list[Strip] = []
-        anchors: list[int] = []
-        # the rule's look from the theme, as Content draws it
-        rule = list(Visual.to_strips(self, Content.styled("│ ", "$text-muted"), 2, None, self.visual_style)[0])
-        pad = Segment(" ")
-        for n, block in enumerate(self._blocks):
-            if n:
-                strips.append(Strip.blank(width))
-            if block.review:
-                anchors.append(len(strips))
-            indent = min(block.depth * INDENT, max(0, width - 20))
-            body = Visual.to_strips(self, block.content, width - indent, None, self.visual_style)
-            if indent:
-                prefix = [pad] * (indent - 2) + rule if indent >= 2 else [pad] * indent
-                body = [Strip([*prefix, *strip], indent + strip.cell_length) for strip in body]
-            strips.extend(body)
-        self._strips = strips
+        self._strips.clear()
+        if self._prewrapped is not None and self._prewrapped[0] == width:
+            _, lines, anchors = self._prewrapped
+        else:
+            lines, anchors = wrap_blocks(self._blocks, width)
+        self._prewrapped = None
+        self._lines = lines
         self.anchors = anchors
-        size = Size(width, len(strips))
+        size = Size(width, len(lines))
         if size != self.virtual_size:
+            # only this view's extent changes: no relayout of the screen
             self.set_reactive(ScrollView.virtual_size, size)
             self._scroll_update(size)
+        self._moved()  # the reviews' lines are known now
+
+    def _line_strip(self, row: int, width: int) -> Strip:
+        strip = self._strips.get(row)
+        if strip is None:
+            line, indent = self._lines[row]
+            style = self.visual_style
+            strips = Visual.to_strips(self, line, max(1, width - indent), 1, style)
+            strip = strips[0] if strips else Strip.blank(width - indent)
+            if indent:
+                if self._rule is None:
+                    # the rule's look from the theme, as Content draws it
+                    self._rule = list(Visual.to_strips(self, Content.styled("│ ", "$text-muted"), 2, 1, style)[0])
+                prefix = [Segment(" " * (indent - 2)), *self._rule] if indent >= 2 else [Segment(" " * indent)]
+                strip = Strip([*prefix, *strip], indent + strip.cell_length)
+            self._strips[row] = strip
+        return strip
 
     def on_resize(self) -> None:
         self._wrapped_width = -1
@@ -205,12 +252,14 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._wrapped_width = -1
+        # a theme or focus change: the lines are drawn again, not wrapped again
+        self._strips.clear()
+        self._rule = None
 
     def render_line(self, y: int) -> Strip:
         self._rewrap()
         width = self.scrollable_content_region.width
         row = y + round(self.scroll_y)
-        if 0 <= row < len(self._strips):
-            return self._strips[row].adjust_cell_length(width, self.rich_style)
+        if 0 <= row < len(self._lines):
+            return self._line_strip(row, width).adjust_cell_length(width, self.rich_style)
         return Strip.blank(width, self.rich_style)
