@@ -362,3 +362,15 @@ async def test_stats_without_reviews_look_as_before(library: Library) -> None:
         assert await wait_until(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.ratings)
         await pilot.pause()
         assert "mean rating per paper" not in screen_text(app)
+
+
+async def test_the_reviews_screen_shows_the_paper_asked_for_each_time(reviewed: Library) -> None:
+    app = create_app(reviewed)
+    async with app.run_test(size=(100, 30)) as pilot:
+        first = await _open_reviews(app, pilot, "PaperCCCC3")
+        assert first.reviews == 4 and "Sparse autoencoders" in screen_text(app)
+        await pilot.press("escape")
+        second = await _open_reviews(app, pilot, "PaperAAAA1")
+        assert second.paper_id == "PaperAAAA1" and second.reviews == 3
+        text = screen_text(app)
+        assert "Linear attention" in text and "Sparse autoencoders" not in text and "review 1 of 3" in text

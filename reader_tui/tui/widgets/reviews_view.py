@@ -62,6 +62,9 @@ def note_content(note: Note, words: tuple[str, ...] = ()) -> Content:
         if name == "title" and note.kind != "review":
             lines.append(_highlight(_rendered(text, "bold"), words))
             continue
+        if name == "comment" and note.kind != "review":  # a comment's one text needs no heading
+            lines.append(_highlight(_rendered(text), words))
+            continue
         lines.append(Content(""))
         lines.append(Content.styled(section_title(name), "bold $text-secondary"))
         lines.append(_highlight(_rendered(text), words))
