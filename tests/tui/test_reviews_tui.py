@@ -374,3 +374,32 @@ async def test_the_reviews_screen_shows_the_paper_asked_for_each_time(reviewed: 
         assert second.paper_id == "PaperAAAA1" and second.reviews == 3
         text = screen_text(app)
         assert "Linear attention" in text and "Sparse autoencoders" not in text and "review 1 of 3" in text
+
+
+# -- help and palette ------------------------------------------------------------------------
+
+
+async def test_reviews_keys_are_in_help_and_the_palette(reviewed: Library) -> None:
+    from reader_tui.tui.commands import ReaderCommands
+    from reader_tui.tui.screens.help_screen import help_entries
+
+    app = create_app(reviewed)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await _main(app, pilot)
+        helps = {text: help_text for text, help_text, _ in ReaderCommands(screen)._commands()}
+        assert helps["Reviews"].endswith("key R") and helps["Open PDF"].endswith("key p")
+        assert helps["Open forum / url"].endswith("key o")
+        assert dict((text, keys) for keys, text in help_entries(screen))["Reviews"] == "R"
+        reviews = await _open_reviews(app, pilot, "PaperAAAA1")
+        entries = dict((text, keys) for keys, text in help_entries(reviews))
+        assert entries["Next review"] == "n / ]" and entries["Previous review"] == "N / ["
+        assert entries["Back"] == "esc / q / R"
+
+
+async def test_a_score_sort_is_restored_on_the_next_start(reviewed: Library) -> None:
+    reviewed.set_setting("sort", {"field": "weighted", "reverse": False})
+    app = create_app(reviewed)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await _main(app, pilot)
+        assert screen.browser.sort_key is not None and screen.browser.sort_key.field == "weighted"
+        assert screen.paper_list.ids[0] == "PaperCCCC3" and screen.paper_list.ids[-1] == "PaperBBBB2"
