@@ -188,6 +188,9 @@ def read_forum(library: Library, paper_id: str, words: tuple[str, ...], width: i
         forum = library.forum(paper_id)
     except StoreError as error:
         return ReviewsScreen.Loaded(paper_id, None, 0, str(error))
+    except Exception as error:  # never a screen left "reading" for ever: say what failed
+        return ReviewsScreen.Loaded(paper_id, None, 0, f"{library.review_store.path}: the reviews of {paper_id} "
+                                    f"could not be read: {type(error).__name__}: {error}")
     if forum is None or not forum.notes:
         return ReviewsScreen.Loaded(paper_id, [], 0)
     blocks = forum_blocks(forum, words)
