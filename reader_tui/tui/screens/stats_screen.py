@@ -140,7 +140,7 @@ class StatsScreen(Screen[None]):
             with Vertical(id=f"{key}-reviews", classes="stats-reviews"):
                 yield Static("mean rating per paper", classes="stats-label")
                 yield Static("", id=f"{key}-ratings")
-                yield Static("per primary area: papers with ratings, their mean, how many reach 6", classes="stats-label")
+                yield Static("per primary area: rated papers, mean, how many ≥ 6", classes="stats-label")
                 yield Static("", id=f"{key}-areas")
 
     def on_mount(self) -> None:
@@ -179,7 +179,7 @@ class StatsScreen(Screen[None]):
         self.query_one(f"#{key}-ratings", Static).update(Content("\n").join([bar_lines(steps, most, label=5), note]))
         lines = [
             Content.assemble(
-                (fit_label(area, 24), "bold"),
+                (fit_label(area, 30), "bold"),
                 f" {mean:4.2f}",
                 (f" {count:>6,} papers", "$text-muted"),
                 (f" {high:>5,} ≥6", "$text-success"),
