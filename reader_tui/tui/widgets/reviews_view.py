@@ -66,7 +66,7 @@ def note_content(note: Note, words: tuple[str, ...] = ()) -> Content:
             lines.append(_highlight(_rendered(text), words))
             continue
         lines.append(Content(""))
-        lines.append(Content.styled(section_title(name), "bold $text-secondary"))
+        lines.append(Content.styled(visible_controls(section_title(name)), "bold $text-secondary"))
         lines.append(_highlight(_rendered(text), words))
     return Content("\n").join(lines)
 
