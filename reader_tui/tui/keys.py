@@ -24,6 +24,7 @@ GROUPS: dict[str, str] = {
     "saved": "Saved searches",
     "search": "The search bar",
     "triage": "Triage",
+    "reviews": "The reviews view",
     "app": "Anywhere",
 }
 """Group titles by binding id prefix, in the order help lists them."""
@@ -41,6 +42,8 @@ SEARCH_SYNTAX: tuple[tuple[str, str], ...] = (
     ("is:marked", "marked now; is:tagged, is:noted"),
     ("year:2024..2026", "by year (or year:2026)"),
     ("venue:iclr", "venue contains the text"),
+    ("rating:>=6", "mean rating of the reviews (rating:4..6); reviews:>=3, spread:>=4"),
+    ("area:robotics", "primary area, forgiving; decision:oral, is:withdrawn"),
 )
 
 

@@ -41,18 +41,52 @@ def compute_listing(
     marked: Iterable[str] = (),
 ) -> Listing:
     """The ids to show. With `search`, the ranked hits (through `index` when it is built,
-    else a substring match over the titles' words as the index reads them); otherwise
-    the catalog order, or `sort`'s. `search` adds to the filter's own."""
+    else a substring match over the titles' words as the index reads them), in `sort`'s
+    order when the search has no words to rank by (fields only); otherwise the catalog
+    order, or `sort`'s. `search` adds to the filter's own."""
     marked = set(marked)
     ids = list(library.papers)  # one atomic copy: the UI thread may add papers meanwhile
     ids = list_filter.keep(ids, dict(library.annotations), marked)
     text = " ".join(part for part in (list_filter.search.strip(), search.strip()) if part)
     if text:
-        return _search(library, ids, text, index, marked)
+        found = _search(library, ids, text, index, marked)
+        if sort is not None and not found.error and not ranks(text):
+            # fields alone ("area:robotics rating:>=5") select without ranking: the list
+            # keeps its order, so "best first" is a sort and a search together
+            found.ids = _sorted(library, found.ids, sort)
+        return found
     if sort is not None:
-        views = [library.view(pid) for pid in ids if pid in library.papers]
-        ids = [v.id for v in sort_views(views, sort)]
+        ids = _sorted(library, ids, sort)
     return Listing(ids)
+
+
+def ranks(search: str) -> bool:
+    """True when `search` ranks papers (free words or a phrase: best match first), False
+    when it only selects them by fields (`rating:>=6 area:robotics`), which keeps the
+    list's sort."""
+    try:
+        from reader_tui.core.search.query import parse_query
+
+        return parse_query(search).has_text
+    except Exception:  # a query that does not parse ranks nothing; the search says why
+        return bool(search.strip())
+
+
+def search_words(search: str) -> tuple[str, ...]:
+    """The words and phrases `search` looks for (not its fields): what a text that the
+    index does not hold (the reviews) highlights."""
+    try:
+        from reader_tui.core.search.query import parse_query
+
+        query = parse_query(search)
+    except Exception:
+        return ()
+    return (*query.terms, *query.phrases)
+
+
+def _sorted(library: Library, ids: list[str], sort: SortKey) -> list[str]:
+    papers = library.papers
+    return [v.id for v in sort_views([library.view(pid) for pid in ids if pid in papers], sort)]
 
 
 def _search(library: Library, ids: list[str], text: str, index: Any, marked: set[str]) -> Listing:

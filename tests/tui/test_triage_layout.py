@@ -104,6 +104,7 @@ async def test_o_opens_the_url_in_triage(library: Library, monkeypatch) -> None:
 
     opened: list[str] = []
     monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
+    monkeypatch.setenv("DISPLAY", ":0")  # a browser can start here (without one, the url is copied)
     app = create_app(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await _open_triage(app, pilot)

@@ -129,7 +129,7 @@ class ImportDialog(ModalScreen[ImportSummary | None]):
             return
         self.post_message(self.Stage(f"Merging {len(result.papers):,} papers into the library…"))
         try:
-            written = self.library.write_import(result.papers, result.annotations)
+            written = self.library.write_import(result.papers, result.annotations, result.forums)
         except Exception as error:  # never crash the app; see below for why this is true
             # The papers go to disk in one write that is waited for and, when it fails,
             # never kept to be written later: so the library is as it was, now and later.

@@ -1,7 +1,9 @@
-"""The sort dialog: order the list by title, status, date added or last change.
+"""The sort dialog: order the list by title, status, date added or last change and, in a
+library with reviews, by mean rating, rating spread (controversial papers first) or
+confidence-weighted rating.
 
-A letter picks a field and applies at once (t, s, a, c); r flips the direction. The
-app sorts, with `reader_tui.core.search.sorting.sort_views`.
+A letter picks a field and applies at once (t, s, a, c; m, d, w); r flips the
+direction. The app sorts, with `reader_tui.core.search.sorting.sort_views`.
 """
 
 from __future__ import annotations
@@ -15,10 +17,16 @@ from textual.widgets import Checkbox, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.paths import styles_dir
-from ...core.search.sorting import SORT_FIELDS, SortKey
+from ...core.search.sorting import SCORE_FIELDS, SORT_FIELDS, SortKey
 
 #: The key that picks each field.
-FIELD_KEYS = {"title": "t", "status": "s", "added": "a", "changed": "c"}
+FIELD_KEYS = {"title": "t", "status": "s", "added": "a", "changed": "c", "rating": "m", "spread": "d", "weighted": "w"}
+#: How the dialog names the score fields (highest first: the spread sort is "controversial first").
+SCORE_LABELS = {
+    "rating": "mean rating, best first",
+    "spread": "rating spread, controversial first",
+    "weighted": "confidence-weighted rating, best first",
+}
 
 
 class SortDialog(ModalScreen[SortKey | None]):
@@ -31,24 +39,27 @@ class SortDialog(ModalScreen[SortKey | None]):
         Binding("r", "toggle_reverse", "Reverse", id="sort.reverse"),
         *(
             Binding(key, f"pick('{name}')", f"By {label}", show=False, id=f"sort.{name}")
-            for name, label in SORT_FIELDS.items()
+            for name, label in {**SORT_FIELDS, **SCORE_FIELDS}.items()
             for key in [FIELD_KEYS[name]]
         ),
     ]
 
-    def __init__(self, current: SortKey = SortKey()) -> None:
+    def __init__(self, current: SortKey = SortKey(), *, scores: bool = False) -> None:
+        """`scores`: offer the orders by reviews (the library has some)."""
         super().__init__()
         self.current = current
-        self._fields = list(SORT_FIELDS)
+        self.labels = {**SORT_FIELDS, **(SCORE_LABELS if scores or current.field in SCORE_FIELDS else {})}
+        self._fields = list(self.labels)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sort-dialog", classes="dialog"):
             yield Static("Sort by", classes="dialog-title", markup=False)
             yield OptionList(
-                *(Option(f"{FIELD_KEYS[name]}  {label}") for name, label in SORT_FIELDS.items()),
+                *(Option(f"{FIELD_KEYS[name]}  {label}") for name, label in self.labels.items()),
                 id="sort-fields",
             )
-            yield Checkbox("reverse (Z to A; dates oldest first)", self.current.reverse, id="sort-reverse")
+            reverse = "Z to A, oldest, lowest first" if len(self.labels) > len(SORT_FIELDS) else "Z to A; dates oldest first"
+            yield Checkbox(f"reverse ({reverse})", self.current.reverse, id="sort-reverse")
             yield Static("letter or enter apply · r reverse", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
@@ -65,6 +76,10 @@ class SortDialog(ModalScreen[SortKey | None]):
     @on(OptionList.OptionSelected, "#sort-fields")
     def _apply(self) -> None:
         self.dismiss(self.key)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # the score letters only where the scores are offered
+        return action != "pick" or parameters[0] in self.labels
 
     def action_pick(self, name: str) -> None:
         self.query_one("#sort-fields", OptionList).highlighted = self._fields.index(name)

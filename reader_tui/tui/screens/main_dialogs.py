@@ -155,6 +155,7 @@ def help_screen(screen: Screen) -> None:
 
 def triage(screen: Screen, library: Library, papers: Any, browser: Any, suggest: Callable[[str], list[str]]) -> None:
     """Triage the papers the list shows; back on the list, the cursor is on the last one."""
+    from reader_tui.tui.listing import search_words
     from reader_tui.tui.screens.triage_screen import TriageScreen
 
     def back(pid: str | None) -> None:
@@ -165,9 +166,16 @@ def triage(screen: Screen, library: Library, papers: Any, browser: Any, suggest:
     ids = list(papers.ids)
     triage_screen = TriageScreen(
         library, ids, filter_key=triage_key(library, ids, browser.query_text()), filter_label=browser.describe(),
-        suggest=suggest,
+        suggest=suggest, matched=browser.matched, words=search_words(browser.query_text()),
     )
     screen.app.push_screen(triage_screen, back)
+
+
+def reviews(screen: Screen, library: Library, pid: str, words: Any = ()) -> None:
+    """The reviews view of `pid`, `words` (what the search matched) highlighted."""
+    from reader_tui.tui.screens.reviews_screen import open_reviews
+
+    open_reviews(screen.app, library, pid, tuple(words))
 
 
 def triage_key(library: Library, ids: list[str], query: str) -> str:

@@ -11,9 +11,7 @@ another (attributes down, messages up). Library changes arrive once, through the
 
 from __future__ import annotations
 
-import webbrowser
 from collections.abc import Iterator
-from functools import partial
 from typing import Any
 
 from textual import on
@@ -59,6 +57,7 @@ class MainScreen(Screen):
         ),
         Binding("t", "edit_tags", "Tags", id="paper.tags"),
         Binding("a", "edit_notes", "Notes", id="paper.notes"),
+        Binding("R", "reviews", "Reviews", id="paper.reviews"),
         Binding("n", "next_match(1)", "Next match", show=False, id="list.next_match"),
         Binding("N", "next_match(-1)", "Previous match", show=False, id="list.previous_match"),
         Binding("slash", "search", "Search", id="list.search"),
@@ -67,7 +66,8 @@ class MainScreen(Screen):
         Binding("x", "export", "Export", id="list.export"),
         Binding("y", "copy_bibtex", "BibTeX", id="paper.copy_bibtex"),
         Binding("e", "edit_paper", "Edit", show=False, id="paper.edit"),
-        Binding("o", "open_url", "Open url", show=False, id="paper.open_url"),
+        Binding("o", "open_url", "Open forum / url", show=False, id="paper.open_url"),
+        Binding("p", "open_pdf", "Open PDF", show=False, id="paper.open_pdf"),
         Binding("u", "undo", "Undo", id="app.undo"),
         Binding("ctrl+r", "redo", "Redo", show=False, id="app.redo"),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="focus.next"),
@@ -329,14 +329,23 @@ class MainScreen(Screen):
         self.query_one(SearchBar).show_search(self.browser.search_text)
 
     def action_open_url(self) -> None:
+        from reader_tui.tui.open_url import open_url
+
+        open_url(self, self.library, self.paper_list.current_id)
+
+    def action_open_pdf(self) -> None:
+        from reader_tui.tui.open_url import open_pdf
+
+        open_pdf(self, self.library, self.paper_list.current_id)
+
+    def action_reviews(self) -> None:
+        """The reviews of the paper under the cursor, the search's words highlighted."""
+        from reader_tui.tui.listing import search_words
+
         pid = self.paper_list.current_id
-        url = self.library.view(pid).url if pid else ""
-        if not url:
-            self.notify("This paper has no url", severity="warning", markup=False)
-            return
-        # webbrowser.open may wait on a browser starting up: never on the UI thread.
-        self.run_worker(partial(webbrowser.open, url), thread=True, group="browser", exit_on_error=False)
-        self.notify(f"Opening {url}", markup=False)
+        if pid is not None:
+            words = (*self.browser.matched.get(pid, ()), *search_words(self.browser.query_text()))
+            main_dialogs.reviews(self, self.library, pid, words)
 
     def action_filter(self) -> None:
         self.browser.choose_filter()

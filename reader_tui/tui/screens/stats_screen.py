@@ -2,8 +2,10 @@
 
 Papers per status as bars, triage progress, papers read per day over the last four weeks
 as a Sparkline, the total read in big Digits, and the fifteen most used tags as a bar
-chart. The numbers come from `core.stats` (the same as `reader-tui stats`), computed in a
-thread worker and handed to the widgets in one message.
+chart; in a library with reviews, the distribution of the papers' mean ratings and, per
+primary area, how many papers have ratings, their mean and how many reach 6. The
+numbers come from `core.stats` (the same as `reader-tui stats`), computed in a thread
+worker and handed to the widgets in one message.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from textual.widgets import Digits, Footer, ProgressBar, Sparkline, Static
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
-from reader_tui.core.stats import DAYS, Numbers, numbers_for
+from reader_tui.core.stats import DAYS, Numbers, RatingNumbers, numbers_for, rating_numbers
 from reader_tui.core.text.display import visible_controls
 
 TOP_TAGS = 15
@@ -93,9 +95,10 @@ class StatsScreen(Screen[None]):
     BINDINGS = [Binding("escape,q,S", "close", "Close", id="stats.close")]
 
     class Computed(Message):
-        def __init__(self, numbers: list[Numbers]) -> None:
+        def __init__(self, numbers: list[Numbers], ratings: list[RatingNumbers]) -> None:
             super().__init__()
             self.numbers = numbers
+            self.ratings = ratings
 
     def __init__(
         self, library: Library, ids: Sequence[str] | None = None, *, filter_label: str = "", today: date | None = None
@@ -106,6 +109,7 @@ class StatsScreen(Screen[None]):
         self.filter_label = filter_label
         self.today = today
         self.numbers: list[Numbers] = []
+        self.ratings: list[RatingNumbers] = []
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="stats-scroll"):
@@ -132,6 +136,12 @@ class StatsScreen(Screen[None]):
             yield Static("", id=f"{key}-per-day", classes="stats-note")
             yield Static(f"papers per tag, top {TOP_TAGS}", classes="stats-label")
             yield Static("", id=f"{key}-tags")
+            # shown once there are ratings: a library without reviews looks as before
+            with Vertical(id=f"{key}-reviews", classes="stats-reviews"):
+                yield Static("mean rating per paper", classes="stats-label")
+                yield Static("", id=f"{key}-ratings")
+                yield Static("per primary area: rated papers, mean, how many ≥ 6", classes="stats-label")
+                yield Static("", id=f"{key}-areas")
 
     def on_mount(self) -> None:
         self._compute()
@@ -139,14 +149,44 @@ class StatsScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
     def _compute(self) -> None:
         numbers = [compute_numbers(self.library, None, self.today)]
+        papers = self.library.papers
+        ratings = [rating_numbers(papers.values())]
         if self.ids is not None:
             numbers.append(compute_numbers(self.library, self.ids, self.today))
-        self.post_message(self.Computed(numbers))
+            ratings.append(rating_numbers(papers[pid] for pid in self.ids if pid in papers))
+        self.post_message(self.Computed(numbers, ratings))
 
     def on_stats_screen_computed(self, message: Computed) -> None:
         self.numbers = message.numbers
+        self.ratings = message.ratings
         for key, numbers in zip(("all", "filter"), message.numbers):
             self._fill(key, numbers)
+        scored = any(r.rated for r in message.ratings)
+        for key, ratings in zip(("all", "filter"), message.ratings):
+            self.query_one(f"#{key}-reviews").display = scored
+            if scored:
+                self._fill_ratings(key, ratings)
+
+    def _fill_ratings(self, key: str, r: RatingNumbers) -> None:
+        if not r.rated:
+            self.query_one(f"#{key}-ratings", Static).update(Content.styled("no papers with ratings", "$text-muted italic"))
+            self.query_one(f"#{key}-areas", Static).update("")
+            return
+        most = max(r.histogram) or 1
+        steps = {f"{i}-{i + 1}": count for i, count in enumerate(r.histogram)}
+        left_out = f" · {r.withdrawn:,} withdrawn left out" if r.withdrawn else ""
+        note = Content.styled(f"{r.rated:,} papers with ratings, mean {r.mean:.2f}{left_out}", "$text-muted")
+        self.query_one(f"#{key}-ratings", Static).update(Content("\n").join([bar_lines(steps, most, label=5), note]))
+        lines = [
+            Content.assemble(
+                (fit_label(area, 30), "bold"),
+                f" {mean:4.2f}",
+                (f" {count:>6,} papers", "$text-muted"),
+                (f" {high:>5,} ≥6", "$text-success"),
+            )
+            for area, count, mean, high in r.per_area
+        ]
+        self.query_one(f"#{key}-areas", Static).update(Content("\n").join(lines))
 
     def _fill(self, key: str, n: Numbers) -> None:
         read = n.status.get(Status.READ.value, 0)

@@ -10,7 +10,7 @@ key), so the next triage of the same list starts after it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -52,7 +52,9 @@ class TriageScreen(Screen[str | None]):
         Binding("a,n", "notes", "Note", id="triage.notes"),
         Binding("b,h,left", "back", "Back", id="triage.back"),
         Binding("l,right", "next", "Next", id="triage.next"),
-        Binding("o", "open_url", "Open url", show=False, id="triage.open_url"),
+        Binding("R", "reviews", "Reviews", id="triage.reviews"),
+        Binding("o", "open_url", "Open forum / url", show=False, id="triage.open_url"),
+        Binding("p", "open_pdf", "Open PDF", show=False, id="triage.open_pdf"),
         Binding("u", "undo", "Undo", id="triage.undo"),
         Binding("ctrl+r", "redo", "Redo", show=False, id="triage.redo"),
         Binding("escape,q", "close", "Done", id="triage.close"),
@@ -67,7 +69,11 @@ class TriageScreen(Screen[str | None]):
         filter_label: str = "",
         suggest: Callable[[str], list[str]] | None = None,
         clock: Callable[[], datetime] = _now,
+        matched: Mapping[str, Iterable[str]] | None = None,
+        words: Sequence[str] = (),
     ) -> None:
+        """`matched`: the words each paper matched in the list's search (highlighted);
+        `words`: the search's own words (highlighted in the reviews)."""
         super().__init__()
         self.library = library
         self.ids = [pid for pid in ids if pid in library.papers]
@@ -75,6 +81,8 @@ class TriageScreen(Screen[str | None]):
         self.filter_label = filter_label
         self.suggest = suggest
         self.clock = clock
+        self.matched = matched or {}
+        self.words = tuple(words)
         # The store records times to the second: a decision in this very second counts.
         self.started = clock().replace(microsecond=0)
         annotations = library.annotations
@@ -154,7 +162,7 @@ class TriageScreen(Screen[str | None]):
         notes.load(pid)
         notes.display = notes.has_focus or bool(pid and self.library.annotation(pid).notes)
         detail = self.query_one(PaperDetail)
-        detail.show(self.library.view(pid) if pid is not None else None)
+        detail.show(self.library.view(pid) if pid is not None else None, self.matched.get(pid, ()) if pid else ())
         if pid is None:
             detail.show(None)
         else:
@@ -256,6 +264,19 @@ class TriageScreen(Screen[str | None]):
         from reader_tui.tui.open_url import open_url
 
         open_url(self, self.library, self.current_id or self.last_shown)
+
+    def action_open_pdf(self) -> None:
+        from reader_tui.tui.open_url import open_pdf
+
+        open_pdf(self, self.library, self.current_id or self.last_shown)
+
+    def action_reviews(self) -> None:
+        pid = self.current_id or self.last_shown
+        if pid is None:
+            return
+        from reader_tui.tui.screens.reviews_screen import open_reviews
+
+        open_reviews(self.app, self.library, pid, (*self.matched.get(pid, ()), *self.words))
 
     def action_tags(self) -> None:
         from reader_tui.tui.dialogs.tag_editor import TagEditor

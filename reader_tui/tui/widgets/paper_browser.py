@@ -26,7 +26,7 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey
-from reader_tui.tui.listing import Listing, compute_listing
+from reader_tui.tui.listing import Listing, compute_listing, ranks
 from reader_tui.tui.messages import ListingReady
 from reader_tui.tui.navigation import History, MoreLike, Place
 from reader_tui.tui.widgets.paper_list import PaperList
@@ -92,6 +92,13 @@ class PaperBrowser(Vertical):
 
     def on_mount(self) -> None:
         self.app.library_changed_signal.subscribe(self, self._library_changed)
+        self._check_scores()
+
+    def _check_scores(self) -> None:
+        # The score column only once reviews were imported: a library without them looks
+        # as it always did. A file's existence, not a look at every paper's scores
+        # (that would build 20,000 Papers at start).
+        self.paper_list.show_scores = self.library.review_store.exists
 
     # -- what the list shows ----------------------------------------------------------------
 
@@ -143,8 +150,8 @@ class PaperBrowser(Vertical):
         parts = []
         if not self.list_filter.is_empty:
             parts.append(f"filter: {self.list_filter.describe()}")
-        if self.sort_key is not None:
-            parts.append(f"sort: {self.sort_key.label}")
+        if self.sort_key is not None and not ranks(self.search_text):
+            parts.append(f"sort: {self.sort_key.label}")  # words search: best match first
         if self.search_text.strip():
             parts.append(f"search: {self.search_text.strip()}")
         if self._more:
@@ -386,6 +393,7 @@ class PaperBrowser(Vertical):
     def _library_changed(self, ids: frozenset[str] | None) -> None:
         self.paper_list.refresh_papers(ids)
         if ids is None:
+            self._check_scores()  # another process may have imported reviews
             self.refilter()  # another process imported papers: they join the list
             return
         if self.index is not None:
@@ -435,18 +443,18 @@ class PaperBrowser(Vertical):
             self.library.set_setting("sort", {"field": key.field, "reverse": key.reverse})
             self.refilter()
 
-        self.app.push_screen(SortDialog(self.sort_key or SortKey()), apply)
+        self.app.push_screen(SortDialog(self.sort_key or SortKey(), scores=self.paper_list.show_scores), apply)
 
     def restore_place(self) -> None:
         """Show the list as it was left last time: in the sort order saved, the cursor on
         the paper it was on (`remember_place`)."""
-        from reader_tui.core.search.sorting import SORT_FIELDS
+        from reader_tui.core.search.sorting import ALL_SORT_FIELDS
 
         saved = self.library.settings.get("cursor")
         paper = saved.get("paper") if isinstance(saved, dict) else None
         paper = paper if isinstance(paper, str) and paper in self.library.papers else None
         sort = self.library.settings.get("sort")
-        if isinstance(sort, dict) and sort.get("field") in SORT_FIELDS:
+        if isinstance(sort, dict) and sort.get("field") in ALL_SORT_FIELDS:
             self.sort_key = SortKey(sort["field"], bool(sort.get("reverse")))
             self.refilter(keep=paper, first=paper is None)
         elif paper is not None:

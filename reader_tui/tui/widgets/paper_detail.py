@@ -17,6 +17,7 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 from reader_tui.core.model import PaperView
+from reader_tui.core.reviews import scores_line
 from reader_tui.core.text.display import names_line, one_line, styled_segments, visible_controls
 from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.core.text.venues import venue_line
@@ -181,6 +182,13 @@ def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:
     lines: list[Content] = [title]
     if view.title_derived and view.title == view.paper.title:  # not the user's own title either
         lines.append(Content.styled("(title derived from the abstract)", LABEL))
+    paper = view.paper
+    if paper.tldr.strip():
+        lines.append(_field("tl;dr", _highlight(_rendered(paper.tldr, "italic"), words)))
+    if paper.area:
+        lines.append(_field("area", _highlight(Content(visible_controls(paper.area)), words)))
+    if (scores := scores_content(paper)) is not None:
+        lines.append(_field("scores", scores))
     # title, venue, authors and keywords rendered from their LaTeX as everywhere else
     # (`M{\"u}ller` -> Müller); url, tags and citekey are shown as typed
     venue = venue_line(one_line(view.venue), view.year)
@@ -203,6 +211,28 @@ def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:
     return Content("\n").join(lines)
 
 
+def scores_content(paper) -> Content | None:
+    """One line of what reviewers said: "rating 5.3 (2-8, 3 reviews; was 4.7 on
+    2025-11-02) · confidence 3.7 · ... · Accept (Oral) · captured 2025-11-22", withdrawn
+    first when it was; None for a paper with neither."""
+    parts: list[Content] = []
+    if paper.withdrawn:
+        parts.append(Content.styled("withdrawn", "bold $text-error"))
+    scores = paper.scores
+    line = scores_line(scores)
+    if line:
+        parts.append(Content(visible_controls(line)))
+    if scores is not None and scores.captured:
+        parts.append(Content.styled(f"captured {scores.captured[:10]}", LABEL))
+    return Content(" · ").join(parts) if parts else None
+
+
+def _rendered(text: str, style: str = "") -> Content:
+    """Markdown/LaTeX text (a TL;DR, a review's section) as styled Content, on `style`."""
+    parts = [(chunk, " ".join(filter(None, (style, SEGMENT_STYLES.get(kind, ""))))) for chunk, kind in styled_segments(text)]
+    return Content.assemble(*parts)
+
+
 def abstract_content(abstract: str, words: tuple[str, ...] = ()) -> Content:
     """The abstract as styled Content: LaTeX and markdown already rendered by core.text."""
     if not abstract.strip():
@@ -212,7 +242,7 @@ def abstract_content(abstract: str, words: tuple[str, ...] = ()) -> Content:
 
 
 LABEL_WIDTH = 9
-FIELDS = ("venue", "authors", "url", "keywords", "tags", "status")
+FIELDS = ("tl;dr", "area", "scores", "venue", "authors", "url", "keywords", "tags", "status")
 _LABELS = {f"{name:<{LABEL_WIDTH}}".replace(" ", "\u00a0") for name in FIELDS}
 _INDENT = "\u00a0" * LABEL_WIDTH
 _URL_BREAKS = re.compile(r"(?<=[/?&#])(?=[^/])")

@@ -26,11 +26,14 @@ from textual.strip import Strip
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import NOTES_MARK, Status
+from reader_tui.core.reviews import compact_scores
 from reader_tui.core.text.display import one_line, visible_controls
 from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
 TAG_SHARE = 3  # tags take at most a third of the row, the title gets the rest
+SCORE_WIDTH = 8
+"""Cells of the score column ("5.3 2-8": mean rating, lowest-highest; `compact_scores`)."""
 #: Component classes that are a whole look of their own (background included), not an overlay.
 _FULL_STYLES = frozenset({
     "paper-list--cursor", "paper-list--cursor-blurred", "paper-list--empty",
@@ -61,6 +64,8 @@ class PaperList(GutterScrollView, can_focus=True):
         "paper-list--tag",
         "paper-list--notes",
         "paper-list--match",
+        "paper-list--score",
+        "paper-list--withdrawn",
         "paper-list--status-read",
         "paper-list--status-reading",
         "paper-list--status-to-read",
@@ -102,6 +107,7 @@ class PaperList(GutterScrollView, can_focus=True):
         self.marked: set[str] = set()
         self.matched: Mapping[str, Iterable[str]] = {}
         self.empty_text = "No papers"
+        self._show_scores = False
         self._versions: dict[str, int] = {}
         self._generation = 0  # bumped when everything may look different
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
@@ -152,6 +158,19 @@ class PaperList(GutterScrollView, can_focus=True):
         # Sent as the list's own, whoever moved the cursor: Textual stops a message after
         # the widget that caused it, and the list's container (the browser) causes most.
         self.post_message(message.set_sender(self))
+
+    @property
+    def show_scores(self) -> bool:
+        """Whether rows carry the score column (the library has reviews)."""
+        return self._show_scores
+
+    @show_scores.setter
+    def show_scores(self, value: bool) -> None:
+        if value != self._show_scores:
+            self._show_scores = value
+            self._generation += 1
+            self._cache.clear()
+            self.refresh()
 
     def refresh_papers(self, ids: Iterable[str] | None) -> None:
         """Redraw the rows of `ids` (None: every row) after their papers changed."""
@@ -349,7 +368,14 @@ class PaperList(GutterScrollView, can_focus=True):
         status_style = base + styles.get(f"status-{status.value}", Style()) if status is not Status.UNREAD else base
         title = one_line(view.title)
         tags = "  ".join(map(visible_controls, view.tags))
+        withdrawn = view.paper.withdrawn
+        # a withdrawn submission is dimmed, cursor or not: it is still one
+        text_style = base + styles["withdrawn"] if withdrawn else base
         room = max(0, width - 5)  # mark, status, notes, spaces
+        score = ""
+        if self._show_scores and room >= 2 * SCORE_WIDTH:
+            score = compact_scores(view.paper.scores).ljust(SCORE_WIDTH)
+            room -= SCORE_WIDTH + 1
         tag_room = min(cell_len(tags), room // TAG_SHARE) if tags else 0
         title_room = max(0, room - (tag_room + 1 if tag_room else 0))
         segments = [
@@ -358,7 +384,10 @@ class PaperList(GutterScrollView, can_focus=True):
             Segment(NOTES_MARK if view.notes.strip() else " ", base + styles["notes"]),
             Segment(" ", base),
         ]
-        segments.extend(self._title_segments(pid, _fit(title, title_room), base, styles["match"]))
+        if score:
+            score_style = text_style if withdrawn or is_cursor else base + styles["score"]
+            segments += [Segment(score, score_style), Segment(" ", base)]
+        segments.extend(self._title_segments(pid, _fit(title, title_room), text_style, styles["match"]))
         if tag_room:
             segments.append(Segment(" ", base))
             # the tags' muted colour would be unreadable on the cursor's background
