@@ -76,6 +76,20 @@ async def test_the_score_column_shows_mean_and_range_only_with_reviews(reviewed:
     plain.close()
 
 
+async def test_the_footer_offers_r_once_the_library_has_reviews(tmp_path: Path) -> None:
+    library = Library.open(tmp_path / "lib", background_writes=True)
+    library.import_papers([Paper(id="x1", title="Plain paper", abstract="An abstract.")])
+    app = create_app(library)
+    async with app.run_test(size=(140, 30)) as pilot:
+        await _main(app, pilot)
+        footer = screen_text(app).splitlines()[-1]
+        assert "Reviews" not in footer and "Filter" in footer  # at 80 columns R pushed out / and f
+        # reviews imported while the app runs: the key comes into use, and into the footer
+        _import(library, REVIEWS / "snapshot1.jsonl")
+        assert await wait_until(pilot, lambda: "R Reviews" in screen_text(app).splitlines()[-1])
+    library.close()
+
+
 async def test_withdrawn_rows_are_dimmed(reviewed: Library) -> None:
     app = create_app(reviewed)
     async with app.run_test(size=(100, 30)) as pilot:

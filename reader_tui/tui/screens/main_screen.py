@@ -234,6 +234,8 @@ class MainScreen(Screen):
         current = self.paper_list.current_id
         if ids is None or current in ids:
             self.side.reload(current)
+        if ids is None:  # an import (of reviews, say) may have brought keys into use
+            self.refresh_bindings()
         self._update_counts()
         self.saving.watch()
         self._report_damaged()
@@ -337,6 +339,13 @@ class MainScreen(Screen):
         from reader_tui.tui.open_url import open_pdf
 
         open_pdf(self, self.library, self.paper_list.current_id)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A library without reviews gives the footer's room to the keys it can use (at 80
+        # columns R would push out / and f); R comes with the first import of reviews.
+        if action == "reviews":
+            return self.library.review_store.exists
+        return True
 
     def action_reviews(self) -> None:
         """The reviews of the paper under the cursor, the search's words highlighted."""
