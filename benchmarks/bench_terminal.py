@@ -88,6 +88,22 @@ def list_marks(titles: Sequence[str], count: int = 2) -> list[str]:
     return marks
 
 
+def forget_place(folder: Path) -> None:
+    """Clear the list's place that a session keeps on quit (its sort and the paper under
+    the cursor): each run times the first screen of the store as a new user sees it, in
+    catalog order from the top, which is what `list_marks` looks for. (A place saved by
+    the previous run, or by a person who used this store, would put other rows first.)"""
+    from reader_tui.core.library.library import Library
+
+    library = Library.open(folder)
+    try:
+        for key in ("cursor", "sort"):
+            if library.settings.get(key) is not None:
+                library.set_setting(key, None)
+    finally:
+        library.close()
+
+
 def store_titles(folder: Path) -> list[str]:
     """The titles of the store's papers in catalog order."""
     from reader_tui.core.library.library import Library
@@ -422,7 +438,10 @@ def measure(folder: Path, runs: int = 5, kind: str = "auto", size: tuple[int, in
     """`runs` launches of the TUI on the store in `folder`: each figure's median, min,
     max and every run's value, under the keys `terminal_*` (what `bench.py` reports)."""
     marks = list_marks(store_titles(folder))
-    results = [measure_run(tui_command(folder), marks, tui_env(), size, kind) for _ in range(runs)]
+    results = []
+    for _ in range(runs):
+        forget_place(folder)
+        results.append(measure_run(tui_command(folder), marks, tui_env(), size, kind))
     figures: dict[str, Any] = {"terminal": terminal_kind(kind), "terminal_runs": runs}
     for name in Run.__dataclass_fields__:
         values = [getattr(run, name) for run in results if getattr(run, name) is not None]

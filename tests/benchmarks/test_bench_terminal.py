@@ -86,3 +86,19 @@ def test_the_list_is_recognised_by_rows_only_it_draws() -> None:
 def test_the_summary_gives_median_and_range() -> None:
     figures = bench_terminal.summary([0.9, 0.5, 0.7])
     assert (figures["median"], figures["min"], figures["max"]) == (0.7, 0.5, 0.9)
+
+
+def test_each_run_starts_from_the_top_whatever_place_was_saved(tmp_path: Path) -> None:
+    from reader_tui.core.library.library import Library
+    from reader_tui.core.model import Paper
+
+    library = Library.open(tmp_path / "lib")
+    library.import_papers([Paper(id=f"p{n}", title=f"Paper number {n}") for n in range(3)])
+    library.set_setting("cursor", {"paper": "p2"})
+    library.set_setting("sort", {"field": "title", "reverse": True})
+    library.set_setting("theme", "nord")
+    library.close()
+    bench_terminal.forget_place(tmp_path / "lib")
+    settings = Library.open(tmp_path / "lib").settings
+    assert settings.get("cursor") is None and settings.get("sort") is None
+    assert settings["theme"] == "nord"  # only the list's place is forgotten
