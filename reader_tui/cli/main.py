@@ -211,6 +211,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--restore", action="store_true", help="restore a damaged store (the damaged file is kept aside)")
     p.add_argument("--yes", action="store_true", help="with --restore: do not ask, even when the restore may lose annotations")
 
+    p = command(
+        "sync", "sync_cmd:cmd_sync",
+        "share the library through git: sync (commit, fetch, merge, push), sync init [REMOTE] [--member NAME]",
+    )
+    p.add_argument("action", nargs="?", choices=["init", "merge-driver"], help="init: set up; merge-driver: run by git")
+    p.add_argument("rest", nargs="*", metavar="ARG", help="init: REMOTE (a path or URL git understands)")
+    p.add_argument("--member", help="init: your name in a reading group (your marks go to members/NAME.json)")
+
     p = command("annotations", "doctor:cmd_annotations", "move your statuses, tags and notes between machines as JSON")
     p.add_argument("action", choices=["export", "import"])
     p.add_argument("file", nargs="?", help="import: the JSON file ('-' for standard input)")

@@ -39,7 +39,7 @@ from itertools import repeat
 from typing import NamedTuple
 
 from ..gc_pause import gc_paused
-from ..model import Status
+from ..model import Status, has_conflict
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
@@ -441,6 +441,8 @@ class SearchIndex(Matching):
                 return set(self._withdrawn)
             if value == "reviewed":
                 return {o for o, n in enumerate(self._nreviews) if n}
+            if value == "conflict":
+                return {o for o, text in notes.items() if has_conflict(text)}
             return set(tags if value == "tagged" else notes)
         if field == "year":
             lo, hi = year_bounds(value)

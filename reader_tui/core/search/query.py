@@ -30,8 +30,9 @@ FIELDS = ("tag", "status", "is", "year", "venue", "rating", "reviews", "spread",
 NUMBER_FIELDS = ("rating", "reviews", "spread")
 
 #: Values of `is:`: marked (the list's selection), tagged (any tag), noted (any notes),
-#: withdrawn (a withdrawn submission), reviewed (has reviews).
-IS_VALUES = ("marked", "tagged", "noted", "withdrawn", "reviewed")
+#: withdrawn (a withdrawn submission), reviewed (has reviews), conflict (a note a sync
+#: kept both versions of, marked).
+IS_VALUES = ("marked", "tagged", "noted", "withdrawn", "reviewed", "conflict")
 
 _FIELD_RE = re.compile(r"([A-Za-z]+):(.*)\Z", re.S)
 _YEAR_RE = re.compile(r"(?:(\d{4})?\.\.(\d{4})?|(>=|<=|>|<)?(\d{4}))\Z")
