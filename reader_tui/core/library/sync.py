@@ -144,6 +144,16 @@ def member_of(folder: Path) -> str | None:
     return name or None
 
 
+def _member_from_git(folder: Path) -> str:
+    """A member name for a reading group's library that names none: git's user.name."""
+    name = git(folder, "config", "user.name", check=False).stdout.strip()
+    if not name or "/" in name or name.startswith("."):
+        raise SyncError(
+            f"{folder}: this library is a reading group's: name yourself with `reader-tui sync init --member NAME`"
+        )
+    return name
+
+
 def _identity(folder: Path) -> list[str]:
     """`-c` options giving commits an author when git has none configured."""
     have = git(folder, "config", "user.name", check=False).stdout.strip() and git(
@@ -174,10 +184,13 @@ def init(folder: Path, remote: str | None = None, member: str | None = None) -> 
         done = git(folder.parent if folder.parent.exists() else Path.cwd(), "clone", "--quiet", remote, str(folder), check=False)
         if done.returncode != 0:
             raise SyncError(f"{remote}: cannot clone: {_last_line(done)}")
+        if member is None and (folder / MEMBERS_DIR).is_dir():
+            member = _member_from_git(folder)
         install(folder, member)
         if member:
             _member_to_own(folder, member)
-        _commit(folder, "reader-tui: sync set up on this machine")
+        with exclusive(folder / LOCK_FILE):
+            _commit(folder, "reader-tui: sync set up on this machine")
         return f"{folder}: cloned from {remote}"
     folder.mkdir(parents=True, exist_ok=True)
     git(folder, "init", "--quiet")
@@ -227,6 +240,10 @@ def sync(folder: Path, *, attempts: int = 3) -> SyncReport:
         raise SyncError(f"{folder}: not a git repository: run `reader-tui sync init [REMOTE]` first")
     report = SyncReport()
     member = member_of(folder)
+    if member is None and (folder / MEMBERS_DIR).is_dir():
+        member = _member_from_git(folder)
+        install(folder, member)
+        report.notes.append(f"syncing as reading-group member {member!r} (git's user.name)")
     with _store_lock(folder):
         report.notes += _recover(folder)
         if member:
@@ -250,9 +267,19 @@ def sync(folder: Path, *, attempts: int = 3) -> SyncReport:
                 late = _commit(folder)  # written while we fetched (a TUI open on it)
                 if late:
                     report.committed = f"{report.committed}; {late}" if report.committed else late
+                own_before = None if member else _tracked_version(folder, ANNOTATIONS_FILE)
                 received, conflicts = _merge(folder, theirs)
                 if member:
                     _member_to_own(folder, member)
+                elif own_before is not None and not (folder / ANNOTATIONS_FILE).exists():
+                    # The remote became a reading group's (a member's `sync init --member`
+                    # took annotations.json out of git): ours stay, under our member name.
+                    write_file_atomically(folder / ANNOTATIONS_FILE, own_before)
+                    member = _member_from_git(folder)
+                    install(folder, member)
+                    _own_to_member(folder, member)
+                    _commit(folder, f"reader-tui: {member} joins the reading group")
+                    report.notes.append(f"the library is now a reading group's: your marks are kept, shared as member {member!r}")
             if received:
                 report.received = f"{report.received}; {received}" if report.received else received
             report.conflicts += [c for c in conflicts if c not in report.conflicts]
@@ -303,12 +330,23 @@ def _recover(folder: Path) -> list[str]:
 def _commit(folder: Path, message: str | None = None) -> str:
     """Stage the library's files and commit them; returns the summary ("" when nothing changed)."""
     git(folder, "add", "--all", ".")
-    staged = git(folder, "diff", "--cached", "--name-only", "--no-renames").stdout.split()
+    staged = _names(git(folder, "diff", "--cached", "--name-only", "-z", "--no-renames").stdout)
     if not staged:
         return ""
     summary = describe_changes(folder, "HEAD", None, staged) or f"{len(staged)} file(s) changed"
     git(folder, *_identity(folder), "commit", "--quiet", "--no-verify", "-m", message or summary)
     return summary
+
+
+def _names(output: str) -> list[str]:
+    """File names from git's `-z` output (a member's name may hold spaces)."""
+    return [name for name in output.split("\0") if name]
+
+
+def _tracked_version(folder: Path, name: str) -> bytes | None:
+    """`name` as committed at HEAD, None when it is not tracked there."""
+    done = subprocess.run([git_program(), "show", f"HEAD:{name}"], cwd=folder, capture_output=True)
+    return done.stdout if done.returncode == 0 else None
 
 
 def _merge(folder: Path, theirs: str) -> tuple[str, list[str]]:
@@ -317,14 +355,14 @@ def _merge(folder: Path, theirs: str) -> tuple[str, list[str]]:
     before = git(folder, "rev-parse", "HEAD").stdout.strip()
     done = git(folder, *_identity(folder), "merge", "--no-edit", "--quiet", theirs, check=False)
     if done.returncode != 0:
-        unmerged = git(folder, "diff", "--name-only", "--diff-filter=U", check=False).stdout.split()
+        unmerged = _names(git(folder, "diff", "--name-only", "-z", "--diff-filter=U", check=False).stdout)
         git(folder, "merge", "--abort", check=False)
         what = ", ".join(unmerged) or _last_line(done)
         raise SyncError(f"{folder}: git could not merge {what}; your work is committed, nothing was lost")
     after = git(folder, "rev-parse", "HEAD").stdout.strip()
     if after == before:
         return "", []
-    changed = git(folder, "diff", "--name-only", "--no-renames", before, after).stdout.split()
+    changed = _names(git(folder, "diff", "--name-only", "-z", "--no-renames", before, after).stdout)
     received = describe_changes(folder, before, after, changed)
     return received, _new_conflicts(folder, before, after, changed)
 
