@@ -93,7 +93,8 @@ def git(folder: Path, *args: str, check: bool = True, env: Mapping[str, str] | N
         [git_program(), *args], cwd=folder, capture_output=True, text=True, encoding="utf-8", errors="replace", env=run_env
     )
     if check and done.returncode != 0:
-        raise SyncError(f"{folder}: git {args[0]} failed: {_last_line(done)}")
+        command = next((a for a in args if not a.startswith("-") and "=" not in a), "")
+        raise SyncError(f"{folder}: git {command} failed: {_last_line(done)}")
     return done
 
 
@@ -315,10 +316,13 @@ def _recover(folder: Path) -> list[str]:
     running): a stale index lock, a merge in progress. Local work was committed before the
     merge began, so undoing the merge loses nothing."""
     notes = []
-    index_lock = folder / ".git" / "index.lock"
-    if index_lock.exists():
-        index_lock.unlink()
-        notes.append("a git index lock left by an interrupted git command was removed")
+    dot_git = folder / ".git"
+    stale = [*dot_git.glob("*.lock"), *dot_git.glob("refs/**/*.lock"), *dot_git.glob("logs/**/*.lock")]
+    for lock in stale:
+        lock.unlink(missing_ok=True)
+    if stale:
+        names = ", ".join(str(p.relative_to(dot_git)) for p in stale)
+        notes.append(f"git lock file(s) left by an interrupted git command removed ({names})")
     if (folder / ".git" / "MERGE_HEAD").exists():
         git(folder, "merge", "--abort", check=False)
         if (folder / ".git" / "MERGE_HEAD").exists():
