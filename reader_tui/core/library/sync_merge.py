@@ -41,12 +41,16 @@ def _key(value: Any) -> bytes:
     return b"" if value is _MISSING else orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
-def pick(base: Any, ours: Any, theirs: Any, ours_at: str = "", theirs_at: str = "") -> Any:
+def pick(base: Any, ours: Any, theirs: Any, ours_at: str = "", theirs_at: str = "", base_at: str | None = None) -> Any:
     """Three-way choice of one value (`_MISSING` for absent): the side that changed it; both
-    changed: the later time, then the greater value (the same answer on either machine)."""
-    if _key(ours) == _key(theirs) or _key(theirs) == _key(base):
+    changed: the later time, then the greater value (the same answer on either machine).
+    With `base_at` (the base's change time), a side whose change time moved on changed it
+    even when its value is the base's again (a status set back later than the other side's)."""
+    ours_changed = _key(ours) != _key(base) or (base_at is not None and ours_at != base_at)
+    theirs_changed = _key(theirs) != _key(base) or (base_at is not None and theirs_at != base_at)
+    if _key(ours) == _key(theirs) or not theirs_changed:
         return ours
-    if _key(ours) == _key(base):
+    if not ours_changed:
         return theirs
     if ours_at != theirs_at:
         return ours if ours_at > theirs_at else theirs
@@ -144,14 +148,18 @@ def _apply(base: list[str], side: list[str], lo: int, hi: int, hunks: list[tuple
 def merge_annotation(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> dict[str, Any]:
     """One paper's annotation document merged (see the module's rules)."""
     oc, tc = ours.get("changed") or {}, theirs.get("changed") or {}
+    bc = base.get("changed") or {}
     result = merge_dicts(base, ours, theirs)  # fields this module does not know: by key
     result["status"] = pick(base.get("status", "unread"), ours.get("status", "unread"), theirs.get("status", "unread"),
-                            oc.get("status", ""), tc.get("status", ""))
+                            oc.get("status", ""), tc.get("status", ""), bc.get("status", ""))
     result["tags"] = merge_tags(base.get("tags") or [], ours.get("tags") or [], theirs.get("tags") or [])
-    result["notes"] = merge_text(
-        base.get("notes") or "", ours.get("notes") or "", theirs.get("notes") or "",
-        ours_label=f"changed {oc.get('notes', '?')}", theirs_label=f"changed {tc.get('notes', '?')}",
-    )
+    bn, on, tn = base.get("notes") or "", ours.get("notes") or "", theirs.get("notes") or ""
+    ot, tt, bt = oc.get("notes", ""), tc.get("notes", ""), bc.get("notes", "")
+    if on == bn and ot != bt and ot > tt or tn == bn and tt != bt and tt > ot:
+        # one side set the note back to the base's text, later than the other changed it
+        result["notes"] = on if ot > tt else tn
+    else:
+        result["notes"] = merge_text(bn, on, tn, ours_label=f"changed {ot or '?'}", theirs_label=f"changed {tt or '?'}")
     result["overrides"] = merge_dicts(base.get("overrides") or {}, ours.get("overrides") or {},
                                       theirs.get("overrides") or {}, oc.get("overrides", ""), tc.get("overrides", ""))
     history = {tuple(h) for h in (ours.get("history") or []) + (theirs.get("history") or []) if isinstance(h, list)}
