@@ -124,3 +124,14 @@ def test_the_driver_refuses_a_damaged_file_in_one_line(tmp_path: Path) -> None:
                           env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, capture_output=True, text=True)
     assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1 and "B" in done.stderr
     assert (tmp_path / "A").read_text("utf-8").startswith('{"_meta"')  # ours untouched
+
+
+def test_a_status_set_back_later_than_the_other_sides_change_wins() -> None:
+    base = ann("read", changed={"status": T1})
+    back = ann("read", changed={"status": T3})  # read -> skipped -> read again, at T3
+    other = ann("to-read", changed={"status": T2})
+    assert merge_annotation(base, back, other)["status"] == "read"
+    assert merge_annotation(base, other, back)["status"] == "read"
+    older_back = ann("read", changed={"status": T1.replace("10:00", "09:00")})
+    assert merge_annotation(base, ann("read", changed={"status": T1}), other)["status"] == "to-read"
+    assert older_back  # (an untouched side keeps the base's time: the other side's change wins)
