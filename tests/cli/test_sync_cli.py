@@ -189,3 +189,24 @@ def test_a_repository_left_in_the_middle_of_a_merge_is_undone_and_synced(two, re
     out, _ = reader_tui("--db", str(b), "--no-seed", "sync")
     assert "merge left unfinished" in out and "pushed" in out
     assert show(reader_tui, b, p["Adam:"])["status"] == "read" and show(reader_tui, b, p["Deep"])["status"] == "skipped"
+
+
+def test_two_libraries_made_apart_merge_into_one(tmp_path: Path, reader_tui) -> None:
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    one, two = tmp_path / "one.bib", tmp_path / "two.bib"
+    one.write_text(BIB.splitlines()[0] + "\n", "utf-8")
+    two.write_text(BIB.splitlines()[1] + "\n", "utf-8")
+    a, b = tmp_path / "A", tmp_path / "B"
+    for folder, bib in ((a, one), (b, two)):
+        reader_tui("--db", str(folder), "--no-seed", "import", str(bib))
+        reader_tui("--db", str(folder), "--no-seed", "status", "read", next(iter(ids(reader_tui, folder).values())))
+        reader_tui("--db", str(folder), "--no-seed", "sync", "init", str(remote))
+    reader_tui("--db", str(a), "--no-seed", "sync")
+    out, _ = reader_tui("--db", str(b), "--no-seed", "sync")
+    assert "received: 1 paper imported" in out or "1 paper imported" in out
+    reader_tui("--db", str(a), "--no-seed", "sync")
+    for folder in (a, b):
+        got = ids(reader_tui, folder)
+        assert set(got) == {"Attention", "Deep"}
+        assert all(show(reader_tui, folder, pid)["status"] == "read" for pid in got.values())

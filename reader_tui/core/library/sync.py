@@ -357,7 +357,7 @@ def _merge(folder: Path, theirs: str) -> tuple[str, list[str]]:
     """Merge `theirs` into HEAD (the driver merges the store files). Returns what came in
     and the papers whose notes newly hold a marked block."""
     before = git(folder, "rev-parse", "HEAD").stdout.strip()
-    done = git(folder, *_identity(folder), "merge", "--no-edit", "--quiet", theirs, check=False)
+    done = git(folder, *_identity(folder), "merge", "--no-edit", "--quiet", "--allow-unrelated-histories", theirs, check=False)
     if done.returncode != 0:
         unmerged = _names(git(folder, "diff", "--name-only", "-z", "--diff-filter=U", check=False).stdout)
         git(folder, "merge", "--abort", check=False)
