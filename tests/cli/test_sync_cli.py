@@ -210,3 +210,12 @@ def test_two_libraries_made_apart_merge_into_one(tmp_path: Path, reader_tui) -> 
         got = ids(reader_tui, folder)
         assert set(got) == {"Attention", "Deep"}
         assert all(show(reader_tui, folder, pid)["status"] == "read" for pid in got.values())
+
+
+def test_other_files_in_the_folder_stay_out_of_git(two, reader_tui) -> None:
+    a, _, _ = two
+    (a / "refs.bib").write_text("@misc{x, title={mine}}\n", "utf-8")
+    reader_tui("--db", str(a), "--no-seed", "status", "read", ids(reader_tui, a)["Adam:"])
+    reader_tui("--db", str(a), "--no-seed", "sync")
+    tracked = subprocess.run(["git", "ls-files"], cwd=a, capture_output=True, text=True, check=True).stdout.split()
+    assert "refs.bib" not in tracked and "annotations.json" in tracked

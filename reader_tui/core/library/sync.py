@@ -43,6 +43,8 @@ MEMBER_KEY = "reader-tui.member"
 MERGED = (CATALOG_FILE, ANNOTATIONS_FILE, f"{MEMBERS_DIR}/*.json")
 IGNORED = ("backups/", LOCK_FILE, "*.tmp", ".*.tmp", "reviews.sqlite*", "*.damaged-*", "*.conflict-*")
 REMOTE = "origin"
+#: What a sync commits when it is there: the store's files, a group's members, git's own.
+SHARED = (CATALOG_FILE, ANNOTATIONS_FILE, f"{MEMBERS_DIR}/", ".gitattributes", ".gitignore")
 
 
 class SyncError(StoreError):
@@ -332,8 +334,14 @@ def _recover(folder: Path) -> list[str]:
 
 
 def _commit(folder: Path, message: str | None = None) -> str:
-    """Stage the library's files and commit them; returns the summary ("" when nothing changed)."""
-    git(folder, "add", "--all", ".")
+    """Stage the library's files and commit them; returns the summary ("" when nothing changed).
+    Only the store's own files: whatever else the user keeps in the folder (an exported
+    .bib, PDFs) stays out of git unless they add it themselves."""
+    ignored = set(git(folder, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", check=False).stdout.split("\n"))
+    shared = [name for name in SHARED if (folder / name).exists() and name not in ignored]
+    git(folder, "add", "--update", ".")  # changes and removals of what is tracked
+    if shared:
+        git(folder, "add", "--all", "--", *shared)
     staged = _names(git(folder, "diff", "--cached", "--name-only", "-z", "--no-renames").stdout)
     if not staged:
         return ""
