@@ -201,6 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["bibtex", "markdown"], default="bibtex")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    p.add_argument("--watch", action="store_true", help="with -o FILE: keep it up to date, rewritten shortly after each change, until ctrl-c")
     p.add_argument("--clipboard", action="store_true", help="copy to the system clipboard")
     p.add_argument("--no-abstract", action="store_true", help="leave abstracts out of BibTeX")
     p.add_argument("--scores", action="store_true", help="Markdown: add each paper's TL;DR and review scores")
