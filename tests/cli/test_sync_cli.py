@@ -93,6 +93,8 @@ def test_edits_on_both_sides_and_one_conflicting_note_merge_the_same_on_both(two
         out, _ = run(folder, "list", "--search", "is:conflict")
         assert deep in out and att not in out
     assert (a / "annotations.json").read_bytes() == (b / "annotations.json").read_bytes()
+    log = subprocess.run(["git", "log", "--format=%s"], cwd=b, capture_output=True, text=True, check=True).stdout
+    assert "merged: 1 status change, 1 note" in log  # git log reads as the list's history
 
 
 def test_plain_git_pull_merges_with_the_driver(two, reader_tui) -> None:

@@ -376,6 +376,9 @@ def _merge(folder: Path, theirs: str) -> tuple[str, list[str]]:
         return "", []
     changed = _names(git(folder, "diff", "--name-only", "-z", "--no-renames", before, after).stdout)
     received = describe_changes(folder, before, after, changed)
+    if received and len(git(folder, "rev-list", "--parents", "-n", "1", "HEAD").stdout.split()) > 2:
+        # a merge commit (not a fast-forward): say in `git log` what it brought in
+        git(folder, *_identity(folder), "commit", "--amend", "--quiet", "--no-verify", "-m", f"merged: {received}")
     return received, _new_conflicts(folder, before, after, changed)
 
 
