@@ -206,10 +206,22 @@ def merge_annotation_tables(base: Tables, ours: Tables, theirs: Tables) -> Table
         merged[doc_id] = merge_annotation(bd if isinstance(bd, dict) else {}, od, td)
     result[ANNOTATIONS_TABLE] = merged
     settings = [(x.get(SETTINGS_TABLE) or {}).get("1") or {} for x in (base, ours, theirs)]
-    result[SETTINGS_TABLE] = {"1": merge_dicts(*settings)} if any(settings[1:]) else {}
+    result[SETTINGS_TABLE] = {"1": _merge_settings(*settings)} if any(settings[1:]) else {}
     for name in _ordered_union(ours, theirs):
         if name not in result:
             result[name] = merge_dicts(base.get(name) or {}, ours.get(name) or {}, theirs.get(name) or {})
+    return result
+
+
+def _merge_settings(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings key by key; a setting that is an object on both sides (the exported keys,
+    saved searches by name) merges key by key too, so both sides' additions stay."""
+    result = merge_dicts(base, ours, theirs)
+    for name in list(result):
+        o, t = ours.get(name), theirs.get(name)
+        if isinstance(o, dict) and isinstance(t, dict) and o != t:
+            b = base.get(name)
+            result[name] = merge_dicts(b if isinstance(b, dict) else {}, o, t)
     return result
 
 

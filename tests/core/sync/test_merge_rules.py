@@ -135,3 +135,14 @@ def test_a_status_set_back_later_than_the_other_sides_change_wins() -> None:
     older_back = ann("read", changed={"status": T1.replace("10:00", "09:00")})
     assert merge_annotation(base, ann("read", changed={"status": T1}), other)["status"] == "to-read"
     assert older_back  # (an untouched side keeps the base's time: the other side's change wins)
+
+
+def test_settings_that_are_objects_keep_both_sides_additions() -> None:
+    def file(settings):
+        return {"_meta": {"1": {"format": 1, "kind": "annotations"}}, "annotations": {}, "settings": {"1": settings}}
+
+    base = file({"exported_citekeys": {"p1": "k1"}, "theme": "dark"})
+    ours = file({"exported_citekeys": {"p1": "k1", "p2": "k2"}, "theme": "dark"})
+    theirs = file({"exported_citekeys": {"p1": "k1", "p3": "k3"}, "theme": "light"})
+    merged = merge_annotation_tables(base, ours, theirs)["settings"]["1"]
+    assert merged == {"exported_citekeys": {"p1": "k1", "p2": "k2", "p3": "k3"}, "theme": "light"}
