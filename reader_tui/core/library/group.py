@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import orjson
 
 from ..model import Annotation, Status
+from .files import ANNOTATIONS_TABLE
+from .sync_changes import MEMBERS_DIR
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +40,8 @@ class GroupMarks:
 
 def load_group(folder: Path) -> GroupMarks:
     """The group marks of the library at `folder` (none for a library of one person)."""
-    from .sync import others
-
     members: dict[str, dict[str, Annotation]] = {}
-    for name, docs in others(Path(folder)).items():
+    for name, docs in member_annotations(Path(folder)).items():
         anns = {}
         for pid, doc in docs.items():
             try:
@@ -49,3 +52,26 @@ def load_group(folder: Path) -> GroupMarks:
                 anns[pid] = ann
         members[name] = anns
     return GroupMarks(members)
+
+
+def member_annotations(folder: Path) -> dict[str, dict[str, dict[str, Any]]]:
+    """The other members' annotations (member -> paper id -> annotation document), read
+    from members/*.json: empty for a library that is not a reading group's."""
+    from .sync import is_repository, member_of
+
+    me = member_of(folder) if is_repository(folder) else None
+    result: dict[str, dict[str, dict[str, Any]]] = {}
+    members = Path(folder) / MEMBERS_DIR
+    if not members.is_dir():
+        return result
+    for path in sorted(members.glob("*.json")):
+        if path.stem == me:
+            continue
+        try:
+            data = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue
+        if isinstance(data, dict):
+            docs = (data.get(ANNOTATIONS_TABLE) or {}).values()
+            result[path.stem] = {d["paper_id"]: d for d in docs if isinstance(d, dict) and "paper_id" in d}
+    return result

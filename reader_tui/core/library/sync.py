@@ -23,21 +23,17 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import orjson
 
 from ..atomic_storage import StoreError, write_file_atomically
-from .files import ANNOTATIONS_FILE, ANNOTATIONS_TABLE, CATALOG_FILE, LOCK_FILE, PAPERS_TABLE
+from .files import ANNOTATIONS_FILE, CATALOG_FILE, LOCK_FILE
 from .locks import exclusive
+from .sync_changes import MEMBERS_DIR, describe_changes, new_conflicts
 
 DRIVER = "reader-tui"
-MEMBERS_DIR = "members"
 MEMBER_KEY = "reader-tui.member"
 #: The files git merges with reader-tui's driver.
 MERGED = (CATALOG_FILE, ANNOTATIONS_FILE, f"{MEMBERS_DIR}/*.json")
@@ -379,101 +375,4 @@ def _merge(folder: Path, theirs: str) -> tuple[str, list[str]]:
     if received and len(git(folder, "rev-list", "--parents", "-n", "1", "HEAD").stdout.split()) > 2:
         # a merge commit (not a fast-forward): say in `git log` what it brought in
         git(folder, *_identity(folder), "commit", "--amend", "--quiet", "--no-verify", "-m", f"merged: {received}")
-    return received, _new_conflicts(folder, before, after, changed)
-
-
-# -- describing changes -----------------------------------------------------------------
-
-
-def _version(folder: Path, rev: str | None, name: str) -> dict[str, Any]:
-    if rev is None:
-        path = folder / name
-        raw = path.read_bytes() if path.exists() else b""
-    else:
-        done = subprocess.run([git_program(), "show", f"{rev}:{name}"], cwd=folder, capture_output=True)
-        raw = done.stdout if done.returncode == 0 else b""
-    try:
-        data = orjson.loads(raw) if raw.strip() else {}
-    except orjson.JSONDecodeError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _docs(tables: Mapping[str, Any], name: str, key: str) -> dict[str, dict[str, Any]]:
-    return {d[key]: d for d in (tables.get(name) or {}).values() if isinstance(d, dict) and key in d}
-
-
-def describe_changes(folder: Path, old: str, new: str | None, names: Sequence[str]) -> str:
-    """"3 status changes, 1 note, 12 papers imported": what changed in the store files
-    `names` between revisions `old` and `new` (None: the files as they are now)."""
-    counts: Counter[str] = Counter()
-    for name in names:
-        if name == ANNOTATIONS_FILE or (name.startswith(f"{MEMBERS_DIR}/") and name.endswith(".json")):
-            before, after = (_docs(_version(folder, rev, name), ANNOTATIONS_TABLE, "paper_id") for rev in (old, new))
-            who = f" by {Path(name).stem}" if name.startswith(MEMBERS_DIR) else ""
-            for pid, doc in after.items():
-                was = before.get(pid, {})
-                for fieldname, label in (("status", "status change"), ("tags", "tag change"), ("notes", "note"), ("overrides", "edit")):
-                    default = _DEFAULTS[fieldname]
-                    if doc.get(fieldname, default) != was.get(fieldname, default):
-                        counts[label + who] += 1
-        elif name == CATALOG_FILE:
-            before, after = (_docs(_version(folder, rev, name), PAPERS_TABLE, "id") for rev in (old, new))
-            counts["papers imported"] += len(after.keys() - before.keys())
-            counts["papers updated"] += sum(1 for pid in after.keys() & before.keys() if after[pid] != before[pid])
-            counts["papers merged away"] += len(before.keys() - after.keys())
-    parts = []
-    for label, n in counts.items():
-        if n:
-            noun, _, rest = label.partition(" by ")
-            parts.append(f"{n} {_plural(noun, n)}{' by ' + rest if rest else ''}")
-    return ", ".join(parts)
-
-
-_DEFAULTS: dict[str, Any] = {"status": "unread", "tags": [], "notes": "", "overrides": {}}
-
-
-def _plural(noun: str, n: int) -> str:
-    if n == 1:
-        return noun.replace("papers", "paper")
-    first, _, rest = noun.partition(" ")
-    if noun.startswith("papers"):
-        return noun
-    if noun.endswith("change") or noun.endswith("note") or noun.endswith("edit"):
-        return noun + "s"
-    return f"{first} {rest}".strip()
-
-
-def _new_conflicts(folder: Path, before: str, after: str, changed: Sequence[str]) -> list[str]:
-    from .sync_merge import has_conflict
-
-    found = []
-    for name in changed:
-        if name != ANNOTATIONS_FILE and not name.startswith(f"{MEMBERS_DIR}/"):
-            continue
-        old = _docs(_version(folder, before, name), ANNOTATIONS_TABLE, "paper_id")
-        new = _docs(_version(folder, after, name), ANNOTATIONS_TABLE, "paper_id")
-        for pid, doc in new.items():
-            if has_conflict(str(doc.get("notes", ""))) and not has_conflict(str(old.get(pid, {}).get("notes", ""))):
-                found.append(pid)
-    return found
-
-
-def others(folder: Path) -> dict[str, dict[str, dict[str, Any]]]:
-    """The other members' annotations (member -> paper id -> annotation document), read
-    from members/*.json: empty for a library that is not a reading group's."""
-    me = member_of(folder) if is_repository(folder) else None
-    result: dict[str, dict[str, dict[str, Any]]] = {}
-    members = Path(folder) / MEMBERS_DIR
-    if not members.is_dir():
-        return result
-    for path in sorted(members.glob("*.json")):
-        if path.stem == me:
-            continue
-        try:
-            data = orjson.loads(path.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
-            continue
-        if isinstance(data, dict):
-            result[path.stem] = _docs(data, ANNOTATIONS_TABLE, "paper_id")
-    return result
+    return received, new_conflicts(folder, before, after, changed)
