@@ -19,6 +19,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     if args.output and args.clipboard:
         raise UserError("choose one of -o FILE and --clipboard", EXIT_USAGE)
+    if getattr(args, "watch", False):
+        if not args.output:
+            raise UserError("--watch keeps a file up to date: name it with -o FILE", EXIT_USAGE)
+        return _watch(args)
     library = open_library(args)
     views = select_views(library, status=args.status, tags=args.tag, search=args.search)
     if args.ids:
@@ -59,6 +63,51 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.format != "markdown":
         _keep_citekeys(library, [v.id for v in views])
     return EXIT_OK
+
+
+#: How often `--watch` looks at the library's files (a stat each: cheap).
+WATCH_POLL_S = 0.5
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """Write the export, then again (atomically, only when its text changed) shortly after
+    each change of the library by any process, until interrupted (ctrl-c, or a sync that
+    pulled in changes: those count as changes too). One line on stderr per write."""
+    import time
+
+    from ..core.formats.write import write_export
+
+    quiet = argparse.Namespace(**{**vars(args), "watch": False, "output": None, "clipboard": False})
+    library = open_library(args)
+    written: str | None = None
+    path = Path(args.output)
+    if path.exists() and not args.force:
+        raise UserError(f"{args.output}: exists already (use --force to overwrite it)")
+    while True:
+        text, count = _render(library, quiet)
+        if text != written:
+            write_export(text, path, force=True)
+            written = text
+            print_error(f"wrote {counted(count, 'paper')} to {args.output} (watching for changes; ctrl-c stops)")
+        while not any(library.files.changed_on_disk()):
+            time.sleep(WATCH_POLL_S)
+        time.sleep(WATCH_POLL_S)  # a burst of changes (a sync, an import) written once
+        library.reload_if_changed()
+
+
+def _render(library, args: argparse.Namespace) -> tuple[str, int]:
+    """The export's text and how many papers it holds, as `cmd_export` makes it."""
+    from ..core.formats.bibtex.writer import export_bibtex
+    from ..core.formats.markdown import export_markdown
+
+    views = select_views(library, status=args.status, tags=args.tag, search=args.search)
+    if args.ids:
+        wanted = {library.resolve_id(i) for i in args.ids}
+        views = [v for v in views if v.id in wanted]
+    if args.format == "markdown":
+        return export_markdown(views, scores=args.scores), len(views)
+    mode = "unicode" if args.unicode else "ascii" if args.ascii else "latex"
+    return export_bibtex(views, abstract=not args.no_abstract, mode=mode), len(views)
 
 
 def _keep_citekeys(library, ids: list[str]) -> None:

@@ -203,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["bibtex", "markdown"], default="bibtex")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    p.add_argument("--watch", action="store_true", help="with -o FILE: keep it up to date, rewritten shortly after each change, until ctrl-c")
     p.add_argument("--clipboard", action="store_true", help="copy to the system clipboard")
     p.add_argument("--no-abstract", action="store_true", help="leave abstracts out of BibTeX")
     p.add_argument("--scores", action="store_true", help="Markdown: add each paper's TL;DR and review scores")
@@ -212,6 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("doctor", "doctor:cmd_doctor", "check the store; --restore repairs it from the newest good backup")
     p.add_argument("--restore", action="store_true", help="restore a damaged store (the damaged file is kept aside)")
     p.add_argument("--yes", action="store_true", help="with --restore: do not ask, even when the restore may lose annotations")
+
+    p = command(
+        "sync", "sync_cmd:cmd_sync",
+        "share the library through git: sync (commit, fetch, merge, push), sync init [REMOTE] [--member NAME]",
+    )
+    p.add_argument("action", nargs="?", choices=["init", "merge-driver"], help="init: set up; merge-driver: run by git")
+    p.add_argument("rest", nargs="*", metavar="ARG", help="init: REMOTE (a path or URL git understands)")
+    p.add_argument("--member", help="init: your name in a reading group (your marks go to members/NAME.json)")
 
     p = command("annotations", "doctor:cmd_annotations", "move your statuses, tags and notes between machines as JSON")
     p.add_argument("action", choices=["export", "import"])

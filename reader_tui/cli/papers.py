@@ -108,11 +108,33 @@ def cmd_show(args: argparse.Namespace) -> int:
             return EXIT_OK
         print(format_forum(view, forum))
         return EXIT_OK
+    from ..core.library.group import load_group
+
+    group = load_group(library.files.folder).of(view.id)  # a reading group's other members
     if args.json:
-        print_json(view.to_dict())
+        data = view.to_dict()
+        if group:
+            data["group"] = {name: {"status": a.status.value, "tags": list(a.tags), "notes": a.notes} for name, a in group.items()}
+        print_json(data)
         return EXIT_OK
     print(format_paper(view))
+    if group:
+        print(format_group(group))
     return EXIT_OK
+
+
+def format_group(group: dict[str, Any]) -> str:
+    """The other members' marks of one paper (`GroupMarks.of`), as `show` prints them
+    after the paper: one line per member, their notes under it, indented."""
+    from ..core.text.display import one_line, sanitize, visible_controls
+
+    lines = ["", "group:"]
+    for name, ann in group.items():
+        tags = ", ".join(map(visible_controls, ann.tags))
+        lines.append(f"  {one_line(name)}: {ann.status.value}{'  tags: ' + tags if tags else ''}")
+        if ann.notes:
+            lines += [f"    {line}" for line in sanitize(ann.notes).splitlines()]
+    return "\n".join(lines)
 
 
 def cmd_mark(args: argparse.Namespace) -> int:

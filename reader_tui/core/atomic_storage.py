@@ -199,7 +199,7 @@ def dump_json(data: Any) -> bytes:
     return orjson.dumps(data)
 
 
-def dump_json_lines(tables: dict[str, dict[str, Any]]) -> Iterator[bytes]:
+def dump_json_lines(tables: dict[str, dict[str, Any]], *, sort: bool = False) -> Iterator[bytes]:
     """The store's `tables` as JSON, one document per line, in the tables' own order:
 
         {
@@ -215,14 +215,44 @@ def dump_json_lines(tables: dict[str, dict[str, Any]]) -> Iterator[bytes]:
     One JSON object (any JSON reader takes it), compact within a line, a change of one
     document a change of one line; `read_json_lines` reads it back a line at a time.
     Yields the lines, for `write_file_atomically` to write as they come. JSON strings
-    never hold a raw line break (orjson escapes it), so every line is whole."""
-    dumps = orjson.dumps
+    never hold a raw line break (orjson escapes it), so every line is whole.
+
+    With `sort`, tables, documents and each document's keys in sorted order (the
+    annotations): the file's bytes then depend only on what it holds, never on the order
+    changes came in, so two machines that hold the same annotations hold the same file
+    and git diffs nothing but the changed documents."""
+    if sort:
+        return _dump_json_lines_sorted(tables)
+    return _dump_json_lines(tables, orjson.dumps, lambda items: items)
+
+
+def _dump_json_lines_sorted(tables: dict[str, dict[str, Any]]) -> Iterator[bytes]:
+    def dumps(value: Any) -> bytes:
+        # An annotation's paper id first (then the keys sorted): a line cut short still
+        # names its paper (`doctor`'s salvage), and `git diff` shows whose line changed.
+        if type(value) is dict and type(value.get("paper_id")) is str:
+            rest = orjson.dumps({k: v for k, v in value.items() if k != "paper_id"}, option=orjson.OPT_SORT_KEYS)
+            head = b'{"paper_id":' + orjson.dumps(value["paper_id"])
+            return head + (b"}" if rest == b"{}" else b"," + rest[1:])
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+    return _dump_json_lines(dict(sorted(tables.items())), dumps, lambda items: sorted(items, key=_doc_key))
+
+
+def _doc_key(item: tuple[Any, Any]) -> tuple[int, str]:
+    key = str(item[0])
+    return (len(key), key) if key.isdigit() else (1 << 30, key)  # numeric ids in numeric order
+
+
+def _dump_json_lines(
+    tables: dict[str, dict[str, Any]], dumps: Callable[[Any], bytes], order: Callable[[Any], Iterable[Any]]
+) -> Iterator[bytes]:
     yield b"{\n"
     last_table = len(tables) - 1
     for t, (name, documents) in enumerate(tables.items()):
         yield dumps(name) + b":{\n"
         last = len(documents) - 1
-        for n, (doc_id, document) in enumerate(documents.items()):
+        for n, (doc_id, document) in enumerate(order(documents.items())):
             yield dumps(str(doc_id)) + b":" + dumps(document) + (b"\n" if n == last else b",\n")
         yield b"}\n" if t == last_table else b"},\n"
     yield b"}\n"
@@ -238,10 +268,14 @@ class AtomicJSONStorage(Storage):
     transaction each `read` parses the file afresh, so nothing stale is ever served.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, keep_written: bool = False, lines: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, keep_written: bool = False, lines: bool = False, sort: bool = False
+    ) -> None:
         self.path = Path(path)
-        # With `lines`, one document per line (`dump_json_lines`), read a line at a time.
-        self._lines = lines
+        # With `lines`, one document per line (`dump_json_lines`), read a line at a time;
+        # with `sort` as well, in sorted order (see `dump_json_lines`).
+        self._lines = lines or sort
+        self._sort = sort
         self._in_transaction = False
         self._writable = False
         self._held: dict[str, dict[str, Any]] | None = None
@@ -301,7 +335,7 @@ class AtomicJSONStorage(Storage):
         return self._read_file(keep)
 
     def _dump(self, data: dict[str, dict[str, Any]]) -> bytes | Iterator[bytes]:
-        return dump_json_lines(data) if self._lines else dump_json(data)
+        return dump_json_lines(data, sort=self._sort) if self._lines else dump_json(data)
 
     def _read_file(self, keep: Mapping[str, Keep] | None = None) -> dict[str, dict[str, Any]] | None:
         data = read_json_lines(self.path, keep) if self._lines else read_json_file(self.path)

@@ -58,6 +58,19 @@ _STATUS_MARKS = {
 NOTES_MARK = "✎"
 """The one-cell mark of a paper with notes (list rows, the legend in help)."""
 
+#: The first line of a block of a note that both sides of a sync changed (both versions
+#: kept, see `core.library.sync_merge`); `is:conflict` finds the notes that hold one.
+CONFLICT_START = "<<<<<<< "
+CONFLICT_MIDDLE = "======="
+CONFLICT_END = ">>>>>>> "
+
+
+def has_conflict(notes: str) -> bool:
+    """True when a note holds a block a sync marked as changed on both sides (also for the
+    search index's folded copy of a note: the marks survive folding)."""
+    return CONFLICT_START.strip() in notes and CONFLICT_MIDDLE in notes and CONFLICT_END.strip() in notes
+
+
 #: Fields of a paper the user may override by hand (`reader-tui edit`).
 EDITABLE_FIELDS = ("title", "authors", "url", "citekey")
 

@@ -149,7 +149,11 @@ class StoreFiles:
         self._catalog_db = TinyDB(self.catalog_path, storage=AtomicJSONStorage, lines=True)
         # The annotations storage keeps what it last wrote: a write on a file nobody else
         # replaced since skips parsing it again.
-        self._annotations_db = TinyDB(self.annotations_path, storage=AtomicJSONStorage, keep_written=True)
+        # Written one annotation per line in sorted order (keys too), so a status change
+        # is a one-line git diff and two machines holding the same annotations hold the
+        # same bytes (see `sync`). A file of the older compact shape is read as ever and
+        # takes this shape at its next write.
+        self._annotations_db = TinyDB(self.annotations_path, storage=AtomicJSONStorage, keep_written=True, sort=True)
         self._thread_lock = threading.RLock()
         self.catalog_signature: FileSignature | None = None
         self.annotations_signature: FileSignature | None = None

@@ -87,6 +87,7 @@ def search_index(
     """
     from ..search import cache as search_cache
     from ..search.index import SearchIndex
+    from .group import load_group
 
     views = library.views()
     cache = search_cache_path(library.files.folder)
@@ -94,8 +95,10 @@ def search_index(
     with building(cache):
         index = search_cache.load(views, cache, fingerprint)
         if index is not None:
+            index.group = load_group(library.files.folder)  # a reading group's marks (by:, group:)
             return index, True
         index = SearchIndex.build(views, abstracts=False)
+        index.group = load_group(library.files.folder)
         if on_titles is not None:
             on_titles(index)
         index.index_abstracts()

@@ -52,10 +52,11 @@ from collections.abc import Iterable
 from functools import lru_cache, partial
 from itertools import repeat
 from operator import add
-from typing import NamedTuple
+from types import SimpleNamespace
+from typing import Any, NamedTuple
 
 from ..gc_pause import gc_paused
-from ..model import Status
+from ..model import Status, has_conflict
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
@@ -167,6 +168,11 @@ class SearchIndex(Matching):
     annotation fields status, tags, notes (`model.PaperView` has them all). Searching is
     safe from a worker thread while `update` runs on another.
     """
+
+    #: A reading group's marks (`core.library.group.GroupMarks`: `.members`, name -> paper
+    #: id -> annotation) for `by:`, `group:` and `is:group-*`; set by whoever loads the
+    #: index of a synced library (`indexing.search_index`), none otherwise.
+    group: Any = SimpleNamespace(members={})
 
     def __init__(self) -> None:
         self._ids: list[str] = []
@@ -502,6 +508,12 @@ class SearchIndex(Matching):
                 return set(self._withdrawn)
             if value == "reviewed":
                 return {o for o, n in enumerate(self._nreviews) if n}
+            if value == "conflict":
+                return {o for o, text in notes.items() if has_conflict(text)}
+            if value.startswith("group-"):
+                wanted = Status(value.removeprefix("group-"))
+                return {self._ordinal[pid] for anns in self.group.members.values()
+                        for pid, ann in anns.items() if ann.status is wanted and pid in self._ordinal}
             return set(tags if value == "tagged" else notes)
         if field == "year":
             lo, hi = year_bounds(value)
@@ -509,6 +521,17 @@ class SearchIndex(Matching):
         if field == "venue":
             value = fold(value)
             return {o for v, os in self._venues.items() if value in v for o in os}
+        if field == "by":  # a reading group's member: the papers they touched
+            return {self._ordinal[pid] for name, anns in self.group.members.items() if name.casefold() == value.casefold()
+                    for pid in anns if pid in self._ordinal}
+        if field == "group":  # how many members (you included) gave it a status
+            bounds = number_bounds(value)
+            counts = [int(s is not Status.UNREAD) for s in self._status]
+            for anns in self.group.members.values():
+                for pid, ann in anns.items():
+                    if ann.status is not Status.UNREAD and pid in self._ordinal:
+                        counts[self._ordinal[pid]] += 1
+            return {o for o, n in enumerate(counts) if in_bounds(n, bounds)}
         if field in ("rating", "spread", "reviews"):
             bounds = number_bounds(value)
             column = self._nreviews if field == "reviews" else self._rating if field == "rating" else self._spread

@@ -23,15 +23,18 @@ from dataclasses import dataclass
 from ..model import DECISIONS, Status
 
 #: Field names the parser accepts, in the order the help text lists them.
-FIELDS = ("tag", "status", "is", "year", "venue", "rating", "reviews", "spread", "area", "decision")
+FIELDS = ("tag", "status", "is", "year", "venue", "rating", "reviews", "spread", "area", "decision", "by", "group")
 
 #: Fields whose value is a number or a range of numbers (`>=6`, `4..6`, `5.5`), on a
 #: paper's `Scores`: the mean rating, the number of reviews, highest minus lowest rating.
-NUMBER_FIELDS = ("rating", "reviews", "spread")
+NUMBER_FIELDS = ("rating", "reviews", "spread", "group")
 
 #: Values of `is:`: marked (the list's selection), tagged (any tag), noted (any notes),
-#: withdrawn (a withdrawn submission), reviewed (has reviews).
-IS_VALUES = ("marked", "tagged", "noted", "withdrawn", "reviewed")
+#: withdrawn (a withdrawn submission), reviewed (has reviews), conflict (a note a sync
+#: kept both versions of, marked); group-to-read, group-reading, group-read: another
+#: member of a reading group gave it that status (`by:NAME` one member's papers,
+#: `group:>=2` papers that many members, you included, gave a status).
+IS_VALUES = ("marked", "tagged", "noted", "withdrawn", "reviewed", "conflict", "group-to-read", "group-reading", "group-read")
 
 _FIELD_RE = re.compile(r"([A-Za-z]+):(.*)\Z", re.S)
 _YEAR_RE = re.compile(r"(?:(\d{4})?\.\.(\d{4})?|(>=|<=|>|<)?(\d{4}))\Z")

@@ -182,6 +182,15 @@ def eight(tmp_path: Path) -> Path:
     assert len(ids) == 8
     # Cut the file in the middle of the record of the last annotation written (p7), just
     # after its paper id: the file names 8 annotations and holds 7 whole ones.
+    # p7's line moved last (the file keeps annotations in a stable order, not the order
+    # they were written), so that the crash cuts the last annotation written.
+    lines = raw.split(b"\n")
+    start = lines.index(b'"annotations":{') + 1
+    end = lines.index(b"}", start)
+    records = [line.rstrip(b",") for line in lines[start:end]]
+    records.sort(key=lambda line: b'"paper_id":"p7"' in line)
+    lines[start:end] = [line + b"," for line in records[:-1]] + records[-1:]
+    raw = b"\n".join(lines)
     cut = raw.index(b",", raw.rindex(b'"paper_id"')) + 4
     (folder / ANNOTATIONS_FILE).write_bytes(raw[:cut])
     return folder

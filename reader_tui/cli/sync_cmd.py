@@ -1,0 +1,43 @@
+"""`reader-tui sync`: share the library through git (see `core.library.sync`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from .output import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError
+
+
+def _folder(args: argparse.Namespace):
+    from ..core.paths import resolve_db_path
+
+    return resolve_db_path(getattr(args, "db", None))
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    from ..core.library import sync
+
+    action, rest = args.action, list(args.rest)
+    if action == "merge-driver":
+        return _merge_driver(rest)
+    if action == "init":
+        if len(rest) > 1:
+            raise UserError("sync init takes at most one REMOTE", EXIT_USAGE)
+        print(sync.init(_folder(args), rest[0] if rest else None, member=args.member))
+        return EXIT_OK
+    if rest or args.member:
+        raise UserError("sync: REMOTE and --member go with `sync init`", EXIT_USAGE)
+    report = sync.sync(_folder(args))
+    for line in report.lines():
+        print(line)
+    return EXIT_ERROR if report.offline else EXIT_OK
+
+
+def _merge_driver(rest: list[str]) -> int:
+    """Called by git: merge base/ours/theirs, the result written over ours. Exit 0 when
+    merged (a note changed on both sides is merged with marks, not left to git)."""
+    from ..core.library.sync_merge import merge_files
+
+    if len(rest) not in (3, 4):
+        raise UserError("sync merge-driver BASE OURS THEIRS [PATH] (git runs it: see .gitattributes)", EXIT_USAGE)
+    merge_files(*rest[:3])
+    return EXIT_OK

@@ -1,0 +1,77 @@
+"""A reading group's marks: what the other members of a synced library did (their
+statuses, tags and notes, from members/<name>.json; see `sync`), read-only here.
+
+Searches find them (`by:alice`, `is:group-to-read`, `group:>=2`), `reader-tui show`
+lists them. Nothing here runs git or writes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..model import Annotation, Status
+from .files import ANNOTATIONS_TABLE
+from .sync_changes import MEMBERS_DIR
+
+
+@dataclass(frozen=True, slots=True)
+class GroupMarks:
+    """The other members' annotations: member name -> paper id -> annotation (only the
+    papers a member touched)."""
+
+    members: dict[str, dict[str, Annotation]]
+
+    def of(self, paper_id: str) -> dict[str, Annotation]:
+        """Member -> annotation for one paper, members in name order."""
+        return {name: anns[paper_id] for name, anns in sorted(self.members.items()) if paper_id in anns}
+
+    def summary(self, paper_id: str) -> str:
+        """"2 to-read, 1 read": the group's statuses of one paper ("" when none)."""
+        counts: dict[str, int] = {}
+        for ann in self.of(paper_id).values():
+            if ann.status is not Status.UNREAD:
+                counts[ann.status.value] = counts.get(ann.status.value, 0) + 1
+        return ", ".join(f"{n} {status}" for status, n in counts.items())
+
+
+def load_group(folder: Path) -> GroupMarks:
+    """The group marks of the library at `folder` (none for a library of one person)."""
+    members: dict[str, dict[str, Annotation]] = {}
+    for name, docs in member_annotations(Path(folder)).items():
+        anns = {}
+        for pid, doc in docs.items():
+            try:
+                ann = Annotation.from_dict(doc)
+            except (TypeError, ValueError):
+                continue  # another member's damaged record: their own doctor's business
+            if not ann.is_default:
+                anns[pid] = ann
+        members[name] = anns
+    return GroupMarks(members)
+
+
+def member_annotations(folder: Path) -> dict[str, dict[str, dict[str, Any]]]:
+    """The other members' annotations (member -> paper id -> annotation document), read
+    from members/*.json: empty for a library that is not a reading group's."""
+    from .sync import is_repository, member_of
+
+    me = member_of(folder) if is_repository(folder) else None
+    result: dict[str, dict[str, dict[str, Any]]] = {}
+    members = Path(folder) / MEMBERS_DIR
+    if not members.is_dir():
+        return result
+    for path in sorted(members.glob("*.json")):
+        if path.stem == me:
+            continue
+        try:
+            data = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue
+        if isinstance(data, dict):
+            docs = (data.get(ANNOTATIONS_TABLE) or {}).values()
+            result[path.stem] = {d["paper_id"]: d for d in docs if isinstance(d, dict) and "paper_id" in d}
+    return result

@@ -1,0 +1,378 @@
+"""Sync a library folder through git: `init` makes it a repository (or clones one), `sync`
+commits, fetches, merges and pushes. Git is run as a program (`git` on the PATH).
+
+What goes into git: catalog.json, annotations.json (or, in a reading group, each member's
+own annotations under members/<name>.json), .gitattributes and .gitignore. Never:
+backups/, the lock, temporary files, damaged files set aside, reviews.sqlite (re-imported
+from the reviews file). The caches live outside the folder (`core.paths`).
+
+The store files merge through reader-tui's merge driver (`sync_merge`), installed in the
+repository's .git/config and named for the files in .gitattributes, so a plain `git pull`
+merges the same way. The store's lock is held while git rewrites the files (commit and
+merge), never while talking to the remote; a TUI open on the library sees the new files
+as it sees any other process's writes.
+
+Every failure is a `SyncError`: one line, and nothing lost (local work is committed before
+anything comes in; an unreachable remote leaves it committed for the next sync).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..atomic_storage import StoreError, write_file_atomically
+from .files import ANNOTATIONS_FILE, CATALOG_FILE, LOCK_FILE
+from .locks import exclusive
+from .sync_changes import MEMBERS_DIR, describe_changes, new_conflicts
+
+DRIVER = "reader-tui"
+MEMBER_KEY = "reader-tui.member"
+#: The files git merges with reader-tui's driver.
+MERGED = (CATALOG_FILE, ANNOTATIONS_FILE, f"{MEMBERS_DIR}/*.json")
+IGNORED = ("backups/", LOCK_FILE, "*.tmp", ".*.tmp", "reviews.sqlite*", "*.damaged-*", "*.conflict-*")
+REMOTE = "origin"
+#: What a sync commits when it is there: the store's files, a group's members, git's own.
+SHARED = (CATALOG_FILE, ANNOTATIONS_FILE, f"{MEMBERS_DIR}/", ".gitattributes", ".gitignore")
+
+
+class SyncError(StoreError):
+    """A sync could not be done (or finished). `str()` is one line; nothing was lost."""
+
+
+@dataclass(slots=True)
+class SyncReport:
+    """What a sync did: the commit of local work, what came in, whether it was pushed."""
+
+    committed: str = ""  # the summary of the local commit, "" when nothing was new
+    received: str = ""  # the summary of what the merge brought in, "" when nothing came
+    pushed: bool = False
+    offline: str = ""  # why the remote was not reached ("" when it was)
+    conflicts: list[str] = field(default_factory=list)  # papers with marked notes, new from this merge
+    notes: list[str] = field(default_factory=list)  # other one-line remarks (a cut-short sync undone)
+
+    def lines(self) -> list[str]:
+        out = list(self.notes)
+        out.append(f"committed: {self.committed}" if self.committed else "nothing new to commit")
+        if self.offline:
+            out.append(f"offline: {self.offline}; your changes are committed here and go out at the next sync")
+            return out
+        out.append(f"received: {self.received}" if self.received else "nothing new from the remote")
+        if self.conflicts:
+            out.append(
+                f"{len(self.conflicts)} note(s) changed on both sides kept both versions, marked: "
+                f"find them with is:conflict ({', '.join(self.conflicts[:5])}{'...' if len(self.conflicts) > 5 else ''})"
+            )
+        out.append("pushed" if self.pushed else "nothing to push")
+        return out
+
+
+# -- git --------------------------------------------------------------------------------
+
+
+def git_program() -> str:
+    found = shutil.which("git")
+    if found is None:
+        raise SyncError("git is not on the PATH: install git to sync (the library works as before, unsynced)")
+    return found
+
+
+def git(folder: Path, *args: str, check: bool = True, env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run git in `folder`; a failure (when `check`) is a SyncError with git's last line."""
+    run_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(env or {})}
+    done = subprocess.run(
+        [git_program(), *args], cwd=folder, capture_output=True, text=True, encoding="utf-8", errors="replace", env=run_env
+    )
+    if check and done.returncode != 0:
+        command = next((a for a in args if not a.startswith("-") and "=" not in a), "")
+        raise SyncError(f"{folder}: git {command} failed: {_last_line(done)}")
+    return done
+
+
+def _last_line(done: subprocess.CompletedProcess[str]) -> str:
+    lines = [line.strip() for line in (done.stderr or done.stdout or "").splitlines() if line.strip()]
+    return lines[-1] if lines else f"exit status {done.returncode}"
+
+
+def is_repository(folder: Path) -> bool:
+    return (Path(folder) / ".git").exists()
+
+
+def driver_command() -> str:
+    """The merge driver's command line as git runs it (%O base, %A ours, %B theirs, %P path)."""
+    return f"{shlex.quote(sys.executable)} -m reader_tui sync merge-driver %O %A %B %P"
+
+
+def install(folder: Path, member: str | None = None) -> None:
+    """What git needs in `folder` (a repository): the merge driver in .git/config, the
+    store files bound to it in .gitattributes, a .gitignore for what never goes into git."""
+    git(folder, "config", f"merge.{DRIVER}.name", "reader-tui: merge store files by paper and field")
+    git(folder, "config", f"merge.{DRIVER}.driver", driver_command())
+    if member:
+        git(folder, "config", MEMBER_KEY, member)
+    _add_lines(folder / ".gitattributes", [f"{pattern} merge={DRIVER}" for pattern in MERGED])
+    ignored = list(IGNORED)
+    if member:
+        ignored.append(ANNOTATIONS_FILE)  # a member's own file is members/<name>.json
+    _add_lines(folder / ".gitignore", ignored)
+
+
+def _add_lines(path: Path, lines: Sequence[str]) -> None:
+    existing = path.read_text("utf-8").splitlines() if path.exists() else []
+    missing = [line for line in lines if line not in existing]
+    if missing:
+        write_file_atomically(path, "\n".join([*existing, *missing, ""]).encode("utf-8"))
+
+
+def member_of(folder: Path) -> str | None:
+    """The reading-group member this machine syncs as (None: the library is one person's)."""
+    if not is_repository(folder):
+        return None
+    try:
+        done = git(folder, "config", "--get", MEMBER_KEY, check=False)
+    except SyncError:  # no git here: the library reads as one person's
+        return None
+    name = done.stdout.strip()
+    return name or None
+
+
+def _member_from_git(folder: Path) -> str:
+    """A member name for a reading group's library that names none: git's user.name."""
+    name = git(folder, "config", "user.name", check=False).stdout.strip()
+    if not name or "/" in name or name.startswith("."):
+        raise SyncError(
+            f"{folder}: this library is a reading group's: name yourself with `reader-tui sync init --member NAME`"
+        )
+    return name
+
+
+def _identity(folder: Path) -> list[str]:
+    """`-c` options giving commits an author when git has none configured."""
+    have = git(folder, "config", "user.name", check=False).stdout.strip() and git(
+        folder, "config", "user.email", check=False
+    ).stdout.strip()
+    return [] if have else ["-c", "user.name=reader-tui", "-c", "user.email=reader-tui@localhost"]
+
+
+# -- init -------------------------------------------------------------------------------
+
+
+def init(folder: Path, remote: str | None = None, member: str | None = None) -> str:
+    """Make `folder` a synced library: a new repository, the library's own made into one,
+    or `remote` cloned into a new library folder. Returns one line saying what was done."""
+    folder = Path(folder)
+    git_program()
+    if member is not None and (not member.strip() or "/" in member or member.startswith(".")):
+        raise SyncError(f"member name {member!r}: use a plain name (no '/', not starting with '.')")
+    has_library = (folder / CATALOG_FILE).exists() or (folder / ANNOTATIONS_FILE).exists()
+    if is_repository(folder):
+        install(folder, member)
+        if remote:
+            _set_remote(folder, remote)
+        if member:
+            _own_to_member(folder, member)
+        return f"{folder}: already a repository; merge driver, .gitattributes and .gitignore checked"
+    if remote and not has_library and not (folder.exists() and any(folder.iterdir())):
+        done = git(folder.parent if folder.parent.exists() else Path.cwd(), "clone", "--quiet", remote, str(folder), check=False)
+        if done.returncode != 0:
+            raise SyncError(f"{remote}: cannot clone: {_last_line(done)}")
+        if member is None and (folder / MEMBERS_DIR).is_dir():
+            member = _member_from_git(folder)
+        install(folder, member)
+        if member:
+            _member_to_own(folder, member)
+        with exclusive(folder / LOCK_FILE):
+            _commit(folder, "reader-tui: sync set up on this machine")
+        return f"{folder}: cloned from {remote}"
+    folder.mkdir(parents=True, exist_ok=True)
+    git(folder, "init", "--quiet")
+    install(folder, member)
+    if member:
+        _own_to_member(folder, member)
+    with exclusive(folder / LOCK_FILE):
+        _commit(folder, "reader-tui: the library, as it was when sync was set up")
+    if remote:
+        _set_remote(folder, remote)
+        return f"{folder}: made a repository; run `reader-tui sync` to merge it with {remote}"
+    return f"{folder}: made a repository (add a remote with `reader-tui sync init REMOTE`)"
+
+
+def _set_remote(folder: Path, remote: str) -> None:
+    current = git(folder, "remote", "get-url", REMOTE, check=False)
+    if current.returncode == 0:
+        git(folder, "remote", "set-url", REMOTE, remote)
+    else:
+        git(folder, "remote", "add", REMOTE, remote)
+
+
+def _own_to_member(folder: Path, member: str) -> None:
+    own = folder / ANNOTATIONS_FILE
+    if own.exists():
+        write_file_atomically(folder / MEMBERS_DIR / f"{member}.json", own.read_bytes())
+        if git(folder, "ls-files", "--error-unmatch", ANNOTATIONS_FILE, check=False).returncode == 0:
+            git(folder, "rm", "--cached", "--quiet", ANNOTATIONS_FILE)
+
+
+def _member_to_own(folder: Path, member: str) -> None:
+    mine = folder / MEMBERS_DIR / f"{member}.json"
+    if mine.exists():
+        write_file_atomically(folder / ANNOTATIONS_FILE, mine.read_bytes())
+
+
+# -- sync -------------------------------------------------------------------------------
+
+
+def sync(folder: Path, *, attempts: int = 3) -> SyncReport:
+    """Commit local changes, fetch, merge, push (fetch and merge again when the push is
+    rejected). Raises SyncError for what stops it; an unreachable remote is not an error:
+    the report says so and the work stays committed here."""
+    folder = Path(folder)
+    git_program()
+    if not is_repository(folder):
+        raise SyncError(f"{folder}: not a git repository: run `reader-tui sync init [REMOTE]` first")
+    report = SyncReport()
+    member = member_of(folder)
+    if member is None and (folder / MEMBERS_DIR).is_dir():
+        member = _member_from_git(folder)
+        install(folder, member)
+        report.notes.append(f"syncing as reading-group member {member!r} (git's user.name)")
+    with _store_lock(folder):
+        report.notes += _recover(folder)
+        if member:
+            _own_to_member(folder, member)
+        report.committed = _commit(folder)
+    has_remote = git(folder, "remote", "get-url", REMOTE, check=False).returncode == 0
+    if not has_remote:
+        report.offline = "no remote set (add one with `reader-tui sync init REMOTE`)"
+        return report
+    branch = git(folder, "symbolic-ref", "--short", "HEAD").stdout.strip()
+    for _ in range(attempts):
+        fetched = git(folder, "fetch", "--quiet", REMOTE, check=False)
+        if fetched.returncode != 0:
+            report.offline = f"{_remote_url(folder)} not reached ({_last_line(fetched)})"
+            return report
+        theirs = f"refs/remotes/{REMOTE}/{branch}"
+        if git(folder, "rev-parse", "--verify", "--quiet", theirs, check=False).returncode == 0:
+            with _store_lock(folder):
+                if member:
+                    _own_to_member(folder, member)
+                late = _commit(folder)  # written while we fetched (a TUI open on it)
+                if late:
+                    report.committed = f"{report.committed}; {late}" if report.committed else late
+                own_before = None if member else _tracked_version(folder, ANNOTATIONS_FILE)
+                received, conflicts = _merge(folder, theirs)
+                if member:
+                    _member_to_own(folder, member)
+                elif own_before is not None and not (folder / ANNOTATIONS_FILE).exists():
+                    # The remote became a reading group's (a member's `sync init --member`
+                    # took annotations.json out of git): ours stay, under our member name.
+                    write_file_atomically(folder / ANNOTATIONS_FILE, own_before)
+                    member = _member_from_git(folder)
+                    install(folder, member)
+                    _own_to_member(folder, member)
+                    _commit(folder, f"reader-tui: {member} joins the reading group")
+                    report.notes.append(f"the library is now a reading group's: your marks are kept, shared as member {member!r}")
+            if received:
+                report.received = f"{report.received}; {received}" if report.received else received
+            report.conflicts += [c for c in conflicts if c not in report.conflicts]
+            ahead = git(folder, "rev-list", "--count", f"{theirs}..HEAD").stdout.strip() != "0"
+        else:
+            ahead = git(folder, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode == 0
+        if not ahead:
+            return report
+        pushed = git(folder, "push", "--quiet", REMOTE, f"HEAD:refs/heads/{branch}", check=False)
+        if pushed.returncode == 0:
+            git(folder, "branch", "--quiet", f"--set-upstream-to={REMOTE}/{branch}", check=False)
+            report.pushed = True
+            return report
+        text = (pushed.stderr or "").lower()
+        if "rejected" not in text and "fetch first" not in text and "non-fast-forward" not in text:
+            report.offline = f"{_remote_url(folder)}: push failed ({_last_line(pushed)})"
+            return report
+    raise SyncError(f"{folder}: the remote kept moving while we merged ({attempts} tries): run `reader-tui sync` again")
+
+
+def _remote_url(folder: Path) -> str:
+    return git(folder, "remote", "get-url", REMOTE, check=False).stdout.strip() or REMOTE
+
+
+@contextmanager
+def _store_lock(folder: Path) -> Iterator[None]:
+    with exclusive(folder / LOCK_FILE):
+        yield
+
+
+def _recover(folder: Path) -> list[str]:
+    """Undo what a sync cut short left (held under the store's lock, so no sync of ours is
+    running): a stale index lock, a merge in progress. Local work was committed before the
+    merge began, so undoing the merge loses nothing."""
+    notes = []
+    dot_git = folder / ".git"
+    stale = [*dot_git.glob("*.lock"), *dot_git.glob("refs/**/*.lock"), *dot_git.glob("logs/**/*.lock")]
+    for lock in stale:
+        lock.unlink(missing_ok=True)
+    if stale:
+        names = ", ".join(str(p.relative_to(dot_git)) for p in stale)
+        notes.append(f"git lock file(s) left by an interrupted git command removed ({names})")
+    if (folder / ".git" / "MERGE_HEAD").exists():
+        git(folder, "merge", "--abort", check=False)
+        if (folder / ".git" / "MERGE_HEAD").exists():
+            git(folder, "reset", "--quiet", "--merge", check=False)
+        notes.append("a merge left unfinished (a sync cut short?) was undone; merging again")
+    return notes
+
+
+def _commit(folder: Path, message: str | None = None) -> str:
+    """Stage the library's files and commit them; returns the summary ("" when nothing changed).
+    Only the store's own files: whatever else the user keeps in the folder (an exported
+    .bib, PDFs) stays out of git unless they add it themselves."""
+    ignored = set(git(folder, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", check=False).stdout.split("\n"))
+    shared = [name for name in SHARED if (folder / name).exists() and name not in ignored]
+    git(folder, "add", "--update", ".")  # changes and removals of what is tracked
+    if shared:
+        git(folder, "add", "--all", "--", *shared)
+    staged = _names(git(folder, "diff", "--cached", "--name-only", "-z", "--no-renames").stdout)
+    if not staged:
+        return ""
+    summary = describe_changes(folder, "HEAD", None, staged) or f"{len(staged)} file(s) changed"
+    git(folder, *_identity(folder), "commit", "--quiet", "--no-verify", "-m", message or summary)
+    return summary
+
+
+def _names(output: str) -> list[str]:
+    """File names from git's `-z` output (a member's name may hold spaces)."""
+    return [name for name in output.split("\0") if name]
+
+
+def _tracked_version(folder: Path, name: str) -> bytes | None:
+    """`name` as committed at HEAD, None when it is not tracked there."""
+    done = subprocess.run([git_program(), "show", f"HEAD:{name}"], cwd=folder, capture_output=True)
+    return done.stdout if done.returncode == 0 else None
+
+
+def _merge(folder: Path, theirs: str) -> tuple[str, list[str]]:
+    """Merge `theirs` into HEAD (the driver merges the store files). Returns what came in
+    and the papers whose notes newly hold a marked block."""
+    before = git(folder, "rev-parse", "HEAD").stdout.strip()
+    done = git(folder, *_identity(folder), "merge", "--no-edit", "--quiet", "--allow-unrelated-histories", theirs, check=False)
+    if done.returncode != 0:
+        unmerged = _names(git(folder, "diff", "--name-only", "-z", "--diff-filter=U", check=False).stdout)
+        git(folder, "merge", "--abort", check=False)
+        what = ", ".join(unmerged) or _last_line(done)
+        raise SyncError(f"{folder}: git could not merge {what}; your work is committed, nothing was lost")
+    after = git(folder, "rev-parse", "HEAD").stdout.strip()
+    if after == before:
+        return "", []
+    changed = _names(git(folder, "diff", "--name-only", "-z", "--no-renames", before, after).stdout)
+    received = describe_changes(folder, before, after, changed)
+    if received and len(git(folder, "rev-list", "--parents", "-n", "1", "HEAD").stdout.split()) > 2:
+        # a merge commit (not a fast-forward): say in `git log` what it brought in
+        git(folder, *_identity(folder), "commit", "--amend", "--quiet", "--no-verify", "-m", f"merged: {received}")
+    return received, new_conflicts(folder, before, after, changed)

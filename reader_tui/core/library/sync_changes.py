@@ -1,0 +1,91 @@
+"""What a sync says it did: the changes between two versions of the store's files, in
+words ("3 status changes, 1 note, 12 papers imported"), for commit messages and the
+report, and the notes a merge newly marked as changed on both sides."""
+
+from __future__ import annotations
+
+import subprocess
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..model import has_conflict
+from .files import ANNOTATIONS_FILE, ANNOTATIONS_TABLE, CATALOG_FILE, PAPERS_TABLE
+
+MEMBERS_DIR = "members"
+
+
+def _version(folder: Path, rev: str | None, name: str) -> dict[str, Any]:
+    if rev is None:
+        path = folder / name
+        raw = path.read_bytes() if path.exists() else b""
+    else:
+        done = subprocess.run(["git", "show", f"{rev}:{name}"], cwd=folder, capture_output=True)  # sync found git
+        raw = done.stdout if done.returncode == 0 else b""
+    try:
+        data = orjson.loads(raw) if raw.strip() else {}
+    except orjson.JSONDecodeError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _docs(tables: Mapping[str, Any], name: str, key: str) -> dict[str, dict[str, Any]]:
+    return {d[key]: d for d in (tables.get(name) or {}).values() if isinstance(d, dict) and key in d}
+
+
+def describe_changes(folder: Path, old: str, new: str | None, names: Sequence[str]) -> str:
+    """"3 status changes, 1 note, 12 papers imported": what changed in the store files
+    `names` between revisions `old` and `new` (None: the files as they are now)."""
+    counts: Counter[str] = Counter()
+    for name in names:
+        if name == ANNOTATIONS_FILE or (name.startswith(f"{MEMBERS_DIR}/") and name.endswith(".json")):
+            before, after = (_docs(_version(folder, rev, name), ANNOTATIONS_TABLE, "paper_id") for rev in (old, new))
+            who = f" by {Path(name).stem}" if name.startswith(MEMBERS_DIR) else ""
+            for pid, doc in after.items():
+                was = before.get(pid, {})
+                for fieldname, label in (("status", "status change"), ("tags", "tag change"), ("notes", "note"), ("overrides", "edit")):
+                    default = _DEFAULTS[fieldname]
+                    if doc.get(fieldname, default) != was.get(fieldname, default):
+                        counts[label + who] += 1
+        elif name == CATALOG_FILE:
+            before, after = (_docs(_version(folder, rev, name), PAPERS_TABLE, "id") for rev in (old, new))
+            counts["papers imported"] += len(after.keys() - before.keys())
+            counts["papers updated"] += sum(1 for pid in after.keys() & before.keys() if after[pid] != before[pid])
+            counts["papers merged away"] += len(before.keys() - after.keys())
+    parts = []
+    for label, n in counts.items():
+        if n:
+            noun, _, rest = label.partition(" by ")
+            parts.append(f"{n} {_plural(noun, n)}{' by ' + rest if rest else ''}")
+    return ", ".join(parts)
+
+
+_DEFAULTS: dict[str, Any] = {"status": "unread", "tags": [], "notes": "", "overrides": {}}
+
+
+def _plural(noun: str, n: int) -> str:
+    if n == 1:
+        return noun.replace("papers", "paper")
+    first, _, rest = noun.partition(" ")
+    if noun.startswith("papers"):
+        return noun
+    if noun.endswith("change") or noun.endswith("note") or noun.endswith("edit"):
+        return noun + "s"
+    return f"{first} {rest}".strip()
+
+
+def new_conflicts(folder: Path, before: str, after: str, changed: Sequence[str]) -> list[str]:
+    """The papers whose notes hold a marked block at `after` and did not at `before`."""
+    found = []
+    for name in changed:
+        if name != ANNOTATIONS_FILE and not name.startswith(f"{MEMBERS_DIR}/"):
+            continue
+        old = _docs(_version(folder, before, name), ANNOTATIONS_TABLE, "paper_id")
+        new = _docs(_version(folder, after, name), ANNOTATIONS_TABLE, "paper_id")
+        for pid, doc in new.items():
+            if has_conflict(str(doc.get("notes", ""))) and not has_conflict(str(old.get(pid, {}).get("notes", ""))):
+                found.append(pid)
+    return found
