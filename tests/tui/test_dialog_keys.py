@@ -11,30 +11,15 @@ from typing import Any
 
 import pytest
 from textual.app import App
-from textual.screen import Screen
 from textual.widgets import Checkbox, Input, RadioSet, Static
 
 from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.export_dialog import ExportDialog, ExportRequest
 from reader_tui.tui.dialogs.tag_editor import TagEditor
-from tui_support import enter_text, screen_text, settle
+from tui_support import ModalHarness, enter_text, screen_text, settle
 
 TODAY = date(2026, 3, 1)
-NOTHING = object()
-
-
-class Harness(App):
-    def __init__(self, modal: Screen) -> None:
-        super().__init__()
-        self.modal = modal
-        self.result: Any = NOTHING
-
-    def on_mount(self) -> None:
-        self.push_screen(self.modal, self._done)
-
-    def _done(self, result: Any) -> None:
-        self.result = result
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +28,7 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_enter_on_a_radio_button_exports(tmp_path: Path) -> None:
-    app = Harness(ExportDialog(2, 5, 9, today=TODAY))
+    app = ModalHarness(ExportDialog(2, 5, 9, today=TODAY))
     async with app.run_test() as pilot:
         assert isinstance(app.focused, RadioSet)
         await pilot.press("down", "enter")  # arrows choose "this list", enter exports
@@ -52,7 +37,7 @@ async def test_enter_on_a_radio_button_exports(tmp_path: Path) -> None:
 
 
 async def test_enter_on_the_checkbox_exports_and_on_cancel_cancels() -> None:
-    app = Harness(ExportDialog(2, 5, 9, today=TODAY))
+    app = ModalHarness(ExportDialog(2, 5, 9, today=TODAY))
     async with app.run_test() as pilot:
         await pilot.press("tab", "tab")  # format, then the abstracts checkbox
         assert isinstance(app.focused, Checkbox)
@@ -60,7 +45,7 @@ async def test_enter_on_the_checkbox_exports_and_on_cancel_cancels() -> None:
         await pilot.press("enter")
     assert app.result.abstract is False and app.result.scope == "marked"
 
-    app = Harness(ExportDialog(2, 5, 9, today=TODAY))
+    app = ModalHarness(ExportDialog(2, 5, 9, today=TODAY))
     async with app.run_test() as pilot:
         app.screen.query_one("#export-cancel").focus()
         await pilot.press("enter")
@@ -69,7 +54,7 @@ async def test_enter_on_the_checkbox_exports_and_on_cancel_cancels() -> None:
 
 async def test_a_long_filter_never_hides_the_count() -> None:
     label = "filter: tag:llm · sort: title · search: " + "reasoning " * 12
-    app = Harness(ExportDialog(0, 1234, 19630, filter_label=label, today=TODAY))
+    app = ModalHarness(ExportDialog(0, 1234, 19630, filter_label=label, today=TODAY))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         text = screen_text(app)
@@ -88,7 +73,7 @@ async def _tab_order(app: App, pilot: Any) -> list[str]:
 
 
 async def test_markdown_has_no_abstracts_and_tab_visits_the_same_fields() -> None:
-    app = Harness(ExportDialog(2, 5, 9, today=TODAY))
+    app = ModalHarness(ExportDialog(2, 5, 9, today=TODAY))
     async with app.run_test() as pilot:
         bibtex_order = await _tab_order(app, pilot)
         box = app.screen.query_one("#export-abstract", Checkbox)
@@ -130,7 +115,7 @@ async def test_format_destination_and_path_are_remembered(library: Library, tmp_
 
 async def test_a_tag_with_a_space_is_said_to_be_one_tag() -> None:
     editor = TagEditor(["A paper"], [], {"llm": 3})
-    app = Harness(editor)
+    app = ModalHarness(editor)
     async with app.run_test() as pilot:
         await enter_text(pilot, "#tag-input", "llm reasoning")
         await pilot.pause()

@@ -23,23 +23,7 @@ from reader_tui.tui.dialogs.filter_dialog import FilterDialog
 from reader_tui.tui.dialogs.sort_dialog import SortDialog
 from reader_tui.tui.dialogs.tag_editor import TagEdit, TagEditor
 from reader_tui.tui.screens.help_screen import HelpScreen, help_entries
-
-NOTHING = object()
-
-
-class Harness(App):
-    """Pushes `modal` at start and keeps what it is dismissed with."""
-
-    def __init__(self, modal: Screen) -> None:
-        super().__init__()
-        self.modal = modal
-        self.result: Any = NOTHING
-
-    def on_mount(self) -> None:
-        self.push_screen(self.modal, self._done)
-
-    def _done(self, result: Any) -> None:
-        self.result = result
+from tui_support import NOTHING, ModalHarness
 
 
 def shown(screen: Screen, selector: str) -> str:
@@ -64,7 +48,7 @@ KNOWN = {"llm": 12, "reinforcement learning": 4, "graphs": 3, "LLM agents": 2, "
 
 
 async def test_tags_add_and_remove_then_escape_returns_the_edit() -> None:
-    app = Harness(TagEditor(["A paper"], ["graphs", "old"], KNOWN))
+    app = ModalHarness(TagEditor(["A paper"], ["graphs", "old"], KNOWN))
     async with app.run_test() as pilot:
         await type_text(pilot, "new tag")
         await pilot.press("enter")
@@ -78,7 +62,7 @@ async def test_tags_add_and_remove_then_escape_returns_the_edit() -> None:
 
 
 async def test_tags_unchanged_returns_none_and_add_then_remove_cancels_out() -> None:
-    app = Harness(TagEditor(["A"], ["graphs"], KNOWN))
+    app = ModalHarness(TagEditor(["A"], ["graphs"], KNOWN))
     async with app.run_test() as pilot:
         await type_text(pilot, "fresh")
         await pilot.press("enter")
@@ -89,7 +73,7 @@ async def test_tags_unchanged_returns_none_and_add_then_remove_cancels_out() -> 
 
 
 async def test_tags_completion_is_fuzzy_best_first_and_picked_with_down_enter() -> None:
-    app = Harness(TagEditor(["A"], [], KNOWN))
+    app = ModalHarness(TagEditor(["A"], [], KNOWN))
     async with app.run_test() as pilot:
         await type_text(pilot, "ll")
         texts = option_texts(app.screen, "#tag-completions")
@@ -102,7 +86,7 @@ async def test_tags_completion_is_fuzzy_best_first_and_picked_with_down_enter() 
 
 
 async def test_tags_tab_enters_completions_and_typing_returns_to_the_input() -> None:
-    app = Harness(TagEditor(["A"], [], KNOWN))
+    app = ModalHarness(TagEditor(["A"], [], KNOWN))
     async with app.run_test() as pilot:
         await type_text(pilot, "grap")
         await pilot.press("tab")
@@ -113,7 +97,7 @@ async def test_tags_tab_enters_completions_and_typing_returns_to_the_input() -> 
 
 
 async def test_tags_known_spelling_wins_and_commas_add_several() -> None:
-    app = Harness(TagEditor(["A", "B"], [], KNOWN))
+    app = ModalHarness(TagEditor(["A", "B"], [], KNOWN))
     async with app.run_test() as pilot:
         assert "Tags of 2 papers" in shown(app.screen, ".dialog-title")
         await type_text(pilot, "LLM, Graphs")
@@ -123,7 +107,7 @@ async def test_tags_known_spelling_wins_and_commas_add_several() -> None:
 
 
 async def test_tags_removing_from_several_papers_and_unknown_tag_error() -> None:
-    app = Harness(TagEditor(["A", "B"], [], KNOWN))
+    app = ModalHarness(TagEditor(["A", "B"], [], KNOWN))
     async with app.run_test() as pilot:
         await type_text(pilot, "-llm")
         await pilot.press("enter")
@@ -135,7 +119,7 @@ async def test_tags_removing_from_several_papers_and_unknown_tag_error() -> None
 
 
 async def test_tags_suggestions_are_offered_on_an_empty_input() -> None:
-    app = Harness(TagEditor(["A"], ["llm"], KNOWN, suggestions=["llm", "diffusion"]))
+    app = ModalHarness(TagEditor(["A"], ["llm"], KNOWN, suggestions=["llm", "diffusion"]))
     async with app.run_test() as pilot:
         texts = option_texts(app.screen, "#tag-completions")
         assert texts == ["add diffusion  suggested"]  # one already there is not offered
@@ -144,7 +128,7 @@ async def test_tags_suggestions_are_offered_on_an_empty_input() -> None:
 
 
 async def test_tags_and_titles_are_shown_literally_not_as_markup() -> None:
-    app = Harness(TagEditor(["[red]Title[/red] \x1b[2J"], ["[bold]x"], KNOWN))
+    app = ModalHarness(TagEditor(["[red]Title[/red] \x1b[2J"], ["[bold]x"], KNOWN))
     async with app.run_test() as pilot:
         assert "[bold]x" in shown(app.screen, "#tag-chips")
         papers = shown(app.screen, "#tag-papers")
@@ -170,14 +154,14 @@ def view(pid: str = "p1", *, title: str = "A title", status: Status = Status.UNR
 
 
 async def test_filter_enter_with_nothing_checked_picks_the_highlighted_status() -> None:
-    app = Harness(FilterDialog(KNOWN))
+    app = ModalHarness(FilterDialog(KNOWN))
     async with app.run_test() as pilot:
         await pilot.press("down", "down", "down", "enter")  # unread, to-read, reading, read
     assert app.result == ListFilter(frozenset({Status.READ}))
 
 
 async def test_filter_checks_several_statuses_and_any_of_the_tags() -> None:
-    app = Harness(FilterDialog(KNOWN))
+    app = ModalHarness(FilterDialog(KNOWN))
     async with app.run_test() as pilot:
         await pilot.press("down", "space", "down", "space")  # to-read and reading
         await pilot.press("tab")
@@ -194,7 +178,7 @@ async def test_filter_checks_several_statuses_and_any_of_the_tags() -> None:
 async def test_filter_keys_typed_ahead_check_the_rows_they_were_typed_on() -> None:
     from textual import events
 
-    app = Harness(FilterDialog(KNOWN))
+    app = ModalHarness(FilterDialog(KNOWN))
     async with app.run_test() as pilot:
         await pilot.pause()
         # a burst, as a terminal delivers fast typing: no key waits for the one before
@@ -207,7 +191,7 @@ async def test_filter_keys_typed_ahead_check_the_rows_they_were_typed_on() -> No
 
 async def test_filter_starts_from_the_current_choice_and_escape_cancels() -> None:
     current = ListFilter(frozenset({Status.READING, Status.READ}), ("llm",))
-    app = Harness(FilterDialog(KNOWN, current))
+    app = ModalHarness(FilterDialog(KNOWN, current))
     async with app.run_test() as pilot:
         assert app.screen.choice == current
         await pilot.press("escape")
@@ -215,7 +199,7 @@ async def test_filter_starts_from_the_current_choice_and_escape_cancels() -> Non
 
 
 async def test_filter_tag_list_is_most_used_first_and_delete_unchecks_all() -> None:
-    app = Harness(FilterDialog(KNOWN, ListFilter(frozenset({Status.READ}), ("graphs",))))
+    app = ModalHarness(FilterDialog(KNOWN, ListFilter(frozenset({Status.READ}), ("graphs",))))
     async with app.run_test() as pilot:
         texts = option_texts(app.screen, "#filter-tags")
         assert texts[0] == "llm  12" and "[bold]x  1" in texts
@@ -224,7 +208,7 @@ async def test_filter_tag_list_is_most_used_first_and_delete_unchecks_all() -> N
 
 
 async def test_filter_enter_on_the_tag_list_applies_the_highlighted_tag() -> None:
-    app = Harness(FilterDialog(KNOWN))
+    app = ModalHarness(FilterDialog(KNOWN))
     async with app.run_test() as pilot:
         await pilot.press("tab", "down", "enter")  # to the query, into the list: first tag
     assert app.result == ListFilter(tags=("llm",))
@@ -234,14 +218,14 @@ async def test_filter_enter_on_the_tag_list_applies_the_highlighted_tag() -> Non
 
 
 async def test_sort_letter_picks_and_applies() -> None:
-    app = Harness(SortDialog(SortKey("title")))
+    app = ModalHarness(SortDialog(SortKey("title")))
     async with app.run_test() as pilot:
         await pilot.press("r", "c")
     assert app.result == SortKey("changed", reverse=True)
 
 
 async def test_sort_arrows_and_enter_and_starting_point() -> None:
-    app = Harness(SortDialog(SortKey("status", reverse=True)))
+    app = ModalHarness(SortDialog(SortKey("status", reverse=True)))
     async with app.run_test() as pilot:
         assert app.screen.key == SortKey("status", reverse=True)
         await pilot.press("down", "enter")
@@ -249,7 +233,7 @@ async def test_sort_arrows_and_enter_and_starting_point() -> None:
 
 
 async def test_sort_escape_cancels() -> None:
-    app = Harness(SortDialog())
+    app = ModalHarness(SortDialog())
     async with app.run_test() as pilot:
         await pilot.press("escape")
     assert app.result is None
@@ -264,7 +248,7 @@ def editable() -> PaperView:
 
 
 async def test_edit_returns_only_changed_fields_with_authors_as_a_list() -> None:
-    app = Harness(EditDialog(editable()))
+    app = ModalHarness(EditDialog(editable()))
     async with app.run_test() as pilot:
         assert app.screen.query_one("#edit-authors", Input).value == "Ada Lovelace and Alan Turing"
         app.screen.query_one("#edit-title", Input).value = "New  title"
@@ -274,14 +258,14 @@ async def test_edit_returns_only_changed_fields_with_authors_as_a_list() -> None
 
 
 async def test_edit_without_changes_returns_none() -> None:
-    app = Harness(EditDialog(editable()))
+    app = ModalHarness(EditDialog(editable()))
     async with app.run_test() as pilot:
         await pilot.press("enter")
     assert app.result is None
 
 
 async def test_edit_shows_citekey_problems_inline_and_stays_open() -> None:
-    app = Harness(EditDialog(editable(), citekeys={"turing1950": "other", "lovelace2026": "abc123"}))
+    app = ModalHarness(EditDialog(editable(), citekeys={"turing1950": "other", "lovelace2026": "abc123"}))
     async with app.run_test() as pilot:
         key = app.screen.query_one("#edit-citekey", Input)
         key.value = "bad key"
@@ -297,7 +281,7 @@ async def test_edit_shows_citekey_problems_inline_and_stays_open() -> None:
 
 
 async def test_edit_refuses_an_empty_title() -> None:
-    app = Harness(EditDialog(editable()))
+    app = ModalHarness(EditDialog(editable()))
     async with app.run_test() as pilot:
         app.screen.query_one("#edit-title", Input).value = "   "
         await pilot.press("ctrl+s")
@@ -312,7 +296,7 @@ async def test_edit_refuses_an_empty_title() -> None:
 @pytest.mark.parametrize(("keys", "expected"), [(["y"], True), (["n"], False), (["escape"], False),
                                                  (["enter"], False), (["tab", "enter"], True)])
 async def test_confirm_keys(keys: list[str], expected: bool) -> None:
-    app = Harness(ConfirmDialog("Overwrite [bold]x[/bold]?"))
+    app = ModalHarness(ConfirmDialog("Overwrite [bold]x[/bold]?"))
     async with app.run_test() as pilot:
         assert "[bold]x[/bold]" in shown(app.screen, "#confirm-question")
         await pilot.press(*keys)
@@ -326,7 +310,7 @@ TODAY = date(2026, 3, 1)
 
 async def test_export_defaults_to_marked_bibtex_file_with_abstracts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    app = Harness(ExportDialog(3, 10, 100, today=TODAY))
+    app = ModalHarness(ExportDialog(3, 10, 100, today=TODAY))
     async with app.run_test() as pilot:
         assert app.screen.query_one("#export-path", Input).value == "~/reader-tui-marked-2026-03-01.bib"
         await pilot.press("ctrl+s")
@@ -336,7 +320,7 @@ async def test_export_defaults_to_marked_bibtex_file_with_abstracts(tmp_path: Pa
 
 async def test_export_marked_is_disabled_without_marks_and_default_name_follows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    app = Harness(ExportDialog(0, 100, 100, today=TODAY))
+    app = ModalHarness(ExportDialog(0, 100, 100, today=TODAY))
     async with app.run_test() as pilot:
         assert app.screen.query_one("#export-scope-marked").disabled
         assert app.screen.scope == "all"
@@ -351,7 +335,7 @@ async def test_export_marked_is_disabled_without_marks_and_default_name_follows(
 
 
 async def test_export_to_the_clipboard_with_keys() -> None:
-    app = Harness(ExportDialog(2, 5, 9, today=TODAY))
+    app = ModalHarness(ExportDialog(2, 5, 9, today=TODAY))
     async with app.run_test() as pilot:
         # scope set: down chooses "this list" (arrows choose, as in any radio group)
         await pilot.press("down")
@@ -363,7 +347,7 @@ async def test_export_to_the_clipboard_with_keys() -> None:
 
 
 async def test_export_typed_path_keeps_its_name_and_swaps_the_extension(tmp_path: Path) -> None:
-    app = Harness(ExportDialog(1, 1, 1, today=TODAY))
+    app = ModalHarness(ExportDialog(1, 1, 1, today=TODAY))
     async with app.run_test() as pilot:
         path_input = app.screen.query_one("#export-path", Input)
         path_input.value = str(tmp_path / "mine.bib")
@@ -377,7 +361,7 @@ async def test_export_typed_path_keeps_its_name_and_swaps_the_extension(tmp_path
 
 
 async def test_export_bad_destination_shows_an_error_inline(tmp_path: Path) -> None:
-    app = Harness(ExportDialog(1, 1, 1, today=TODAY))
+    app = ModalHarness(ExportDialog(1, 1, 1, today=TODAY))
     async with app.run_test() as pilot:
         app.screen.query_one("#export-path", Input).value = str(tmp_path / "[bold]missing\x1b[2J" / "x.bib")
         await pilot.press("ctrl+s")
@@ -393,7 +377,7 @@ async def test_export_bad_destination_shows_an_error_inline(tmp_path: Path) -> N
 async def test_export_over_an_existing_file_asks_first(tmp_path: Path, answer: str, overwrite: bool | None) -> None:
     target = tmp_path / "out.bib"
     target.write_text("old")
-    app = Harness(ExportDialog(1, 1, 1, today=TODAY))
+    app = ModalHarness(ExportDialog(1, 1, 1, today=TODAY))
     async with app.run_test() as pilot:
         app.screen.query_one("#export-path", Input).value = str(target)
         await pilot.press("ctrl+s")
@@ -455,7 +439,7 @@ async def test_help_lists_the_bindings_of_the_screen_below_and_closes() -> None:
 
 
 async def test_help_with_given_entries() -> None:
-    app = Harness(HelpScreen([("q", "Quit"), ("ctrl+p", "Command palette")]))
+    app = ModalHarness(HelpScreen([("q", "Quit"), ("ctrl+p", "Command palette")]))
     async with app.run_test() as pilot:
         assert "Command palette" in shown(app.screen, "#help-table")
         await pilot.press("question_mark")

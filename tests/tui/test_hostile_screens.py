@@ -5,10 +5,6 @@ LaTeX (issue 12, items 8 and 10)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from textual.app import App
-from textual.screen import Screen
 from textual.widgets import Input
 
 from reader_tui.core.library.library import Library
@@ -19,27 +15,11 @@ from reader_tui.tui.dialogs.tag_editor import TagEditor
 from reader_tui.tui.screens.stats_screen import StatsScreen
 from reader_tui.tui.screens.triage_screen import TriageScreen
 from reader_tui.tui.widgets.paper_detail import header_content
-from tui_support import screen_text, settle
+from tui_support import ModalHarness, screen_text, settle
 
 TITLE = "Evil \x1b]0;pwned\x07 title \x1b[2J with \x9b31m and \u202eevil"
 SHOWN_TITLE = "Evil ␛]0;pwned␇ title ␛[2J with \ufffd31m and \ufffdevil"
 RAW = ("\x1b", "\x07", "\x9b", "\u202e")
-NOTHING = object()
-
-
-class Harness(App):
-    """Pushes `screen` at start and keeps what it is dismissed with."""
-
-    def __init__(self, screen: Screen) -> None:
-        super().__init__()
-        self.pushed = screen
-        self.result: Any = NOTHING
-
-    def on_mount(self) -> None:
-        self.push_screen(self.pushed, self._done)
-
-    def _done(self, result: Any) -> None:
-        self.result = result
 
 
 def assert_no_raw_controls(text: str) -> None:
@@ -54,7 +34,7 @@ def hostile_view() -> PaperView:
 
 
 async def test_the_edit_dialog_shows_a_hostile_title_visibly_and_keeps_it() -> None:
-    app = Harness(EditDialog(hostile_view()))
+    app = ModalHarness(EditDialog(hostile_view()))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         title = app.screen.query_one("#edit-title", Input)
@@ -68,7 +48,7 @@ async def test_the_edit_dialog_shows_a_hostile_title_visibly_and_keeps_it() -> N
 
 
 async def test_an_edit_to_a_hostile_title_keeps_its_characters() -> None:
-    app = Harness(EditDialog(hostile_view()))
+    app = ModalHarness(EditDialog(hostile_view()))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         await pilot.press("end", "exclamation_mark")
@@ -78,7 +58,7 @@ async def test_an_edit_to_a_hostile_title_keeps_its_characters() -> None:
 
 
 async def test_the_tag_editor_shows_tags_and_typed_text_visibly() -> None:
-    app = Harness(TagEditor([TITLE], ["a\\{b}", "\x1b]0;t\x07"], {"\x1b[2Jold": 3}))
+    app = ModalHarness(TagEditor([TITLE], ["a\\{b}", "\x1b]0;t\x07"], {"\x1b[2Jold": 3}))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         typed = app.screen.query_one("#tag-input", Input)
@@ -107,7 +87,7 @@ def _hostile_library(library: Library) -> list[str]:
 
 async def test_triage_shows_a_hostile_paper_and_filter_visibly(library: Library) -> None:
     ids = _hostile_library(library)
-    app = Harness(TriageScreen(library, ids, filter_label="tag:\x1b]0;x\x07"))
+    app = ModalHarness(TriageScreen(library, ids, filter_label="tag:\x1b]0;x\x07"))
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(app, pilot)
         text = screen_text(app)
@@ -133,7 +113,7 @@ async def test_fields_left_alone_are_not_rewritten_or_refused() -> None:
     # A file's title with doubled spaces and a form feed, and a url with a space: opening
     # the dialog and saving an author change must neither clean the title nor refuse the url.
     paper = Paper(id="p2", title="Two  spaces\x0cand a feed", authors=("Ada",), url="https://x.org/a b")
-    app = Harness(EditDialog(PaperView(paper, Annotation())))
+    app = ModalHarness(EditDialog(PaperView(paper, Annotation())))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         assert "Two  spaces␌and a feed" in screen_text(app)

@@ -10,26 +10,19 @@ from reader_tui.core.model import Status
 from reader_tui.core.search.filters import ListFilter
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.main_screen import MainScreen
-from reader_tui.tui.screens.triage_screen import POSITION_SETTING, TriageScreen
+from reader_tui.tui.screens.triage_screen import POSITION_SETTING
 from reader_tui.tui.widgets.paper_list import PaperList
-from tui_support import PAPERS, make_library, screen_text, settle
+from tui_support import PAPERS, make_library, open_triage, screen_text, settle
 
 SIZE = (120, 40)
 IDS = [p.id for p in PAPERS]
 
 
-async def _open_triage(app, pilot) -> TriageScreen:
-    await settle(app, pilot)
-    await pilot.press("T")
-    await pilot.pause()
-    assert isinstance(app.screen, TriageScreen)
-    return app.screen
-
 
 async def test_decisions_land_in_the_store_and_back_works(library: Library) -> None:
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
-        triage = await _open_triage(app, pilot)
+        triage = await open_triage(app, pilot)
         assert triage.current_id == IDS[0]
         text = screen_text(app)
         assert "1 of 6 untriaged · 6 left" in text and "in the library" in text
@@ -58,7 +51,7 @@ async def test_undo_takes_back_a_decision_and_shows_it_again(library: Library) -
     said: list[str] = []
     app.notify = lambda message, **kwargs: said.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
-        triage = await _open_triage(app, pilot)
+        triage = await open_triage(app, pilot)
         await pilot.press("r", "w")
         assert library.annotation(IDS[1]).status is Status.TO_READ
         await pilot.press("u")
@@ -77,7 +70,7 @@ async def test_undo_takes_back_a_decision_and_shows_it_again(library: Library) -
 async def test_all_decided_then_escape(library: Library) -> None:
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
-        triage = await _open_triage(app, pilot)
+        triage = await open_triage(app, pilot)
         await pilot.press(*"ssssss")
         assert triage.current_id is None
         assert "All triaged" in screen_text(app)
@@ -91,7 +84,7 @@ async def test_resumes_after_a_restart(tmp_path: Path) -> None:
     library = make_library(folder)
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
-        await _open_triage(app, pilot)
+        await open_triage(app, pilot)
         await pilot.press("w", "l", "escape", "q")
     library.close()
 
@@ -101,7 +94,7 @@ async def test_resumes_after_a_restart(tmp_path: Path) -> None:
         assert reopened.settings[POSITION_SETTING] == {"all": IDS[1]}
         app = create_app(reopened)
         async with app.run_test(size=SIZE) as pilot:
-            triage = await _open_triage(app, pilot)
+            triage = await open_triage(app, pilot)
             # IDS[0] is decided; IDS[1] was passed over with "next": resume after it
             assert triage.current_id == IDS[2]
             assert "2 of 5 untriaged" in screen_text(app)
@@ -118,7 +111,7 @@ async def test_respects_the_filter_and_notes(library: Library) -> None:
         screen = app.screen
         screen.browser.list_filter = ListFilter.of(tag="llm")
         screen.browser.refilter()
-        triage = await _open_triage(app, pilot)
+        triage = await open_triage(app, pilot)
         assert triage.queue == ["p-graphs", "p-rl"]
         assert "1 of 2 untriaged" in screen_text(app) and "in this list: filter: tag:llm" in screen_text(app)
         await pilot.press("n", *"molecules!", "escape")

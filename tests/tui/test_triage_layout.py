@@ -13,17 +13,10 @@ from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.main_dialogs import triage_key
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.screens.triage_screen import POSITION_SETTING, TriageScreen
-from tui_support import PAPERS, screen_text, settle
+from tui_support import PAPERS, open_triage, screen_text, settle
 
 IDS = [p.id for p in PAPERS]
 
-
-async def _open_triage(app, pilot) -> TriageScreen:
-    await settle(app, pilot)
-    await pilot.press("T")
-    await pilot.pause()
-    assert isinstance(app.screen, TriageScreen)
-    return app.screen
 
 
 def _rows(app) -> list[str]:
@@ -39,7 +32,7 @@ async def test_header_and_footer_fit_80_columns_with_a_long_search(library: Libr
         await pilot.press("enter")  # keep the results
         app.screen.browser.search_for("a " + "transformers attention " * 6)  # a long search
         await settle(app, pilot)
-        triage = await _open_triage(app, pilot)
+        triage = await open_triage(app, pilot)
         rows = _rows(app)
         header = next(row for row in rows if "untriaged" in row)
         total = len(triage.queue)
@@ -73,7 +66,7 @@ async def test_an_undo_is_not_a_decision_in_the_pace(library: Library) -> None:
 async def test_the_whole_library_resumes_after_another_list_was_triaged(library: Library) -> None:
     app = create_app(library)
     async with app.run_test(size=(120, 40)) as pilot:
-        await _open_triage(app, pilot)
+        await open_triage(app, pilot)
         await pilot.press("w", "l", "escape")  # whole library: decided IDS[0], passed IDS[1]
         assert library.settings[POSITION_SETTING]["all"] == IDS[1]
         # a list no query names (as "more like this" shows): its own key, not "all"
@@ -81,13 +74,13 @@ async def test_the_whole_library_resumes_after_another_list_was_triaged(library:
         assert isinstance(screen, MainScreen)
         screen.paper_list.set_ids([IDS[4], IDS[5]], keep=IDS[4])
         await settle(app, pilot)
-        triage = await _open_triage(app, pilot)
+        triage = await open_triage(app, pilot)
         assert triage.filter_key.startswith("list:2:")
         await pilot.press("s", "escape")
         assert library.settings[POSITION_SETTING]["all"] == IDS[1]
         screen.browser.refilter()  # every paper again
         await settle(app, pilot)
-        triage = await _open_triage(app, pilot)
+        triage = await open_triage(app, pilot)
         assert triage.filter_key == "all" and triage.current_id == IDS[2]
 
 
@@ -107,7 +100,7 @@ async def test_o_opens_the_url_in_triage(library: Library, monkeypatch) -> None:
     monkeypatch.setenv("DISPLAY", ":0")  # a browser can start here (without one, the url is copied)
     app = create_app(library)
     async with app.run_test(size=(120, 40)) as pilot:
-        await _open_triage(app, pilot)
+        await open_triage(app, pilot)
         await pilot.press("o")
         await app.workers.wait_for_complete()
         assert opened == ["https://openreview.net/forum?id=attention"]
@@ -124,7 +117,7 @@ async def test_help_in_triage_names_every_key_of_back_and_next(library: Library)
 
     app = create_app(library)
     async with app.run_test(size=(120, 40)) as pilot:
-        triage = await _open_triage(app, pilot)
+        triage = await open_triage(app, pilot)
         assert triage.focused.id == "triage-paper"
         # the paper's inherited sideways scroll no longer hides ← and → from help
         entries = dict((text, keys) for keys, text in help_entries(triage))

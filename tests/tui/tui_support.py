@@ -132,3 +132,34 @@ async def enter_text(pilot: Any, selector: str, text: str) -> None:
     field.cursor_position = len(text)
     await pilot.pause()
     await pilot.press("enter")
+
+
+NOTHING = object()
+"""What `ModalHarness.result` holds until its screen is dismissed."""
+
+
+class ModalHarness(App):
+    """An app that pushes `modal` at start and keeps what it is dismissed with: a dialog
+    or screen tested on its own, without the main screen around it."""
+
+    def __init__(self, modal: Any) -> None:
+        super().__init__()
+        self.modal = modal
+        self.result: Any = NOTHING
+
+    def on_mount(self) -> None:
+        self.push_screen(self.modal, self._done)
+
+    def _done(self, result: Any) -> None:
+        self.result = result
+
+
+async def open_triage(app: App[Any], pilot: Any) -> Any:
+    """Press T on the main screen and return the triage screen it opens."""
+    from reader_tui.tui.screens.triage_screen import TriageScreen
+
+    await settle(app, pilot)
+    await pilot.press("T")
+    await pilot.pause()
+    assert isinstance(app.screen, TriageScreen)
+    return app.screen
