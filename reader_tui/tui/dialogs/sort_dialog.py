@@ -1,7 +1,9 @@
-"""The sort dialog: order the list by title, status, date added or last change.
+"""The sort dialog: order the list by title, status, date added or last change, or
+"for you" (a model of the user's decisions, offered when the browser has one).
 
-A letter picks a field and applies at once (t, s, a, c); r flips the direction. The
-app sorts, with `reader_tui.core.search.sorting.sort_views`.
+A letter picks a field and applies at once (t, s, a, c, y); r flips the direction. The
+app sorts, with `reader_tui.core.search.sorting.sort_views`. Under "for you" a line says
+what the model learned from, or how many more decisions it needs.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from textual.widgets import Checkbox, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.paths import styles_dir
-from ...core.search.sorting import SORT_FIELDS, SortKey
+from ...core.search.sorting import MODEL_FIELDS, SORT_FIELDS, SortKey
 
 #: The key that picks each field.
-FIELD_KEYS = {"title": "t", "status": "s", "added": "a", "changed": "c"}
+FIELD_KEYS = {"title": "t", "status": "s", "added": "a", "changed": "c", "for-you": "y"}
 
 
 class SortDialog(ModalScreen[SortKey | None]):
@@ -31,29 +33,35 @@ class SortDialog(ModalScreen[SortKey | None]):
         Binding("r", "toggle_reverse", "Reverse", id="sort.reverse"),
         *(
             Binding(key, f"pick('{name}')", f"By {label}", show=False, id=f"sort.{name}")
-            for name, label in SORT_FIELDS.items()
+            for name, label in {**SORT_FIELDS, **MODEL_FIELDS}.items()
             for key in [FIELD_KEYS[name]]
         ),
     ]
 
-    def __init__(self, current: SortKey = SortKey()) -> None:
+    def __init__(self, current: SortKey = SortKey(), *, for_you: tuple[bool, str] | None = None) -> None:
+        """`for_you`: whether "for you" can be chosen now and the line that says what it
+        learned from or what it still needs (None: not offered)."""
         super().__init__()
         self.current = current
-        self._fields = list(SORT_FIELDS)
+        self.for_you = for_you
+        self._fields = list(SORT_FIELDS) + (list(MODEL_FIELDS) if for_you is not None else [])
+        self._labels = {**SORT_FIELDS, **MODEL_FIELDS}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sort-dialog", classes="dialog"):
             yield Static("Sort by", classes="dialog-title", markup=False)
             yield OptionList(
-                *(Option(f"{FIELD_KEYS[name]}  {label}") for name, label in SORT_FIELDS.items()),
+                *(Option(f"{FIELD_KEYS[name]}  {self._labels[name]}") for name in self._fields),
                 id="sort-fields",
             )
+            if self.for_you is not None:
+                yield Static(self.for_you[1], id="sort-for-you", markup=False)
             yield Checkbox("reverse (Z to A; dates oldest first)", self.current.reverse, id="sort-reverse")
             yield Static("letter or enter apply · r reverse", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         fields = self.query_one("#sort-fields", OptionList)
-        fields.highlighted = self._fields.index(self.current.field)
+        fields.highlighted = self._fields.index(self.current.field) if self.current.field in self._fields else 0
         fields.focus()
 
     @property
@@ -64,11 +72,22 @@ class SortDialog(ModalScreen[SortKey | None]):
 
     @on(OptionList.OptionSelected, "#sort-fields")
     def _apply(self) -> None:
-        self.dismiss(self.key)
+        self._dismiss_if_possible()
 
     def action_pick(self, name: str) -> None:
+        if name not in self._fields:
+            return
         self.query_one("#sort-fields", OptionList).highlighted = self._fields.index(name)
-        self.dismiss(self.key)
+        self._dismiss_if_possible()
+
+    def _dismiss_if_possible(self) -> None:
+        key = self.key
+        if key.field in MODEL_FIELDS and self.for_you is not None and not self.for_you[0]:
+            # nothing kept yet: the model has nothing to learn from; the line says what it needs
+            self.query_one("#sort-for-you", Static).add_class("-error")
+            self.app.bell()
+            return
+        self.dismiss(key)
 
     def action_toggle_reverse(self) -> None:
         self.query_one("#sort-reverse", Checkbox).toggle()

@@ -32,6 +32,7 @@ from reader_tui.tui.navigation import MoreLike
 from reader_tui.tui.saving import SavingIndicator
 from reader_tui.tui.screens import main_dialogs, main_moves
 from reader_tui.tui.widgets.footer import KeyFooter
+from reader_tui.tui.widgets.for_you_model import ForYouModel
 from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_browser import PaperBrowser
@@ -102,6 +103,7 @@ class MainScreen(Screen):
             yield SidePane(self.library, lambda paper_id: self.browser.matched.get(paper_id, ()), id="side")
         yield StatusBar(id="status")
         yield LibraryWatcher(self.library)
+        yield ForYouModel(self.library)
         yield KeyFooter()
 
     @property
@@ -120,8 +122,14 @@ class MainScreen(Screen):
     def status_bar(self) -> StatusBar:
         return self.query_one(StatusBar)
 
+    @property
+    def for_you(self) -> ForYouModel:
+        return self.query_one(ForYouModel)
+
     def on_mount(self) -> None:
         self.app.library_changed_signal.subscribe(self, self._library_changed)
+        self.browser.for_you = self.for_you
+        self.for_you.trained_signal.subscribe(self, self._for_you_trained)
         self._update_counts()
         self._describe()
         self.browser.restore_place()
@@ -214,10 +222,15 @@ class MainScreen(Screen):
         # From the LibraryWatcher: each index to its owner.
         self._report_damaged()  # building the index met every record
         self.browser.set_index(message.index)
+        self.for_you.set_index(message.index)
         self.query_one(SavedSearchList).index = message.index
 
     def on_related_ready(self, message: RelatedReady) -> None:
         self.side.set_related_index(message.index, message.seconds)
+
+    def _for_you_trained(self, model: object) -> None:
+        self.browser.for_you_trained()
+        self._describe()
 
     def _report_damaged(self) -> None:
         """Say once each damaged catalog record met so far (drawn as placeholder rows)."""

@@ -72,6 +72,10 @@ class PaperBrowser(Vertical):
         """The search index once built (None: titles are matched without it)."""
         self.matched: Mapping[str, frozenset[str]] = {}
         """The words each shown paper matched in the search (for highlighting)."""
+        self.every_word: int | None = None
+        """Of the search's hits, how many have every word (None: all do, or no search)."""
+        self.for_you: Any = None
+        """The screen's `ForYouModel` (the "for you" sort's scores and readiness)."""
         self.history = History()
         self._token = 0
         self._keep: str | None = None
@@ -114,13 +118,17 @@ class PaperBrowser(Vertical):
             return
         self._token += 1
         papers = self.paper_list
-        self._compute(self._token, self.list_filter, self.sort_key, self.search_text, self.index, frozenset(papers.marked))
+        scores = self.for_you.scores() if self.for_you is not None and self.sorted_for_you else None
+        self._compute(
+            self._token, self.list_filter, self.sort_key, self.search_text, self.index, frozenset(papers.marked), scores
+        )
         self._keep = None if first else keep if keep is not None else papers.current_id
 
     @work(thread=True, exclusive=True, group="search")
-    def _compute(self, token: int, list_filter, sort_key, search, index, marked) -> None:
+    def _compute(self, token: int, list_filter, sort_key, search, index, marked, scores=None) -> None:
         listing = compute_listing(
-            self.library, list_filter=list_filter, sort=sort_key, search=search, index=index, marked=marked
+            self.library, list_filter=list_filter, sort=sort_key, search=search, index=index, marked=marked,
+            scores=scores,
         )
         self.post_message(ListingReady(listing, token))
 
@@ -133,6 +141,7 @@ class PaperBrowser(Vertical):
             self.post_message(self.SearchFailed(listing.error))
             return
         self.matched = listing.matched
+        self.every_word = listing.every_word
         papers = self.paper_list
         papers.empty_text = "No papers match" if self.search_text or not self.list_filter.is_empty else "No papers"
         papers.set_ids(listing.ids, keep=self._keep, matched=listing.matched)
@@ -144,7 +153,8 @@ class PaperBrowser(Vertical):
         if not self.list_filter.is_empty:
             parts.append(f"filter: {self.list_filter.describe()}")
         if self.sort_key is not None:
-            parts.append(f"sort: {self.sort_key.label}")
+            learning = self.sorted_for_you and (self.for_you is None or self.for_you.scores() is None)
+            parts.append(f"sort: {self.sort_key.label}" + (" (learning…)" if learning else ""))
         if self.search_text.strip():
             parts.append(f"search: {self.search_text.strip()}")
         if self._more:
@@ -404,8 +414,8 @@ class PaperBrowser(Vertical):
         from reader_tui.core.search.sorting import order_key, reposition
 
         papers = self.paper_list
-        if self.sort_key is None or not changed.intersection(papers.ids):
-            return
+        if self.sort_key is None or not changed.intersection(papers.ids) or self.sorted_for_you:
+            return  # "for you" re-sorts once the model has learned from the change
         order = order_key(self.sort_key)
         view = self.library.view
         ids = reposition(papers.ids, changed, lambda pid: order(view(pid)))
@@ -433,9 +443,24 @@ class PaperBrowser(Vertical):
                 return
             self.sort_key = key
             self.library.set_setting("sort", {"field": key.field, "reverse": key.reverse})
+            if self.sorted_for_you and self.for_you is not None:
+                self.for_you.want()  # the list follows once the model is trained
             self.refilter()
 
-        self.app.push_screen(SortDialog(self.sort_key or SortKey()), apply)
+        for_you = None
+        if self.for_you is not None:
+            for_you = (self.for_you.can_learn(), self.for_you.readiness()[1])
+        self.app.push_screen(SortDialog(self.sort_key or SortKey(), for_you=for_you), apply)
+
+    @property
+    def sorted_for_you(self) -> bool:
+        """The list is in "for you" order (a model of the user's decisions)."""
+        return self.sort_key is not None and self.sort_key.field == "for-you"
+
+    def for_you_trained(self) -> None:
+        """A new "for you" model: the list in its order, the cursor on the same paper."""
+        if self.sorted_for_you and not self.search_text.strip() and not self._more:
+            self.refilter()
 
     def restore_place(self) -> None:
         """Show the list as it was left last time: in the sort order saved, the cursor on

@@ -1,0 +1,143 @@
+""""For you" in the TUI: the sort (`s`, then `y`) ranks the undecided papers by a model of
+the user's decisions, retrained after each one; the dialog says what it still needs; the
+detail pane says why a paper ranks where it does; triage offers the order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
+from reader_tui.tui import widgets
+from reader_tui.tui.app import create_app
+from reader_tui.tui.dialogs.sort_dialog import SortDialog
+from reader_tui.tui.widgets.paper_list import PaperList
+from tui_support import screen_text, settle, settle_workers, wait_until
+
+pytest.importorskip("sklearn")
+
+SIZE = (140, 40)
+
+_GRAPH = [
+    "Graph neural networks for molecular property prediction",
+    "Message passing graph networks on molecules",
+    "Equivariant graph neural networks for molecular dynamics",
+    "Molecular graph generation with message passing",
+    "Scaling graph neural networks to large molecules",
+    "Graph transformers for molecular conformers",
+    "Message passing over molecular graphs with attention",
+    "Graph neural networks predict molecular energies",
+    "Coarse molecular graphs for protein message passing",
+    "Self-supervised molecular graph networks",
+]
+_DIFFUSION = [
+    "Diffusion models for image synthesis",
+    "Faster sampling of image diffusion models",
+    "Latent diffusion denoising for high resolution images",
+    "Guidance in diffusion image generation",
+    "Consistency distillation of image diffusion",
+    "Score matching diffusion for image editing",
+    "Denoising diffusion image super resolution",
+    "Video and image diffusion with transformers",
+    "Diffusion models denoising images in few steps",
+    "Text to image diffusion alignment",
+]
+
+
+_OTHER = (
+    "auction bandits calibration compilers databases economics fairness games hardware kernels lattices "
+    "markets negotiation oceans privacy quantum robotics satellites traffic weather"
+).split()
+
+
+def _papers() -> list[Paper]:
+    # interleaved, so the catalog order is no answer: g0, d0, f0, g1, d1, f1, ...; twenty
+    # other papers, one word each, so that a topic's words are in a quarter of the papers
+    # (the features leave out words in more)
+    papers = []
+    for n, (graph, diffusion) in enumerate(zip(_GRAPH, _DIFFUSION)):
+        papers.append(Paper(id=f"g{n}", title=graph, abstract=f"{graph}. We study molecules as graphs with message passing."))
+        papers.append(Paper(id=f"d{n}", title=diffusion, abstract=f"{diffusion}. Denoising diffusion generates images."))
+        for m in (2 * n, 2 * n + 1):
+            word = _OTHER[m]
+            papers.append(Paper(id=f"f{m}", title=f"On {word}", abstract=f"A study of {word} and {word} systems."))
+    return papers
+
+
+@pytest.fixture
+def topics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(widgets.for_you_model, "TRAIN_DELAY", 0.0)  # no debounce to wait out
+    library = Library.open(tmp_path / "topics", background_writes=True)
+    library.import_papers(_papers())
+    yield library
+    library.close()
+
+
+def _ids(app) -> list[str]:
+    return list(app.screen.query_one(PaperList).ids)
+
+
+def _for_you_line(app) -> str:
+    from textual.widgets import Static
+
+    return str(app.screen.query_one("#sort-for-you", Static).content)
+
+
+async def _trained(app, pilot, after: int) -> None:
+    model = app.screen.for_you
+    assert await wait_until(pilot, lambda: model.generation > after)
+    await settle_workers(pilot)
+
+
+async def test_the_sort_dialog_says_what_for_you_needs(topics: Library) -> None:
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s")
+        assert isinstance(app.screen, SortDialog)
+        assert "y  for you" in screen_text(app)
+        assert _for_you_line(app) == "for you needs 3 more kept (to-read, reading, read or tagged) and 3 more skipped"
+        assert "for you needs 3 more kept" in screen_text(app)
+        await pilot.press("y")  # nothing kept: nothing to learn from, the dialog stays
+        assert isinstance(app.screen, SortDialog)
+        await pilot.press("escape")
+        assert app.screen.browser.sort_key is None
+
+
+async def test_sort_for_you_ranks_the_topic_kept_first_and_follows_each_decision(topics: Library) -> None:
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s")
+        assert _for_you_line(app) == "for you: learned from 3 papers kept and 3 skipped"
+        await pilot.press("y")
+        await _trained(app, pilot, 0)
+        await settle(app, pilot)
+        ids = _ids(app)
+        # the seven graph papers left undecided first; the diffusion ones, the topic skipped, last
+        # of the undecided; then the decided
+        assert set(ids[:7]) == {f"g{n}" for n in range(3, 10)}
+        assert set(ids[27:34]) == {f"d{n}" for n in range(3, 10)}
+        assert set(ids[34:]) == {"g0", "g1", "g2", "d0", "d1", "d2"}
+        assert "sort: for you" in screen_text(app)
+        assert topics.settings["sort"] == {"field": "for-you", "reverse": False}
+        # a decision retrains the model and the list follows it, the cursor on its paper
+        paper_list = app.screen.query_one(PaperList)
+        paper_list.move_to(ids.index("d5"))
+        generation = app.screen.for_you.generation
+        await pilot.press("2")  # d5 to-read: diffusion is wanted too now
+        await _trained(app, pilot, generation)
+        await settle(app, pilot)
+        assert paper_list.current_id == "d5"
+        assert "d5" in _ids(app)[-7:]  # decided: among the decided papers at the end
+        # the user changes their mind: diffusion kept, graphs skipped; the list follows
+        generation = app.screen.for_you.generation
+        topics.set_status(["d3", "d4", "d6"], Status.TO_READ)
+        topics.set_status(["g3", "g4", "g5", "g6"], Status.SKIPPED)
+        await _trained(app, pilot, generation)
+        assert await wait_until(pilot, lambda: _ids(app)[0] in {"d7", "d8", "d9"})
+        assert paper_list.current_id == "d5"
