@@ -141,3 +141,35 @@ async def test_sort_for_you_ranks_the_topic_kept_first_and_follows_each_decision
         await _trained(app, pilot, generation)
         assert await wait_until(pilot, lambda: _ids(app)[0] in {"d7", "d8", "d9"})
         assert paper_list.current_id == "d5"
+
+
+async def test_the_for_you_sort_is_restored_at_the_next_start(topics: Library) -> None:
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    topics.set_setting("sort", {"field": "for-you", "reverse": False})
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await _trained(app, pilot, 0)
+        assert await wait_until(pilot, lambda: set(_ids(app)[:7]) == {f"g{n}" for n in range(3, 10)})
+        assert "sort: for you" in screen_text(app)
+
+
+async def test_the_status_line_says_how_many_hits_have_every_word(topics: Library) -> None:
+    from tui_support import enter_text
+
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert await wait_until(pilot, lambda: app.screen.browser.index is not None and app.screen.browser.index.abstracts_indexed)
+        await pilot.press("slash")
+        await enter_text(pilot, "#search", "molecular graph message passing")
+        await settle(app, pilot)
+        assert len(_ids(app)) == 10
+        assert "10 papers of 40 · 8 with every word" in screen_text(app)
+        await pilot.press("escape")  # the search ends: so does the line
+        await settle(app, pilot)
+        assert "with every word" not in screen_text(app)
+        await pilot.press("slash")
+        await enter_text(pilot, "#search", "graph")  # every hit has every word: nothing to say
+        await settle(app, pilot)
+        assert "with every word" not in screen_text(app)

@@ -139,6 +139,8 @@ class MainScreen(Screen):
     def on_paper_browser_listing_changed(self, message: PaperBrowser.ListingChanged) -> None:
         note, self._say_when_listed = message.note or self._say_when_listed, ""
         self.status_bar.set_message(note)
+        browser = self.browser
+        self.status_bar.set_every_word(browser.every_word if browser.search_text.strip() else None)
         self._update_counts()
         self._describe()
         self._report_damaged()  # a filter or sort met every record

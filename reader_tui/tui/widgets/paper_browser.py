@@ -465,14 +465,17 @@ class PaperBrowser(Vertical):
     def restore_place(self) -> None:
         """Show the list as it was left last time: in the sort order saved, the cursor on
         the paper it was on (`remember_place`)."""
-        from reader_tui.core.search.sorting import SORT_FIELDS
+        from reader_tui.core.search.sorting import MODEL_FIELDS, SORT_FIELDS
 
         saved = self.library.settings.get("cursor")
         paper = saved.get("paper") if isinstance(saved, dict) else None
         paper = paper if isinstance(paper, str) and paper in self.library.papers else None
         sort = self.library.settings.get("sort")
-        if isinstance(sort, dict) and sort.get("field") in SORT_FIELDS:
+        restorable = SORT_FIELDS if self.for_you is None else {**SORT_FIELDS, **MODEL_FIELDS}
+        if isinstance(sort, dict) and sort.get("field") in restorable:
             self.sort_key = SortKey(sort["field"], bool(sort.get("reverse")))
+            if self.sorted_for_you:
+                self.for_you.want()  # trained once the search index is in
             self.refilter(keep=paper, first=paper is None)
         elif paper is not None:
             papers = self.paper_list
