@@ -173,3 +173,35 @@ async def test_the_status_line_says_how_many_hits_have_every_word(topics: Librar
         await enter_text(pilot, "#search", "graph")  # every hit has every word: nothing to say
         await settle(app, pilot)
         assert "with every word" not in screen_text(app)
+
+
+async def test_the_detail_pane_says_why_a_paper_ranks_where_it_does(topics: Library) -> None:
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    topics.edit("g0", title="[bold]Graph[/bold] networks for molecules")  # a title is data, never markup
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "for you" not in app.screen.side.detail.text  # sorted otherwise: nothing to say
+        await pilot.press("s", "y")
+        await _trained(app, pilot, 0)
+        await settle(app, pilot)
+        await pilot.press("g")  # the cursor stayed on its paper (g0, decided): to the top
+        await settle(app, pilot)
+        detail = app.screen.side.detail
+        assert detail.paper_id in {f"g{n}" for n in range(3, 10)}
+        line = next(line for line in detail.text.splitlines() if line.startswith("for\u00a0you"))
+        words = line.split("words: ")[1].split(" · ")[0].split(", ")
+        assert words and set(words) <= {"graph", "graphs", "molecular", "molecules", "message", "passing", "networks", "neural"}
+        assert " · like: " in line
+        liked = line.split(" · like: ")[1]
+        assert any(title[:20] in liked for title in _GRAPH[:3]) or "[bold]Graph[/bold]" in liked
+        assert "for you" in screen_text(app) and "words: " in screen_text(app)
+        # a decided paper ranks last for being decided: no line
+        app.screen.query_one(PaperList).move_to(_ids(app).index("g1"))
+        await settle(app, pilot)
+        assert "words: " not in detail.text
+        # sorted otherwise again: the line goes
+        await pilot.press("s", "t")
+        await settle(app, pilot)
+        assert "words: " not in detail.text

@@ -46,6 +46,18 @@ from reader_tui.tui.widgets.status_bar import StatusBar
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
 
 
+class PaperTitles:
+    """Paper id -> its title on one line (short), looked up when asked: for "like: …"."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+
+    def get(self, paper_id: str, default: str = "") -> str:
+        if paper_id not in self.library.papers:
+            return default
+        return one_line(self.library.view(paper_id).title, 40)
+
+
 class MainScreen(Screen):
     """List on the left, detail and notes on the right (stacked on narrow terminals)."""
 
@@ -90,6 +102,7 @@ class MainScreen(Screen):
         self.saving = SavingIndicator(self, library)
         self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
         self._say_when_listed = ""  # said once the list shows what an action asked for
+        self._for_you_shown = False  # the detail pane says why (the list is sorted "for you")
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -100,7 +113,9 @@ class MainScreen(Screen):
         with Horizontal(id="panes"):
             yield SavedSearchList(self.library, id="saved-searches")
             yield PaperBrowser(self.library, id="browser")
-            yield SidePane(self.library, lambda paper_id: self.browser.matched.get(paper_id, ()), id="side")
+            yield SidePane(
+                self.library, lambda paper_id: self.browser.matched.get(paper_id, ()), self._why, id="side"
+            )
         yield StatusBar(id="status")
         yield LibraryWatcher(self.library)
         yield ForYouModel(self.library)
@@ -144,6 +159,9 @@ class MainScreen(Screen):
         self._update_counts()
         self._describe()
         self._report_damaged()  # a filter or sort met every record
+        if self.browser.sorted_for_you != self._for_you_shown:
+            self._for_you_shown = self.browser.sorted_for_you
+            self.side.show(self.side.detail.paper_id)  # with or without its "for you" line
 
     def on_paper_browser_search_failed(self, message: PaperBrowser.SearchFailed) -> None:
         self.status_bar.set_message(f"search: {message.error}", error=True)
@@ -233,6 +251,17 @@ class MainScreen(Screen):
     def _for_you_trained(self, model: object) -> None:
         self.browser.for_you_trained()
         self._describe()
+        self.side.show(self.side.detail.paper_id)  # the "for you" line from the new model
+
+    def _why(self, paper_id: str) -> str:
+        """Why `paper_id` ranks where it does when the list is sorted "for you" (an
+        undecided paper: the decided ones come last for being decided)."""
+        if not self.browser.sorted_for_you:
+            return ""
+        view = self.library.view(paper_id)
+        if view.status is not Status.UNREAD or view.tags:
+            return ""
+        return self.for_you.explain(paper_id, PaperTitles(self.library))
 
     def _report_damaged(self) -> None:
         """Say once each damaged catalog record met so far (drawn as placeholder rows)."""
