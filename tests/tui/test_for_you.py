@@ -205,3 +205,73 @@ async def test_the_detail_pane_says_why_a_paper_ranks_where_it_does(topics: Libr
         await pilot.press("s", "t")
         await settle(app, pilot)
         assert "words: " not in detail.text
+
+
+# -- triage ---------------------------------------------------------------------------------
+
+
+def _triage_line(app) -> str:
+    from textual.widgets import Static
+
+    return str(app.screen.query_one("#triage-for-you", Static).render())
+
+
+async def test_triage_says_how_many_decisions_for_you_needs(topics: Library) -> None:
+    from reader_tui.tui.screens.triage_screen import TriageScreen
+
+    topics.set_status(["g0"], Status.TO_READ)
+    app = create_app(topics)
+    said: list[str] = []
+    app.notify = lambda message, **kwargs: said.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("T")
+        await pilot.pause()
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        assert "for you needs 2 more kept and 3 more skipped" in screen_text(app)
+        await pilot.press("f")  # not yet: it says why, the list order stays
+        assert said[-1].startswith("for you needs 2 more kept") and not triage.by_for_you
+        await pilot.press("w", "w", "s", "s")
+        assert "for you needs 1 more skipped" in screen_text(app)
+        await pilot.press("s")
+        assert "f: for you order" in screen_text(app)
+
+
+async def test_triage_in_for_you_order_follows_each_decision(topics: Library) -> None:
+    from reader_tui.tui.screens.triage_screen import TriageScreen
+
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("T")
+        await pilot.pause()
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        assert triage.current_id == "f0"  # the list's order: the first untriaged paper
+        assert "f: for you order" in screen_text(app)
+        model = triage.for_you
+        await pilot.press("f")
+        assert await wait_until(pilot, lambda: triage.current_id in {f"g{n}" for n in range(3, 10)})
+        assert "For you · 34 of 34 left" in screen_text(app) and "in for you order" in screen_text(app)
+
+        def first_of_latest_model() -> str:
+            scores = model.scores()
+            untriaged = [pid for pid in triage.queue if topics.annotation(pid).status is Status.UNREAD]
+            return max(untriaged, key=lambda pid: scores[pid])
+
+        for key in "wsw":
+            decided = triage.current_id
+            generation = model.generation
+            await pilot.press(key)
+            # the model learns from the decision, and the paper shown is the one it ranks first
+            assert await wait_until(pilot, lambda: model.generation > generation and decided in model.model.decided)
+            await settle_workers(pilot)
+            assert await wait_until(pilot, lambda: triage.current_id == first_of_latest_model())
+        # a paper passed over is seen, left undecided: a weak "no" for the model
+        passed = triage.current_id
+        await pilot.press("l")
+        assert passed in model.seen and triage.current_id != passed
+        assert topics.annotation(passed).status is Status.UNREAD

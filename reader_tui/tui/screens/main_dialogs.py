@@ -165,7 +165,7 @@ def triage(screen: Screen, library: Library, papers: Any, browser: Any, suggest:
     ids = list(papers.ids)
     triage_screen = TriageScreen(
         library, ids, filter_key=triage_key(library, ids, browser.query_text()), filter_label=browser.describe(),
-        suggest=suggest,
+        suggest=suggest, for_you=getattr(screen, "for_you", None),
     )
     screen.app.push_screen(triage_screen, back)
 
