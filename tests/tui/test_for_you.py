@@ -125,22 +125,26 @@ async def test_sort_for_you_ranks_the_topic_kept_first_and_follows_each_decision
         assert set(ids[34:]) == {"g0", "g1", "g2", "d0", "d1", "d2"}
         assert "sort: for you" in screen_text(app)
         assert topics.settings["sort"] == {"field": "for-you", "reverse": False}
-        # a decision retrains the model and the list follows it, the cursor on its paper
+        # a decision retrains the model and the list follows it; the paper decided goes
+        # among the decided ones, the cursor stays on its row: the next paper to decide
         paper_list = app.screen.query_one(PaperList)
-        paper_list.move_to(ids.index("d5"))
+        row = ids.index("d5")
+        paper_list.move_to(row)
         generation = app.screen.for_you.generation
         await pilot.press("2")  # d5 to-read: diffusion is wanted too now
         await _trained(app, pilot, generation)
         await settle(app, pilot)
-        assert paper_list.current_id == "d5"
         assert "d5" in _ids(app)[-7:]  # decided: among the decided papers at the end
+        assert paper_list.cursor == row and paper_list.current_id == _ids(app)[row] != "d5"
+        # an undecided paper under the cursor stays under it, wherever the new order puts it
+        paper_list.move_to(_ids(app).index("d8"))
         # the user changes their mind: diffusion kept, graphs skipped; the list follows
         generation = app.screen.for_you.generation
         topics.set_status(["d3", "d4", "d6"], Status.TO_READ)
         topics.set_status(["g3", "g4", "g5", "g6"], Status.SKIPPED)
         await _trained(app, pilot, generation)
         assert await wait_until(pilot, lambda: _ids(app)[0] in {"d7", "d8", "d9"})
-        assert paper_list.current_id == "d5"
+        assert paper_list.current_id == "d8"
 
 
 async def test_the_for_you_sort_is_restored_at_the_next_start(topics: Library) -> None:

@@ -55,7 +55,7 @@ class PaperTitles:
     def get(self, paper_id: str, default: str = "") -> str:
         if paper_id not in self.library.papers:
             return default
-        return one_line(self.library.view(paper_id).title, 40)
+        return one_line(self.library.view(paper_id).title, 32)
 
 
 class MainScreen(Screen):

@@ -79,6 +79,7 @@ class PaperBrowser(Vertical):
         self.history = History()
         self._token = 0
         self._keep: str | None = None
+        self._keep_row: int | None = None  # the cursor's row instead, when `_keep` is None
         # "more like this" lists, each over the list it replaced (None: to be recomputed)
         self._more: list[tuple[MoreLike, Snapshot | None]] = []
         # the list before `/` and the "more like this" lists it showed, for escape
@@ -123,6 +124,7 @@ class PaperBrowser(Vertical):
             self._token, self.list_filter, self.sort_key, self.search_text, self.index, frozenset(papers.marked), scores
         )
         self._keep = None if first else keep if keep is not None else papers.current_id
+        self._keep_row = None
 
     @work(thread=True, exclusive=True, group="search")
     def _compute(self, token: int, list_filter, sort_key, search, index, marked, scores=None) -> None:
@@ -144,7 +146,10 @@ class PaperBrowser(Vertical):
         self.every_word = listing.every_word
         papers = self.paper_list
         papers.empty_text = "No papers match" if self.search_text or not self.list_filter.is_empty else "No papers"
-        papers.set_ids(listing.ids, keep=self._keep, matched=listing.matched)
+        keep = self._keep
+        if self._keep_row is not None and listing.ids:
+            keep = listing.ids[min(self._keep_row, len(listing.ids) - 1)]
+        papers.set_ids(listing.ids, keep=keep, matched=listing.matched)
         self.post_message(self.ListingChanged())
 
     def describe(self) -> str:
@@ -458,9 +463,17 @@ class PaperBrowser(Vertical):
         return self.sort_key is not None and self.sort_key.field == "for-you"
 
     def for_you_trained(self) -> None:
-        """A new "for you" model: the list in its order, the cursor on the same paper."""
-        if self.sorted_for_you and not self.search_text.strip() and not self._more:
-            self.refilter()
+        """A new "for you" model: the list in its order, the cursor on the same paper, or,
+        when that paper was just decided (it goes among the decided ones, at the end), on
+        the same row: the paper the model now ranks there, the next one to decide."""
+        if not self.sorted_for_you or self.search_text.strip() or self._more:
+            return
+        papers = self.paper_list
+        current = papers.current_id
+        view = self.library.view(current) if current in self.library.papers else None
+        self.refilter()
+        if view is not None and (view.status is not Status.UNREAD or view.tags):
+            self._keep, self._keep_row = None, papers.cursor
 
     def restore_place(self) -> None:
         """Show the list as it was left last time: in the sort order saved, the cursor on
