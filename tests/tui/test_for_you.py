@@ -279,3 +279,38 @@ async def test_triage_in_for_you_order_follows_each_decision(topics: Library) ->
         await pilot.press("l")
         assert passed in model.seen and triage.current_id != passed
         assert topics.annotation(passed).status is Status.UNREAD
+
+
+def test_a_start_that_never_asks_for_you_loads_neither_numpy_nor_scikit_learn(tmp_path: Path) -> None:
+    # the start, the search index loaded, the list shown: the model's libraries (some 60 MB
+    # and a second or two) wait until "for you" is asked for
+    import os
+    import subprocess
+    import sys
+
+    probe = """
+import asyncio, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from tui_support import make_library, settle_workers
+from reader_tui.tui.app import create_app
+
+async def main():
+    library = make_library(Path(sys.argv[1]))
+    app = create_app(library)
+    async with app.run_test() as pilot:
+        await settle_workers(pilot)
+        assert app.screen.browser.index is not None
+    library.close()
+    print(sorted(m for m in ("numpy", "scipy", "sklearn") if m in sys.modules))
+
+asyncio.run(main())
+"""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "lib"), str(root / "tests" / "tui")],
+        cwd=root, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(root), "READER_TUI_CACHE": str(tmp_path / "cache")},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
