@@ -314,3 +314,23 @@ asyncio.run(main())
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+async def test_a_training_that_fails_says_so(topics: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reader_tui.core.related import for_you
+
+    def broken(*args, **kwargs):
+        raise MemoryError("no room")
+
+    monkeypatch.setattr(for_you, "train", broken)
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    app = create_app(topics)
+    said: list[str] = []
+    app.notify = lambda message, **kwargs: said.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s", "y")
+        assert await wait_until(pilot, lambda: bool(app.screen.for_you.failed))
+        await settle(app, pilot)
+        assert "for you could not be trained: MemoryError: no room" in said
+        assert "sort: for you (failed)" in screen_text(app)

@@ -20,6 +20,7 @@ from textual import work
 from textual.signal import Signal
 from textual.timer import Timer
 from textual.widget import Widget
+from textual.worker import Worker, WorkerState
 
 from reader_tui.core.library.library import Library
 
@@ -121,7 +122,16 @@ class ForYouModel(Widget):
         scores = model.scores() if model is not None else None
         self.app.call_from_thread(self._publish, model, scores, time.perf_counter() - started)
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "for-you" and event.state is WorkerState.ERROR:
+            # said once, in words; the list keeps its order and says nothing was learned
+            error = event.worker.error
+            self.failed = f"for you could not be trained: {type(error).__name__}: {error}"
+            self.app.notify(self.failed, severity="error", markup=False, timeout=15)
+            self.trained_signal.publish(self.model)  # the last model stands (the status line says when none)
+
     def _publish(self, model: Any, scores: dict[str, float] | None, seconds: float) -> None:
+        self.failed = ""
         self.model = model
         self._scores = scores
         self.seconds = seconds

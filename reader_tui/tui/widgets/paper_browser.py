@@ -158,8 +158,10 @@ class PaperBrowser(Vertical):
         if not self.list_filter.is_empty:
             parts.append(f"filter: {self.list_filter.describe()}")
         if self.sort_key is not None:
-            learning = self.sorted_for_you and (self.for_you is None or self.for_you.scores() is None)
-            parts.append(f"sort: {self.sort_key.label}" + (" (learning…)" if learning else ""))
+            learning = ""
+            if self.sorted_for_you and (self.for_you is None or self.for_you.scores() is None):
+                learning = " (failed)" if self.for_you is not None and self.for_you.failed else " (learning…)"
+            parts.append(f"sort: {self.sort_key.label}{learning}")
         if self.search_text.strip():
             parts.append(f"search: {self.search_text.strip()}")
         if self._more:
