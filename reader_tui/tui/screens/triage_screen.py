@@ -360,6 +360,8 @@ class TriageScreen(Screen[str | None]):
     def action_tags(self) -> None:
         from reader_tui.tui.dialogs.tag_editor import TagEditor
 
+        self._repick = False  # the user works on the paper shown: it stays
+
         pid = self.current_id
         if pid is None:
             return
@@ -378,6 +380,7 @@ class TriageScreen(Screen[str | None]):
         self.app.push_screen(TagEditor([view.title], list(view.tags), self.library.all_tags(), suggestions), apply)
 
     def action_notes(self) -> None:
+        self._repick = False  # the user works on the paper shown: it stays
         notes = self.query_one(NotesEditor)
         if notes.paper_id is None:
             return
