@@ -13,7 +13,7 @@ from typing import Any
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.search.filters import ListFilter
-from reader_tui.core.search.sorting import SortKey, sort_views
+from reader_tui.core.search.sorting import MODEL_FIELDS, SortKey, sort_views
 from reader_tui.core.text.display import search_text
 from reader_tui.core.text.tokens import tokens
 
@@ -25,6 +25,8 @@ class Listing:
     ids: list[str]
     matched: Mapping[str, frozenset[str]] = field(default_factory=dict)
     error: str = ""
+    every_word: int | None = None
+    """Of a search's hits, how many have every word (None: not a search, or all do)."""
 
 
 #: The filter that keeps every paper (a frozen value, so one instance serves as the default).
@@ -39,11 +41,13 @@ def compute_listing(
     search: str = "",
     index: Any = None,
     marked: Iterable[str] = (),
+    scores: Mapping[str, float] | None = None,
 ) -> Listing:
     """The ids to show. With `search`, the ranked hits (through `index` when it is built,
     else a substring match over the titles' words as the index reads them), in `sort`'s
     order when the search has no words to rank by (fields only); otherwise the catalog
-    order, or `sort`'s. `search` adds to the filter's own."""
+    order, or `sort`'s (a model's sort, "for you", needs its `scores`: without them the
+    catalog order). `search` adds to the filter's own."""
     marked = set(marked)
     ids = list(library.papers)  # one atomic copy: the UI thread may add papers meanwhile
     ids = list_filter.keep(ids, dict(library.annotations), marked)
@@ -53,10 +57,10 @@ def compute_listing(
         if sort is not None and not found.error and not ranks(text):
             # fields alone ("area:robotics rating:>=5") select without ranking: the list
             # keeps its order, so "best first" is a sort and a search together
-            found.ids = _sorted(library, found.ids, sort)
+            found.ids = _sorted(library, found.ids, sort, scores)
         return found
     if sort is not None:
-        ids = _sorted(library, ids, sort)
+        ids = _sorted(library, ids, sort, scores)
     return Listing(ids)
 
 
@@ -84,9 +88,11 @@ def search_words(search: str) -> tuple[str, ...]:
     return (*query.terms, *query.phrases)
 
 
-def _sorted(library: Library, ids: list[str], sort: SortKey) -> list[str]:
+def _sorted(library: Library, ids: list[str], sort: SortKey, scores: Mapping[str, float] | None) -> list[str]:
+    if sort.field in MODEL_FIELDS and scores is None:
+        return ids  # no model yet: the order as it is
     papers = library.papers
-    return [v.id for v in sort_views([library.view(pid) for pid in ids if pid in papers], sort)]
+    return [v.id for v in sort_views([library.view(pid) for pid in ids if pid in papers], sort, scores)]
 
 
 def _search(library: Library, ids: list[str], text: str, index: Any, marked: set[str]) -> Listing:
@@ -110,7 +116,9 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
         return Listing([], error=str(error))
     order = [hit.id for hit in hits]
     matched = {hit.id: frozenset(hit.matched or ()) for hit in hits}
-    return Listing(order, matched)
+    complete = getattr(hits, "complete", None)
+    every_word = complete if complete is not None and complete < len(order) else None
+    return Listing(order, matched, every_word=every_word)
 
 
 def _words(text: str) -> str:

@@ -1,9 +1,11 @@
-"""The sort dialog: order the list by title, status, date added or last change and, in a
+"""The sort dialog: order the list by title, status, date added or last change; in a
 library with reviews, by mean rating, rating spread (controversial papers first) or
-confidence-weighted rating.
+confidence-weighted rating; or "for you" (a model of the user's decisions, offered when
+the browser has one).
 
-A letter picks a field and applies at once (t, s, a, c; m, d, w); r flips the
-direction. The app sorts, with `reader_tui.core.search.sorting.sort_views`.
+A letter picks a field and applies at once (t, s, a, c; m, d, w; y); r flips the
+direction. The app sorts, with `reader_tui.core.search.sorting.sort_views`. Under "for
+you" a line says what the model learned from, or how many more decisions it needs.
 """
 
 from __future__ import annotations
@@ -17,10 +19,14 @@ from textual.widgets import Checkbox, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.paths import styles_dir
-from ...core.search.sorting import SCORE_FIELDS, SORT_FIELDS, SortKey
+from ...core.search.sorting import MODEL_FIELDS, SCORE_FIELDS, SORT_FIELDS, SortKey
 
 #: The key that picks each field.
-FIELD_KEYS = {"title": "t", "status": "s", "added": "a", "changed": "c", "rating": "m", "spread": "d", "weighted": "w"}
+FIELD_KEYS = {
+    "title": "t", "status": "s", "added": "a", "changed": "c",
+    "rating": "m", "spread": "d", "weighted": "w",
+    "for-you": "y",
+}
 #: How the dialog names the score fields (highest first: the spread sort is "controversial first").
 SCORE_LABELS = {
     "rating": "mean rating, best first",
@@ -39,16 +45,25 @@ class SortDialog(ModalScreen[SortKey | None]):
         Binding("r", "toggle_reverse", "Reverse", id="sort.reverse"),
         *(
             Binding(key, f"pick('{name}')", f"By {label}", show=False, id=f"sort.{name}")
-            for name, label in {**SORT_FIELDS, **SCORE_FIELDS}.items()
+            for name, label in {**SORT_FIELDS, **SCORE_FIELDS, **MODEL_FIELDS}.items()
             for key in [FIELD_KEYS[name]]
         ),
     ]
 
-    def __init__(self, current: SortKey = SortKey(), *, scores: bool = False) -> None:
-        """`scores`: offer the orders by reviews (the library has some)."""
+    def __init__(
+        self, current: SortKey = SortKey(), *, scores: bool = False, for_you: tuple[bool, str] | None = None
+    ) -> None:
+        """`scores`: offer the orders by reviews (the library has some). `for_you`:
+        whether "for you" can be chosen now and the line that says what it learned from
+        or what it still needs (None: not offered)."""
         super().__init__()
         self.current = current
-        self.labels = {**SORT_FIELDS, **(SCORE_LABELS if scores or current.field in SCORE_FIELDS else {})}
+        self.for_you = for_you
+        self.labels = {
+            **SORT_FIELDS,
+            **(SCORE_LABELS if scores or current.field in SCORE_FIELDS else {}),
+            **(MODEL_FIELDS if for_you is not None else {}),
+        }
         self._fields = list(self.labels)
 
     def compose(self) -> ComposeResult:
@@ -58,13 +73,16 @@ class SortDialog(ModalScreen[SortKey | None]):
                 *(Option(f"{FIELD_KEYS[name]}  {label}") for name, label in self.labels.items()),
                 id="sort-fields",
             )
-            reverse = "Z to A, oldest, lowest first" if len(self.labels) > len(SORT_FIELDS) else "Z to A; dates oldest first"
+            if self.for_you is not None:
+                yield Static(self.for_you[1], id="sort-for-you", markup=False)
+            scored = any(name in self.labels for name in SCORE_FIELDS)
+            reverse = "Z to A, oldest, lowest first" if scored else "Z to A; dates oldest first"
             yield Checkbox(f"reverse ({reverse})", self.current.reverse, id="sort-reverse")
             yield Static("letter or enter apply · r reverse", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         fields = self.query_one("#sort-fields", OptionList)
-        fields.highlighted = self._fields.index(self.current.field)
+        fields.highlighted = self._fields.index(self.current.field) if self.current.field in self._fields else 0
         fields.focus()
 
     @property
@@ -75,15 +93,26 @@ class SortDialog(ModalScreen[SortKey | None]):
 
     @on(OptionList.OptionSelected, "#sort-fields")
     def _apply(self) -> None:
-        self.dismiss(self.key)
+        self._dismiss_if_possible()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # the score letters only where the scores are offered
+        # the score and model letters only where those orders are offered
         return action != "pick" or parameters[0] in self.labels
 
     def action_pick(self, name: str) -> None:
+        if name not in self._fields:
+            return
         self.query_one("#sort-fields", OptionList).highlighted = self._fields.index(name)
-        self.dismiss(self.key)
+        self._dismiss_if_possible()
+
+    def _dismiss_if_possible(self) -> None:
+        key = self.key
+        if key.field in MODEL_FIELDS and self.for_you is not None and not self.for_you[0]:
+            # nothing kept yet: the model has nothing to learn from; the line says what it needs
+            self.query_one("#sort-for-you", Static).add_class("-error")
+            self.app.bell()
+            return
+        self.dismiss(key)
 
     def action_toggle_reverse(self) -> None:
         self.query_one("#sort-reverse", Checkbox).toggle()

@@ -167,6 +167,7 @@ def triage(screen: Screen, library: Library, papers: Any, browser: Any, suggest:
     triage_screen = TriageScreen(
         library, ids, filter_key=triage_key(library, ids, browser.query_text()), filter_label=browser.describe(),
         suggest=suggest, matched=browser.matched, words=search_words(browser.query_text()),
+        for_you=getattr(screen, "for_you", None),
     )
     screen.app.push_screen(triage_screen, back)
 

@@ -30,6 +30,7 @@ from reader_tui.tui.navigation import MoreLike
 from reader_tui.tui.saving import SavingIndicator
 from reader_tui.tui.screens import main_dialogs, main_moves
 from reader_tui.tui.widgets.footer import KeyFooter
+from reader_tui.tui.widgets.for_you_model import ForYouModel
 from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_browser import PaperBrowser
@@ -41,6 +42,18 @@ from reader_tui.tui.widgets.side_pane import SidePane
 from reader_tui.tui.widgets.status_bar import StatusBar
 
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
+
+
+class PaperTitles:
+    """Paper id -> its title on one line (short), looked up when asked: for "like: …"."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+
+    def get(self, paper_id: str, default: str = "") -> str:
+        if paper_id not in self.library.papers:
+            return default
+        return one_line(self.library.view(paper_id).title, 32)
 
 
 class MainScreen(Screen):
@@ -89,6 +102,7 @@ class MainScreen(Screen):
         self.saving = SavingIndicator(self, library)
         self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
         self._say_when_listed = ""  # said once the list shows what an action asked for
+        self._for_you_shown = False  # the detail pane says why (the list is sorted "for you")
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -99,9 +113,12 @@ class MainScreen(Screen):
         with Horizontal(id="panes"):
             yield SavedSearchList(self.library, id="saved-searches")
             yield PaperBrowser(self.library, id="browser")
-            yield SidePane(self.library, lambda paper_id: self.browser.matched.get(paper_id, ()), id="side")
+            yield SidePane(
+                self.library, lambda paper_id: self.browser.matched.get(paper_id, ()), self._why, id="side"
+            )
         yield StatusBar(id="status")
         yield LibraryWatcher(self.library)
+        yield ForYouModel(self.library)
         yield KeyFooter()
 
     @property
@@ -120,8 +137,14 @@ class MainScreen(Screen):
     def status_bar(self) -> StatusBar:
         return self.query_one(StatusBar)
 
+    @property
+    def for_you(self) -> ForYouModel:
+        return self.query_one(ForYouModel)
+
     def on_mount(self) -> None:
         self.app.library_changed_signal.subscribe(self, self._library_changed)
+        self.browser.for_you = self.for_you
+        self.for_you.trained_signal.subscribe(self, self._for_you_trained)
         self._update_counts()
         self._describe()
         self.browser.restore_place()
@@ -131,9 +154,14 @@ class MainScreen(Screen):
     def on_paper_browser_listing_changed(self, message: PaperBrowser.ListingChanged) -> None:
         note, self._say_when_listed = message.note or self._say_when_listed, ""
         self.status_bar.set_message(note)
+        browser = self.browser
+        self.status_bar.set_every_word(browser.every_word if browser.search_text.strip() else None)
         self._update_counts()
         self._describe()
         self._report_damaged()  # a filter or sort met every record
+        if self.browser.sorted_for_you != self._for_you_shown:
+            self._for_you_shown = self.browser.sorted_for_you
+            self.side.show(self.side.detail.paper_id)  # with or without its "for you" line
 
     def on_paper_browser_search_failed(self, message: PaperBrowser.SearchFailed) -> None:
         self.status_bar.set_message(f"search: {message.error}", error=True)
@@ -214,10 +242,26 @@ class MainScreen(Screen):
         # From the LibraryWatcher: each index to its owner.
         self._report_damaged()  # building the index met every record
         self.browser.set_index(message.index)
+        self.for_you.set_index(message.index)
         self.query_one(SavedSearchList).index = message.index
 
     def on_related_ready(self, message: RelatedReady) -> None:
         self.side.set_related_index(message.index, message.seconds)
+
+    def _for_you_trained(self, model: object) -> None:
+        self.browser.for_you_trained()
+        self._describe()
+        self.side.show(self.side.detail.paper_id)  # the "for you" line from the new model
+
+    def _why(self, paper_id: str) -> str:
+        """Why `paper_id` ranks where it does when the list is sorted "for you" (an
+        undecided paper: the decided ones come last for being decided)."""
+        if not self.browser.sorted_for_you:
+            return ""
+        view = self.library.view(paper_id)
+        if view.status is not Status.UNREAD or view.tags:
+            return ""
+        return self.for_you.explain(paper_id, PaperTitles(self.library))
 
     def _report_damaged(self) -> None:
         """Say once each damaged catalog record met so far (drawn as placeholder rows)."""

@@ -6,6 +6,14 @@ saved at once, shown in the list behind, and undone by `u` like any other change
 last paper triaged is remembered per list in the library's settings (the whole library,
 a filter and search, or an unnamed list such as "more like this", each under its own
 key), so the next triage of the same list starts after it.
+
+Once the user has made enough decisions (`core.related.for_you.readiness`), `f` offers
+the "for you" order: the next paper is the untriaged one the model ranks first, and the
+model (the main screen's `ForYouModel`) is trained again after each decision, so the
+paper after a decision reflects it: when the new model arrives before the next key, the
+paper shown becomes the one it ranks first. Papers passed over with `l` count as seen
+and left undecided (weak negatives). Until then a line says how many more decisions
+"for you" needs.
 """
 
 from __future__ import annotations
@@ -55,6 +63,7 @@ class TriageScreen(Screen[str | None]):
         Binding("R", "reviews", "Reviews", id="triage.reviews"),
         Binding("o", "open_url", "Open forum / url", show=False, id="triage.open_url"),
         Binding("p", "open_pdf", "Open PDF", show=False, id="triage.open_pdf"),
+        Binding("f", "for_you", "For you", id="triage.for_you"),
         Binding("u", "undo", "Undo", id="triage.undo"),
         Binding("ctrl+r", "redo", "Redo", show=False, id="triage.redo"),
         Binding("escape,q", "close", "Done", id="triage.close"),
@@ -71,10 +80,17 @@ class TriageScreen(Screen[str | None]):
         clock: Callable[[], datetime] = _now,
         matched: Mapping[str, Iterable[str]] | None = None,
         words: Sequence[str] = (),
+        for_you: Any = None,
     ) -> None:
         """`matched`: the words each paper matched in the list's search (highlighted);
-        `words`: the search's own words (highlighted in the reviews)."""
+        `words`: the search's own words (highlighted in the reviews); `for_you`: the main
+        screen's `ForYouModel` (None: the order is not offered)."""
         super().__init__()
+        self.for_you = for_you
+        self.by_for_you = False
+        """The papers come in "for you" order (`f`), not the list's."""
+        self.passed: set[str] = set()
+        self._repick = False  # a decision was made: the next model may choose the paper shown
         self.library = library
         self.ids = [pid for pid in ids if pid in library.papers]
         self.filter_key = filter_key or "all"
@@ -146,6 +162,8 @@ class TriageScreen(Screen[str | None]):
         with Vertical(id="triage-column"):
             yield Static(id="triage-progress", markup=False)
             yield Static(id="triage-scope", markup=False)
+            if self.for_you is not None:
+                yield Static(id="triage-for-you", markup=False)
             yield PaperDetail(id="triage-paper")
             notes = NotesEditor(self.library, id="triage-notes")
             notes.display = False
@@ -153,6 +171,8 @@ class TriageScreen(Screen[str | None]):
         yield KeyFooter(pinned=("close", "help"))
 
     def on_mount(self) -> None:
+        if self.for_you is not None:
+            self.for_you.trained_signal.subscribe(self, self._for_you_trained)
         self._show()
         self.set_interval(PACE_EVERY, self._update_progress, name="triage-pace")
 
@@ -181,6 +201,11 @@ class TriageScreen(Screen[str | None]):
             line = Content.assemble(
                 ("All triaged: ", "bold $text-success"), f"{total:,} papers", ("  · b goes back", "$text-muted")
             )
+        elif self.by_for_you:  # the position in the list says nothing in this order
+            line = Content.assemble(
+                ("For you", "bold"),
+                (f" · {left:,} of {total:,} left · {self.decided_count():,} decided · {self.pace():.1f}/min", "$text-muted"),
+            )
         else:
             line = Content.assemble(
                 (f"{self.pos + 1:,} of {total:,}", "bold"),
@@ -190,12 +215,30 @@ class TriageScreen(Screen[str | None]):
         self.query_one("#triage-progress", Static).update(line)
         where = f"in this list: {visible_controls(self.filter_label)}" if self.filter_label else "in the library"
         self.query_one("#triage-scope", Static).update(Content.styled(where, "$text-muted"))
+        self._update_for_you()
+
+    def _update_for_you(self) -> None:
+        if self.for_you is None:
+            return
+        ready, line = self.for_you.readiness()
+        line = line.replace(" (to-read, reading, read or tagged)", "")
+        if self.by_for_you:
+            learning = " (learning…)" if self.for_you.scores() is None else ""
+            text = Content.assemble(("in for you order" + learning, "$text-accent"), ("  · f: list order", "$text-muted"))
+        elif ready:
+            text = Content.assemble(("f: for you order", "$text-accent"), (f"  · {line}", "$text-muted"))
+        else:
+            text = Content.styled(line, "$text-muted")
+        self.query_one("#triage-for-you", Static).update(text)
 
     # -- moving ------------------------------------------------------------------------------
 
     def _advance(self) -> None:
         """To the next untriaged paper after the current one, wrapping around; past the
-        end (all done) when there is none."""
+        end (all done) when there is none. In "for you" order: the untriaged paper the
+        model ranks first, of those not passed over yet."""
+        if self.by_for_you and self._advance_for_you():
+            return
         n = len(self.queue)
         for step in range(1, n + 1):
             candidate = (self.pos + step) % n
@@ -204,6 +247,52 @@ class TriageScreen(Screen[str | None]):
                 return
         if self.current_id is None or not self._untriaged(self.current_id):
             self.pos = n  # every paper decided
+
+    def _advance_for_you(self, keep_current: bool = False) -> bool:
+        scores = self.for_you.scores() if self.for_you is not None else None
+        if not scores:
+            return False
+        current = None if keep_current else self.current_id
+        best, best_score = None, None
+        for n, pid in enumerate(self.queue):
+            if pid == current or pid in self.passed or not self._untriaged(pid):
+                continue
+            score = scores.get(pid)
+            if score is not None and (best_score is None or score > best_score):
+                best, best_score = n, score
+        if best is None:
+            return False
+        self.pos = best
+        return True
+
+    def _for_you_trained(self, model: Any) -> None:
+        self._update_for_you()
+        if not self.by_for_you or not self.is_current:
+            return
+        if self._repick or self.current_id is None or self.current_id in self.passed:
+            # the paper after a decision is the one the model that learned from it ranks first
+            self._repick = False
+            if self._advance_for_you(keep_current=True):
+                self._show()
+
+    def action_for_you(self) -> None:
+        """Triage in "for you" order (once there are enough decisions), or back to the list's."""
+        if self.for_you is None:
+            return
+        if self.by_for_you:
+            self.by_for_you = False
+            self._update_progress()
+            return
+        ready, line = self.for_you.readiness()
+        if not ready:
+            self.notify(line, markup=False)
+            return
+        self.by_for_you = True
+        self._repick = True  # the paper shown now becomes the model's first
+        self.for_you.want()
+        if self.for_you.scores() is not None:
+            self._for_you_trained(self.for_you.model)
+        self._update_progress()
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -217,19 +306,29 @@ class TriageScreen(Screen[str | None]):
         self._remember(pid)
         self._advance()
         self._show()
+        if self.by_for_you and self.for_you is not None:
+            self._repick = True
+            self.for_you.request(0)  # the next paper should reflect this decision: no debounce
 
     def action_next(self) -> None:
         pid = self.current_id
         if pid is None:
             return
         self._remember(pid)
+        self._repick = False
+        if self.for_you is not None:
+            self.passed.add(pid)
+            self.for_you.seen.add(pid)  # seen and left undecided: a weak "no"
         before = self.pos
         self._advance()
+        if self.by_for_you and self.for_you is not None:
+            self.for_you.request()  # a paper passed over is a weak "no": learned in a moment
         if self.pos == before:
             self.notify("No other untriaged paper in this filter", markup=False)
         self._show()
 
     def action_back(self) -> None:
+        self._repick = False
         if not self.decided:
             self.notify("Nothing decided yet in this triage", markup=False)
             return
@@ -237,6 +336,7 @@ class TriageScreen(Screen[str | None]):
         self._show()
 
     def action_undo(self) -> None:
+        self._repick = False
         self.query_one(NotesEditor).save_now()
         change = self.library.undo()
         if change is None:
@@ -281,6 +381,8 @@ class TriageScreen(Screen[str | None]):
     def action_tags(self) -> None:
         from reader_tui.tui.dialogs.tag_editor import TagEditor
 
+        self._repick = False  # the user works on the paper shown: it stays
+
         pid = self.current_id
         if pid is None:
             return
@@ -299,6 +401,7 @@ class TriageScreen(Screen[str | None]):
         self.app.push_screen(TagEditor([view.title], list(view.tags), self.library.all_tags(), suggestions), apply)
 
     def action_notes(self) -> None:
+        self._repick = False  # the user works on the paper shown: it stays
         notes = self.query_one(NotesEditor)
         if notes.paper_id is None:
             return

@@ -72,9 +72,14 @@ class PaperBrowser(Vertical):
         """The search index once built (None: titles are matched without it)."""
         self.matched: Mapping[str, frozenset[str]] = {}
         """The words each shown paper matched in the search (for highlighting)."""
+        self.every_word: int | None = None
+        """Of the search's hits, how many have every word (None: all do, or no search)."""
+        self.for_you: Any = None
+        """The screen's `ForYouModel` (the "for you" sort's scores and readiness)."""
         self.history = History()
         self._token = 0
         self._keep: str | None = None
+        self._keep_row: int | None = None  # the cursor's row instead, when `_keep` is None
         # "more like this" lists, each over the list it replaced (None: to be recomputed)
         self._more: list[tuple[MoreLike, Snapshot | None]] = []
         # the list before `/` and the "more like this" lists it showed, for escape
@@ -121,13 +126,18 @@ class PaperBrowser(Vertical):
             return
         self._token += 1
         papers = self.paper_list
-        self._compute(self._token, self.list_filter, self.sort_key, self.search_text, self.index, frozenset(papers.marked))
+        scores = self.for_you.scores() if self.for_you is not None and self.sorted_for_you else None
+        self._compute(
+            self._token, self.list_filter, self.sort_key, self.search_text, self.index, frozenset(papers.marked), scores
+        )
         self._keep = None if first else keep if keep is not None else papers.current_id
+        self._keep_row = None
 
     @work(thread=True, exclusive=True, group="search")
-    def _compute(self, token: int, list_filter, sort_key, search, index, marked) -> None:
+    def _compute(self, token: int, list_filter, sort_key, search, index, marked, scores=None) -> None:
         listing = compute_listing(
-            self.library, list_filter=list_filter, sort=sort_key, search=search, index=index, marked=marked
+            self.library, list_filter=list_filter, sort=sort_key, search=search, index=index, marked=marked,
+            scores=scores,
         )
         self.post_message(ListingReady(listing, token))
 
@@ -140,9 +150,13 @@ class PaperBrowser(Vertical):
             self.post_message(self.SearchFailed(listing.error))
             return
         self.matched = listing.matched
+        self.every_word = listing.every_word
         papers = self.paper_list
         papers.empty_text = "No papers match" if self.search_text or not self.list_filter.is_empty else "No papers"
-        papers.set_ids(listing.ids, keep=self._keep, matched=listing.matched)
+        keep = self._keep
+        if self._keep_row is not None and listing.ids:
+            keep = listing.ids[min(self._keep_row, len(listing.ids) - 1)]
+        papers.set_ids(listing.ids, keep=keep, matched=listing.matched)
         self.post_message(self.ListingChanged())
 
     def describe(self) -> str:
@@ -150,8 +164,11 @@ class PaperBrowser(Vertical):
         parts = []
         if not self.list_filter.is_empty:
             parts.append(f"filter: {self.list_filter.describe()}")
-        if self.sort_key is not None and not ranks(self.search_text):
-            parts.append(f"sort: {self.sort_key.label}")  # words search: best match first
+        if self.sort_key is not None and not ranks(self.search_text):  # words search: best match first
+            learning = ""
+            if self.sorted_for_you and (self.for_you is None or self.for_you.scores() is None):
+                learning = " (failed)" if self.for_you is not None and self.for_you.failed else " (learning…)"
+            parts.append(f"sort: {self.sort_key.label}{learning}")
         if self.search_text.strip():
             parts.append(f"search: {self.search_text.strip()}")
         if self._more:
@@ -412,8 +429,8 @@ class PaperBrowser(Vertical):
         from reader_tui.core.search.sorting import order_key, reposition
 
         papers = self.paper_list
-        if self.sort_key is None or not changed.intersection(papers.ids):
-            return
+        if self.sort_key is None or not changed.intersection(papers.ids) or self.sorted_for_you:
+            return  # "for you" re-sorts once the model has learned from the change
         order = order_key(self.sort_key)
         view = self.library.view
         ids = reposition(papers.ids, changed, lambda pid: order(view(pid)))
@@ -441,21 +458,47 @@ class PaperBrowser(Vertical):
                 return
             self.sort_key = key
             self.library.set_setting("sort", {"field": key.field, "reverse": key.reverse})
+            if self.sorted_for_you and self.for_you is not None:
+                self.for_you.want()  # the list follows once the model is trained
             self.refilter()
 
-        self.app.push_screen(SortDialog(self.sort_key or SortKey(), scores=self.paper_list.show_scores), apply)
+        for_you = None
+        if self.for_you is not None:
+            for_you = (self.for_you.can_learn(), self.for_you.readiness()[1])
+        self.app.push_screen(SortDialog(self.sort_key or SortKey(), scores=self.paper_list.show_scores, for_you=for_you), apply)
+
+    @property
+    def sorted_for_you(self) -> bool:
+        """The list is in "for you" order (a model of the user's decisions)."""
+        return self.sort_key is not None and self.sort_key.field == "for-you"
+
+    def for_you_trained(self) -> None:
+        """A new "for you" model: the list in its order, the cursor on the same paper, or,
+        when that paper was just decided (it goes among the decided ones, at the end), on
+        the same row: the paper the model now ranks there, the next one to decide."""
+        if not self.sorted_for_you or self.search_text.strip() or self._more:
+            return
+        papers = self.paper_list
+        current = papers.current_id
+        view = self.library.view(current) if current in self.library.papers else None
+        self.refilter()
+        if view is not None and (view.status is not Status.UNREAD or view.tags):
+            self._keep, self._keep_row = None, papers.cursor
 
     def restore_place(self) -> None:
         """Show the list as it was left last time: in the sort order saved, the cursor on
         the paper it was on (`remember_place`)."""
-        from reader_tui.core.search.sorting import ALL_SORT_FIELDS
+        from reader_tui.core.search.sorting import MODEL_FIELDS, SCORE_FIELDS, SORT_FIELDS
 
         saved = self.library.settings.get("cursor")
         paper = saved.get("paper") if isinstance(saved, dict) else None
         paper = paper if isinstance(paper, str) and paper in self.library.papers else None
         sort = self.library.settings.get("sort")
-        if isinstance(sort, dict) and sort.get("field") in ALL_SORT_FIELDS:
+        restorable = {**SORT_FIELDS, **SCORE_FIELDS, **(MODEL_FIELDS if self.for_you is not None else {})}
+        if isinstance(sort, dict) and sort.get("field") in restorable:
             self.sort_key = SortKey(sort["field"], bool(sort.get("reverse")))
+            if self.sorted_for_you:
+                self.for_you.want()  # trained once the search index is in
             self.refilter(keep=paper, first=paper is None)
         elif paper is not None:
             papers = self.paper_list

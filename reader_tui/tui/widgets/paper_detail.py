@@ -64,6 +64,7 @@ class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
         self._wrapped_width = -1
         self._view: PaperView | None = None
         self._words: tuple[str, ...] = ()
+        self._why = ""
         self.find_text = ""
         """What `/` in this pane looks for (highlighted; n / N go from one to the next)."""
 
@@ -72,16 +73,17 @@ class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
         """What the pane shows, as plain text (unwrapped)."""
         return self._content.plain
 
-    def show(self, view: PaperView | None, matched: Iterable[str] = ()) -> None:
-        """Show `view` (None: nothing), its search words in `matched` highlighted."""
+    def show(self, view: PaperView | None, matched: Iterable[str] = (), why: str = "") -> None:
+        """Show `view` (None: nothing), its search words in `matched` highlighted, and
+        `why` it ranks where it does in the "for you" order ("" for nothing)."""
         words = tuple(sorted({w for w in matched if w.strip()}, key=len, reverse=True))
-        key = None if view is None else (view.paper, view.status, view.tags, repr(view.annotation.overrides), words)
+        key = None if view is None else (view.paper, view.status, view.tags, repr(view.annotation.overrides), words, why)
         if key == self._shown and key is not None:
             return
         moved = view is None or view.id != self.paper_id
         self._shown = key
         self.paper_id = None if view is None else view.id
-        self._view, self._words = view, words
+        self._view, self._words, self._why = view, words, why
         self._build()
         if moved:
             self.scroll_to(y=0, animate=False, immediate=True)
@@ -95,7 +97,7 @@ class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
             self._content = Content.styled("No paper selected", LABEL)
         else:
             self._content = Content("\n").join(
-                [header_content(view, words), Content(""), abstract_content(view.abstract, words)]
+                [header_content(view, words, self._why), Content(""), abstract_content(view.abstract, words)]
             )
         self._wrapped_width = -1
         self._rewrap()
@@ -176,8 +178,8 @@ class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
         return Strip.blank(width, self.rich_style)
 
 
-def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:
-    """The fields above the abstract, one per line."""
+def header_content(view: PaperView, words: tuple[str, ...] = (), why: str = "") -> Content:
+    """The fields above the abstract, one per line (`why`: the "for you" line, last)."""
     title = _highlight(Content.styled(one_line(view.title), "bold"), words)
     lines: list[Content] = [title]
     if view.title_derived and view.title == view.paper.title:  # not the user's own title either
@@ -208,6 +210,8 @@ def header_content(view: PaperView, words: tuple[str, ...] = ()) -> Content:
     if view.citekey:
         status = Content.assemble(status, ("   cite ", LABEL), Content(visible_controls(view.citekey)))
     lines.append(_field("status", status))
+    if why:  # words and titles: data, never markup
+        lines.append(_field("for you", Content.styled(visible_controls(why), "$text-accent")))
     return Content("\n").join(lines)
 
 
@@ -242,7 +246,7 @@ def abstract_content(abstract: str, words: tuple[str, ...] = ()) -> Content:
 
 
 LABEL_WIDTH = 9
-FIELDS = ("tl;dr", "area", "scores", "venue", "authors", "url", "keywords", "tags", "status")
+FIELDS = ("tl;dr", "area", "scores", "venue", "authors", "url", "keywords", "tags", "status", "for you")
 _LABELS = {f"{name:<{LABEL_WIDTH}}".replace(" ", "\u00a0") for name in FIELDS}
 _INDENT = "\u00a0" * LABEL_WIDTH
 _URL_BREAKS = re.compile(r"(?<=[/?&#])(?=[^/])")

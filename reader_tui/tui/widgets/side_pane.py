@@ -28,11 +28,19 @@ DETAIL_DELAY = 0.04
 class SidePane(Vertical):
     """The detail, related papers and notes of the paper under the list's cursor."""
 
-    def __init__(self, library: Library, matched: Callable[[str], Iterable[str]], **kwargs: Any) -> None:
-        """`matched(paper_id)`: the search terms to highlight in that paper's detail."""
+    def __init__(
+        self,
+        library: Library,
+        matched: Callable[[str], Iterable[str]],
+        why: Callable[[str], str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """`matched(paper_id)`: the search terms to highlight in that paper's detail;
+        `why(paper_id)`: why it ranks where it does in the list's order ("" for nothing)."""
         super().__init__(**kwargs)
         self.library = library
         self._matched = matched
+        self._why = why
         self._timer: Timer | None = None
         self._pending: str | None = None  # where the cursor went while the timer runs
 
@@ -87,7 +95,8 @@ class SidePane(Vertical):
         """Show `paper_id` (None or a paper no longer there: nothing) in every part."""
         self.notes.load(paper_id)
         view = self.library.view(paper_id) if paper_id in self.library.papers else None
-        self.detail.show(view, self._matched(paper_id) if paper_id else ())
+        why = self._why(paper_id) if paper_id and view is not None and self._why is not None else ""
+        self.detail.show(view, self._matched(paper_id) if paper_id else (), why)
         self.related.show_for(view.id if view is not None else None)
 
     def reload(self, paper_id: str | None) -> None:

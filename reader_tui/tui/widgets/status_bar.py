@@ -26,6 +26,7 @@ class StatusBar(Horizontal):
         self._message_is_error = False
         self._saving: tuple[str, bool] = ("", False)
         self._read_only = False
+        self._every_word: int | None = None
         # The glyphs at the start of each row, explained where the eye goes to find out
         # (the same legend is in help).
         self.tooltip = f"{legend_line()}\n? lists every key and the search syntax"
@@ -55,6 +56,12 @@ class StatusBar(Horizontal):
         self._hidden = hidden
         self._redraw()
 
+    def set_every_word(self, count: int | None) -> None:
+        """Of the search's hits, `count` have every word of it (None: all do, or no search)."""
+        if count != self._every_word:
+            self._every_word = count
+            self._redraw()
+
     def set_message(self, message: str = "", *, error: bool = False) -> None:
         self._message = sanitize(message)
         self._message_is_error = error
@@ -82,6 +89,9 @@ class StatusBar(Horizontal):
         count: list[str | tuple[str, str]] = [f"{shown:,} {noun}"]
         if shown != self._total:
             count.append(f" of {self._total:,}")
+        if self._every_word is not None:
+            # a long query lists papers with most of its words: say how many have them all
+            count.append(f" · {self._every_word:,} with every word")
         details: list[str | tuple[str, str]] = [f" · {read:,} read · {reading:,} reading"]
         if self._describe:
             details += [" · ", (sanitize(self._describe), "$text-accent")]

@@ -1,0 +1,150 @@
+"""An invisible widget that keeps the "for you" model (`core.related.for_you`) current.
+
+It does nothing until something asks for the model (the "for you" sort, triage in that
+order): numpy, scipy and scikit-learn, and the TF-IDF features, cost some 60 MB and a
+second or two the first time, which a session that never asks should not pay. Once
+asked, it trains in a thread worker (exclusive, group "for-you") a short while
+(`TRAIN_DELAY`) after each decision, so a run of decisions trains once; the features are
+made in that worker from the search index the screen hands it (`set_index`), once per
+index. The trained model is published on the UI thread through `trained_signal`: the
+browser re-sorts, the detail pane explains, triage picks its next paper.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection
+from typing import Any
+
+from textual import work
+from textual.signal import Signal
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.worker import Worker, WorkerState
+
+from reader_tui.core.library.library import Library
+
+TRAIN_DELAY = 0.3
+"""Seconds after the last decision before the model is trained again (tests set 0)."""
+
+
+class ForYouModel(Widget):
+    """Trains "for you" off the UI thread when asked, and says when it has (nothing to show)."""
+
+    DEFAULT_CSS = "ForYouModel { display: none; }"
+
+    def __init__(self, library: Library, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.library = library
+        self.index: Any = None
+        self.model: Any = None
+        """The last model trained (a `for_you.ForYou`), None before the first."""
+        self.seconds = 0.0
+        """How long the last training took (the features too, when it made them)."""
+        self.wanted = False
+        """True once something showed the model: from then on each decision retrains it."""
+        self.seen: set[str] = set()
+        """Papers passed over in triage and left undecided (weak negatives)."""
+        self.generation = 0
+        """How many models were published (tests and triage wait on it)."""
+        self.failed = ""
+        self._features: tuple[Any, Any] | None = None  # (index, Features)
+        self._timer: Timer | None = None
+        self._scores: dict[str, float] | None = None
+        self.trained_signal: Signal[Any] = Signal(self, "for-you-trained")
+
+    def on_mount(self) -> None:
+        self.app.library_changed_signal.subscribe(self, self._library_changed)
+
+    def readiness(self) -> tuple[bool, str]:
+        """`for_you.readiness` of the library's decisions (cheap: no model, no numpy)."""
+        from reader_tui.core.related.for_you import readiness
+
+        return readiness(self._decided_views())
+
+    def can_learn(self) -> bool:
+        """At least one paper kept: `train` has something to learn from."""
+        from reader_tui.core.related.for_you import labels
+
+        return bool(labels(self._decided_views())[0])
+
+    def _decided_views(self, extra: Collection[str] = ()) -> list[Any]:
+        papers = self.library.papers
+        ids = [pid for pid in {*self.library.annotations, *extra} if pid in papers]
+        return self.library.views(ids)
+
+    def set_index(self, index: Any) -> None:
+        """Make the features from `index` from now on (a titles-only index first, then the
+        full one: the model is trained again on the full one)."""
+        self.index = index
+        if self.wanted:
+            self.request(0)
+
+    def want(self) -> None:
+        """Something shows the model: train it now if there is none, and after each decision."""
+        if not self.wanted:
+            self.wanted = True
+            self.request(0)
+        elif self.model is None:
+            self.request(0)
+
+    def request(self, delay: float | None = None) -> None:
+        """Train `delay` seconds from now (default `TRAIN_DELAY`), unless asked again first."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        delay = TRAIN_DELAY if delay is None else delay
+        if delay <= 0:  # (a Timer of 0 s divides by it)
+            self.call_later(self._start)
+        else:
+            self._timer = self.set_timer(delay, self._start, name="for-you-debounce")
+
+    def _library_changed(self, ids: frozenset[str] | None) -> None:
+        if self.wanted:
+            self.request()
+
+    def _start(self) -> None:
+        self._timer = None
+        if self.index is None:
+            return  # trained once the index arrives (`set_index`)
+        self._train(self.index, frozenset(self.seen))
+
+    @work(thread=True, exclusive=True, group="for-you", exit_on_error=False)
+    def _train(self, index: Any, seen: frozenset[str]) -> None:
+        from reader_tui.core.related import for_you
+
+        started = time.perf_counter()
+        features = self._features[1] if self._features and self._features[0] is index else None
+        if features is None:
+            features = for_you.Features(index)
+            self._features = (index, features)
+        model = for_you.train(features, self._decided_views(seen), seen=seen)
+        scores = model.scores() if model is not None else None
+        self.app.call_from_thread(self._publish, model, scores, time.perf_counter() - started)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "for-you" and event.state is WorkerState.ERROR:
+            # said once, in words; the list keeps its order and says nothing was learned
+            error = event.worker.error
+            self.failed = f"for you could not be trained: {type(error).__name__}: {error}"
+            self.app.notify(self.failed, severity="error", markup=False, timeout=15)
+            self.trained_signal.publish(self.model)  # the last model stands (the status line says when none)
+
+    def _publish(self, model: Any, scores: dict[str, float] | None, seconds: float) -> None:
+        self.failed = ""
+        self.model = model
+        self._scores = scores
+        self.seconds = seconds
+        self.generation += 1
+        self.trained_signal.publish(model)
+
+    def scores(self) -> dict[str, float] | None:
+        """Paper id -> score of the last model (None: none yet)."""
+        return self._scores
+
+    def explain(self, paper_id: str, titles: Any) -> str:
+        """Why `paper_id` ranks where it does, one line ("" without a model or paper)."""
+        model = self.model
+        if model is None or paper_id not in model.features.ordinal:
+            return ""
+        return model.explain(paper_id).describe(titles)

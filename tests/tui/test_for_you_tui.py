@@ -1,0 +1,336 @@
+""""For you" in the TUI: the sort (`s`, then `y`) ranks the undecided papers by a model of
+the user's decisions, retrained after each one; the dialog says what it still needs; the
+detail pane says why a paper ranks where it does; triage offers the order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper, Status
+from reader_tui.tui import widgets
+from reader_tui.tui.app import create_app
+from reader_tui.tui.dialogs.sort_dialog import SortDialog
+from reader_tui.tui.widgets.paper_list import PaperList
+from tui_support import screen_text, settle, settle_workers, wait_until
+
+pytest.importorskip("sklearn")
+
+SIZE = (140, 40)
+
+_GRAPH = [
+    "Graph neural networks for molecular property prediction",
+    "Message passing graph networks on molecules",
+    "Equivariant graph neural networks for molecular dynamics",
+    "Molecular graph generation with message passing",
+    "Scaling graph neural networks to large molecules",
+    "Graph transformers for molecular conformers",
+    "Message passing over molecular graphs with attention",
+    "Graph neural networks predict molecular energies",
+    "Coarse molecular graphs for protein message passing",
+    "Self-supervised molecular graph networks",
+]
+_DIFFUSION = [
+    "Diffusion models for image synthesis",
+    "Faster sampling of image diffusion models",
+    "Latent diffusion denoising for high resolution images",
+    "Guidance in diffusion image generation",
+    "Consistency distillation of image diffusion",
+    "Score matching diffusion for image editing",
+    "Denoising diffusion image super resolution",
+    "Video and image diffusion with transformers",
+    "Diffusion models denoising images in few steps",
+    "Text to image diffusion alignment",
+]
+
+
+_OTHER = (
+    "auction bandits calibration compilers databases economics fairness games hardware kernels lattices "
+    "markets negotiation oceans privacy quantum robotics satellites traffic weather"
+).split()
+
+
+def _papers() -> list[Paper]:
+    # interleaved, so the catalog order is no answer: g0, d0, f0, g1, d1, f1, ...; twenty
+    # other papers, one word each, so that a topic's words are in a quarter of the papers
+    # (the features leave out words in more)
+    papers = []
+    for n, (graph, diffusion) in enumerate(zip(_GRAPH, _DIFFUSION)):
+        papers.append(Paper(id=f"g{n}", title=graph, abstract=f"{graph}. We study molecules as graphs with message passing."))
+        papers.append(Paper(id=f"d{n}", title=diffusion, abstract=f"{diffusion}. Denoising diffusion generates images."))
+        for m in (2 * n, 2 * n + 1):
+            word = _OTHER[m]
+            papers.append(Paper(id=f"f{m}", title=f"On {word}", abstract=f"A study of {word} and {word} systems."))
+    return papers
+
+
+@pytest.fixture
+def topics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(widgets.for_you_model, "TRAIN_DELAY", 0.0)  # no debounce to wait out
+    library = Library.open(tmp_path / "topics", background_writes=True)
+    library.import_papers(_papers())
+    yield library
+    library.close()
+
+
+def _ids(app) -> list[str]:
+    return list(app.screen.query_one(PaperList).ids)
+
+
+def _for_you_line(app) -> str:
+    from textual.widgets import Static
+
+    return str(app.screen.query_one("#sort-for-you", Static).content)
+
+
+async def _trained(app, pilot, after: int) -> None:
+    model = app.screen.for_you
+    assert await wait_until(pilot, lambda: model.generation > after)
+    await settle_workers(pilot)
+
+
+async def test_the_sort_dialog_says_what_for_you_needs(topics: Library) -> None:
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s")
+        assert isinstance(app.screen, SortDialog)
+        assert "y  for you" in screen_text(app)
+        assert _for_you_line(app) == "for you needs 3 more kept (to-read, reading, read or tagged) and 3 more skipped"
+        assert "for you needs 3 more kept" in screen_text(app)
+        await pilot.press("y")  # nothing kept: nothing to learn from, the dialog stays
+        assert isinstance(app.screen, SortDialog)
+        await pilot.press("escape")
+        assert app.screen.browser.sort_key is None
+
+
+async def test_sort_for_you_ranks_the_topic_kept_first_and_follows_each_decision(topics: Library) -> None:
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s")
+        assert _for_you_line(app) == "for you: learned from 3 papers kept and 3 skipped"
+        await pilot.press("y")
+        await _trained(app, pilot, 0)
+        await settle(app, pilot)
+        ids = _ids(app)
+        # the seven graph papers left undecided first; the diffusion ones, the topic skipped, last
+        # of the undecided; then the decided
+        assert set(ids[:7]) == {f"g{n}" for n in range(3, 10)}
+        assert set(ids[27:34]) == {f"d{n}" for n in range(3, 10)}
+        assert set(ids[34:]) == {"g0", "g1", "g2", "d0", "d1", "d2"}
+        assert "sort: for you" in screen_text(app)
+        assert topics.settings["sort"] == {"field": "for-you", "reverse": False}
+        # a decision retrains the model and the list follows it; the paper decided goes
+        # among the decided ones, the cursor stays on its row: the next paper to decide
+        paper_list = app.screen.query_one(PaperList)
+        row = ids.index("d5")
+        paper_list.move_to(row)
+        generation = app.screen.for_you.generation
+        await pilot.press("2")  # d5 to-read: diffusion is wanted too now
+        await _trained(app, pilot, generation)
+        await settle(app, pilot)
+        assert "d5" in _ids(app)[-7:]  # decided: among the decided papers at the end
+        assert paper_list.cursor == row and paper_list.current_id == _ids(app)[row] != "d5"
+        # an undecided paper under the cursor stays under it, wherever the new order puts it
+        paper_list.move_to(_ids(app).index("d8"))
+        # the user changes their mind: diffusion kept, graphs skipped; the list follows
+        generation = app.screen.for_you.generation
+        topics.set_status(["d3", "d4", "d6"], Status.TO_READ)
+        topics.set_status(["g3", "g4", "g5", "g6"], Status.SKIPPED)
+        await _trained(app, pilot, generation)
+        assert await wait_until(pilot, lambda: _ids(app)[0] in {"d7", "d8", "d9"})
+        assert paper_list.current_id == "d8"
+
+
+async def test_the_for_you_sort_is_restored_at_the_next_start(topics: Library) -> None:
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    topics.set_setting("sort", {"field": "for-you", "reverse": False})
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await _trained(app, pilot, 0)
+        assert await wait_until(pilot, lambda: set(_ids(app)[:7]) == {f"g{n}" for n in range(3, 10)})
+        assert "sort: for you" in screen_text(app)
+
+
+async def test_the_status_line_says_how_many_hits_have_every_word(topics: Library) -> None:
+    from tui_support import enter_text
+
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert await wait_until(pilot, lambda: app.screen.browser.index is not None and app.screen.browser.index.abstracts_indexed)
+        await pilot.press("slash")
+        await enter_text(pilot, "#search", "molecular graph message passing")
+        await settle(app, pilot)
+        assert len(_ids(app)) == 10
+        assert "10 papers of 40 · 8 with every word" in screen_text(app)
+        await pilot.press("escape")  # the search ends: so does the line
+        await settle(app, pilot)
+        assert "with every word" not in screen_text(app)
+        await pilot.press("slash")
+        await enter_text(pilot, "#search", "graph")  # every hit has every word: nothing to say
+        await settle(app, pilot)
+        assert "with every word" not in screen_text(app)
+
+
+async def test_the_detail_pane_says_why_a_paper_ranks_where_it_does(topics: Library) -> None:
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    topics.edit("g0", title="[bold]Graph[/bold] networks for molecules")  # a title is data, never markup
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "for you" not in app.screen.side.detail.text  # sorted otherwise: nothing to say
+        await pilot.press("s", "y")
+        await _trained(app, pilot, 0)
+        await settle(app, pilot)
+        await pilot.press("g")  # the cursor stayed on its paper (g0, decided): to the top
+        await settle(app, pilot)
+        detail = app.screen.side.detail
+        assert detail.paper_id in {f"g{n}" for n in range(3, 10)}
+        line = next(line for line in detail.text.splitlines() if line.startswith("for\u00a0you"))
+        words = line.split("words: ")[1].split(" · ")[0].split(", ")
+        assert words and set(words) <= {"graph", "graphs", "molecular", "molecules", "message", "passing", "networks", "neural"}
+        assert " · like: " in line
+        liked = line.split(" · like: ")[1]
+        assert any(title[:20] in liked for title in _GRAPH[:3]) or "[bold]Graph[/bold]" in liked
+        assert "for you" in screen_text(app) and "words: " in screen_text(app)
+        # a decided paper ranks last for being decided: no line
+        app.screen.query_one(PaperList).move_to(_ids(app).index("g1"))
+        await settle(app, pilot)
+        assert "words: " not in detail.text
+        # sorted otherwise again: the line goes
+        await pilot.press("s", "t")
+        await settle(app, pilot)
+        assert "words: " not in detail.text
+
+
+# -- triage ---------------------------------------------------------------------------------
+
+
+def _triage_line(app) -> str:
+    from textual.widgets import Static
+
+    return str(app.screen.query_one("#triage-for-you", Static).render())
+
+
+async def test_triage_says_how_many_decisions_for_you_needs(topics: Library) -> None:
+    from reader_tui.tui.screens.triage_screen import TriageScreen
+
+    topics.set_status(["g0"], Status.TO_READ)
+    app = create_app(topics)
+    said: list[str] = []
+    app.notify = lambda message, **kwargs: said.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("T")
+        await pilot.pause()
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        assert "for you needs 2 more kept and 3 more skipped" in screen_text(app)
+        await pilot.press("f")  # not yet: it says why, the list order stays
+        assert said[-1].startswith("for you needs 2 more kept") and not triage.by_for_you
+        await pilot.press("w", "w", "s", "s")
+        assert "for you needs 1 more skipped" in screen_text(app)
+        await pilot.press("s")
+        assert "f: for you order" in screen_text(app)
+
+
+async def test_triage_in_for_you_order_follows_each_decision(topics: Library) -> None:
+    from reader_tui.tui.screens.triage_screen import TriageScreen
+
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("T")
+        await pilot.pause()
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        assert triage.current_id == "f0"  # the list's order: the first untriaged paper
+        assert "f: for you order" in screen_text(app)
+        model = triage.for_you
+        await pilot.press("f")
+        assert await wait_until(pilot, lambda: triage.current_id in {f"g{n}" for n in range(3, 10)})
+        assert "For you · 34 of 34 left" in screen_text(app) and "in for you order" in screen_text(app)
+
+        def first_of_latest_model() -> str:
+            scores = model.scores()
+            untriaged = [pid for pid in triage.queue if topics.annotation(pid).status is Status.UNREAD]
+            return max(untriaged, key=lambda pid: scores[pid])
+
+        for key in "wsw":
+            decided = triage.current_id
+            generation = model.generation
+            await pilot.press(key)
+            # the model learns from the decision, and the paper shown is the one it ranks first
+            assert await wait_until(pilot, lambda: model.generation > generation and decided in model.model.decided)
+            await settle_workers(pilot)
+            assert await wait_until(pilot, lambda: triage.current_id == first_of_latest_model())
+        # a paper passed over is seen, left undecided: a weak "no" for the model
+        passed = triage.current_id
+        await pilot.press("l")
+        assert passed in model.seen and triage.current_id != passed
+        assert topics.annotation(passed).status is Status.UNREAD
+
+
+def test_a_start_that_never_asks_for_you_loads_neither_numpy_nor_scikit_learn(tmp_path: Path) -> None:
+    # the start, the search index loaded, the list shown: the model's libraries (some 60 MB
+    # and a second or two) wait until "for you" is asked for
+    import os
+    import subprocess
+    import sys
+
+    probe = """
+import asyncio, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from tui_support import make_library, settle_workers
+from reader_tui.tui.app import create_app
+
+async def main():
+    library = make_library(Path(sys.argv[1]))
+    app = create_app(library)
+    async with app.run_test() as pilot:
+        await settle_workers(pilot)
+        assert app.screen.browser.index is not None
+    library.close()
+    print(sorted(m for m in ("numpy", "scipy", "sklearn") if m in sys.modules))
+
+asyncio.run(main())
+"""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "lib"), str(root / "tests" / "tui")],
+        cwd=root, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(root), "READER_TUI_CACHE": str(tmp_path / "cache")},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+async def test_a_training_that_fails_says_so(topics: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reader_tui.core.related import for_you
+
+    def broken(*args, **kwargs):
+        raise MemoryError("no room")
+
+    monkeypatch.setattr(for_you, "train", broken)
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    app = create_app(topics)
+    said: list[str] = []
+    app.notify = lambda message, **kwargs: said.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s", "y")
+        assert await wait_until(pilot, lambda: bool(app.screen.for_you.failed))
+        await settle(app, pilot)
+        assert "for you could not be trained: MemoryError: no room" in said
+        assert "sort: for you (failed)" in screen_text(app)
