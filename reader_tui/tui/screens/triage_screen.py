@@ -370,6 +370,12 @@ class TriageScreen(Screen[str | None]):
 
         open_pdf(self, self.library, self.current_id or self.last_shown)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # as on the main screen: R (and its footer room) only once the library has reviews
+        if action == "reviews":
+            return self.library.review_store.exists
+        return True
+
     def action_reviews(self) -> None:
         pid = self.current_id or self.last_shown
         if pid is None:
