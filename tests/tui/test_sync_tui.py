@@ -1,0 +1,101 @@
+"""Issue 17 in the TUI: "Sync now" (ctrl+s, the palette) runs the CLI's sync in a thread,
+says in one line what came in, and the list shows it; the detail pane lists a reading
+group's other members' marks; the status line says when the library last synced.
+Real git, no network: a bare repository in the test's folder."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core.library import sync
+from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
+from reader_tui.tui.app import create_app
+from reader_tui.tui.widgets.paper_list import PaperList
+from reader_tui.tui.widgets.status_bar import StatusBar
+from tui_support import PAPERS, make_library, screen_text, settle, settle_workers, wait_until
+
+REPO = Path(__file__).resolve().parents[2]
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+@pytest.fixture(autouse=True)
+def _git_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the merge driver runs `python -m reader_tui`: this checkout's; no user git config
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+
+
+def _two_clones(tmp_path: Path) -> tuple[Path, Path]:
+    remote, a, b = tmp_path / "remote.git", tmp_path / "a", tmp_path / "b"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    make_library(a).close()
+    sync.init(a, str(remote))
+    sync.sync(a)
+    sync.init(b, str(remote))
+    return a, b
+
+
+def _message(app) -> str:
+    return app.screen.query_one(StatusBar)._message
+
+
+@needs_git
+async def test_sync_now_brings_the_other_machines_changes_into_the_list(tmp_path: Path) -> None:
+    a, b = _two_clones(tmp_path)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        other = Library.open(a)
+        other.set_status([PAPERS[1].id], Status.READ)
+        other.set_tags(PAPERS[1].id, ["from-laptop"])
+        assert "from-laptop" not in screen_text(app)  # nothing came in yet
+        sync.sync(a)
+        await pilot.press("ctrl+s")
+        assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
+        assert _message(app) == "synced: received: 1 status change, 1 tag change"
+        assert await wait_until(pilot, lambda: library.annotation(PAPERS[1].id).status is Status.READ)
+        await settle_workers(pilot)
+        assert "from-laptop" in screen_text(app)
+        # a change made here goes out at the next sync, and the line says so
+        app.screen.query_one(PaperList).move_to(0)
+        await pilot.press("4")
+        await pilot.press("ctrl+s")
+        assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
+        assert _message(app) == "synced: nothing new from the remote · sent: 1 status change"
+        assert Library.open(a).annotation(PAPERS[0].id).status is Status.UNREAD  # not pulled there yet
+        sync.sync(a)
+        assert Library.open(a).annotation(PAPERS[0].id).status is Status.READ
+    library.close()
+
+
+@needs_git
+async def test_sync_now_offline_says_changes_are_kept(tmp_path: Path) -> None:
+    a, b = _two_clones(tmp_path)
+    shutil.rmtree(tmp_path / "remote.git")
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("4")
+        await pilot.press("ctrl+s")
+        assert await wait_until(pilot, lambda: _message(app).startswith("offline"), 20), _message(app)
+        assert _message(app).startswith("offline: changes kept, the next sync sends them (")
+    library.close()
+
+
+async def test_sync_now_in_a_library_that_is_not_a_repository_says_how_to_start(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+s")
+        assert await wait_until(pilot, lambda: _message(app) not in ("", "syncing…"), 20), _message(app)
+        if shutil.which("git") is None:
+            assert "git is not on the PATH" in _message(app)
+        else:
+            assert _message(app).endswith("is not a repository yet: start with `reader-tui sync init REMOTE`")
