@@ -5,6 +5,7 @@ Real git, no network: a bare repository in the test's folder."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,8 +14,9 @@ import pytest
 
 from reader_tui.core.library import sync
 from reader_tui.core.library.library import Library
-from reader_tui.core.model import Status
+from reader_tui.core.model import Annotation, Status
 from reader_tui.tui.app import create_app
+from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.status_bar import StatusBar
 from tui_support import PAPERS, make_library, screen_text, settle, settle_workers, wait_until
@@ -62,6 +64,8 @@ async def test_sync_now_brings_the_other_machines_changes_into_the_list(tmp_path
         assert await wait_until(pilot, lambda: library.annotation(PAPERS[1].id).status is Status.READ)
         await settle_workers(pilot)
         assert "from-laptop" in screen_text(app)
+        synced = app.screen.query_one("#status-synced").render()
+        assert str(synced).strip().startswith("synced ") and "synced" in screen_text(app)
         # a change made here goes out at the next sync, and the line says so
         app.screen.query_one(PaperList).move_to(0)
         await pilot.press("4")
@@ -99,3 +103,43 @@ async def test_sync_now_in_a_library_that_is_not_a_repository_says_how_to_start(
             assert "git is not on the PATH" in _message(app)
         else:
             assert _message(app).endswith("is not a repository yet: start with `reader-tui sync init REMOTE`")
+
+
+def _write_member(folder: Path, name: str, marks: dict[str, Annotation]) -> None:
+    docs = {str(n): {"paper_id": pid, **ann.to_dict()} for n, (pid, ann) in enumerate(marks.items(), 1)}
+    (folder / "members").mkdir(exist_ok=True)
+    (folder / "members" / f"{name}.json").write_text(json.dumps({"annotations": docs}), encoding="utf-8")
+
+
+async def test_detail_pane_lists_the_other_members_marks_as_data(library: Library) -> None:
+    folder = library.files.folder
+    first = PAPERS[0].id
+    _write_member(folder, "bob", {first: Annotation(status=Status.TO_READ, tags=("must-read",), notes="[bold]x[/] one\ntwo")})
+    _write_member(folder, "[red]carol", {first: Annotation(status=Status.READ), PAPERS[1].id: Annotation(tags=("gnn",))})
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        detail = app.screen.query_one(PaperDetail)
+        assert await wait_until(pilot, lambda: detail.group is not None)
+        await settle(app, pilot)
+        lines = [line.replace("\u00a0", " ") for line in detail.text.splitlines()]
+        group = [line for line in lines if line.startswith("group") or ": " in line and line.startswith("         ")]
+        assert group == [
+            f"group    [red]carol: {Status.READ.mark} read",
+            f"         bob: {Status.TO_READ.mark} to-read · tags must-read · notes [bold]x[/] one two",
+        ]  # members in name order ("[" sorts before "b")
+        assert "[red]carol: " in screen_text(app)  # drawn as typed, not read as markup
+        await pilot.press("j")
+        await settle(app, pilot)
+        assert "[red]carol: tags gnn" in detail.text.replace("\u00a0", " ")
+        assert "bob:" not in detail.text
+
+
+async def test_palette_offers_sync_now_with_its_key(library: Library) -> None:
+    from reader_tui.tui.commands import ReaderCommands
+
+    app = create_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        helps = {text: help_text for text, help_text, _ in ReaderCommands(app.screen)._commands()}
+        assert helps["Sync now (git)"] == "Anywhere · key ^s"
