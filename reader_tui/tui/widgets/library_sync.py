@@ -31,6 +31,7 @@ class SyncState:
 
     last_synced: datetime | None
     group: object | None  # core.library.group.GroupMarks
+    unsent: int = 0  # commits made here that the remote has not got (an offline sync's)
 
 
 def sync_line(report) -> tuple[str, str]:
@@ -56,14 +57,22 @@ def read_state(folder: Path) -> SyncState:
     """Runs git (in a worker): the last sync's time and the group's marks."""
     from reader_tui.core.library import sync
     from reader_tui.core.library.group import load_group
+    from reader_tui.core.library.sync_state import last_synced
 
     group = load_group(folder)
-    last = None
-    if sync.is_repository(folder):
-        fetched = folder / ".git" / "FETCH_HEAD"  # git writes it at each fetch of a sync
-        if fetched.exists():
-            last = datetime.fromtimestamp(fetched.stat().st_mtime).astimezone()
-    return SyncState(last, group if group.members else None)
+    last = last_synced(folder) if sync.is_repository(folder) else None
+    return SyncState(last, group if group.members else None, _unsent(folder) if last else 0)
+
+
+def _unsent(folder: Path) -> int:
+    from reader_tui.core.library.sync import REMOTE, git
+
+    branch = git(folder, "symbolic-ref", "--short", "HEAD", check=False).stdout.strip()
+    theirs = f"refs/remotes/{REMOTE}/{branch}"
+    if not branch or git(folder, "rev-parse", "--verify", "--quiet", theirs, check=False).returncode != 0:
+        return 0
+    count = git(folder, "rev-list", "--count", f"{theirs}..HEAD", check=False).stdout.strip()
+    return int(count) if count.isdigit() else 0
 
 
 class LibrarySync(Widget):

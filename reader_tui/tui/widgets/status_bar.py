@@ -76,9 +76,13 @@ class StatusBar(Horizontal):
             content = Content.assemble(content, "  " if state else "", ("read-only", "bold $text-warning"))
         self.query_one("#status-saving", Static).update(content)
 
-    def set_synced(self, when: datetime | None) -> None:
-        """When the library last synced through git (None: never, or not synced)."""
-        self.query_one("#status-synced", Static).update(Content.styled(synced_text(when), "$text-muted"))
+    def set_synced(self, when: datetime | None, unsent: int = 0) -> None:
+        """When the library last synced through git (None: never, or not synced), and
+        how many commits made here wait for the next sync to go out."""
+        text = Content.styled(synced_text(when), "$text-muted")
+        if unsent:
+            text = Content.assemble(text, (f" · {unsent} commit{'s' if unsent != 1 else ''} to send", "$text-warning"))
+        self.query_one("#status-synced", Static).update(text)
 
     def on_resize(self) -> None:
         self._redraw()
