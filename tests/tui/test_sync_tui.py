@@ -148,3 +148,27 @@ async def test_palette_offers_sync_now_with_its_key(library: Library) -> None:
         await settle(app, pilot)
         helps = {text: help_text for text, help_text, _ in ReaderCommands(app.screen)._commands()}
         assert helps["Sync now (git)"] == "Anywhere · key ^s"
+
+
+@needs_git
+async def test_a_sync_from_the_command_line_updates_the_group_lines(tmp_path: Path) -> None:
+    remote, a, b = tmp_path / "remote.git", tmp_path / "a", tmp_path / "b"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    make_library(a).close()
+    sync.init(a, str(remote), member="alice")
+    sync.sync(a)
+    sync.init(b, str(remote), member="bob")
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        detail = app.screen.query_one(PaperDetail)
+        assert "alice" not in detail.text
+        alice = Library.open(a)
+        alice.set_status([PAPERS[0].id], Status.TO_READ)
+        alice.set_tags(PAPERS[0].id, ["must-read"])
+        sync.sync(a)
+        sync.sync(b)  # another process: the TUI's disk poll reads what it merged
+        assert await wait_until(pilot, lambda: "alice:" in detail.text, 20), detail.text
+        assert f"alice: {Status.TO_READ.mark} to-read · tags must-read" in detail.text
+    library.close()

@@ -19,6 +19,8 @@ from textual.widget import Widget
 
 from reader_tui.core.library.library import Library
 
+CHECK_EVERY = 2.0
+"""Seconds between two looks (two stats, no git) for a sync made by another process."""
 FLUSH_TIMEOUT = 30.0
 """Seconds a sync waits for the Library's pending writes before committing."""
 
@@ -103,7 +105,33 @@ class LibrarySync(Widget):
         self.running = False
 
     def on_mount(self) -> None:
+        self._seen = self._signature()
         self.call_after_refresh(self.read_state)
+        self.set_interval(CHECK_EVERY, self._check, name="sync-check")
+
+    def _signature(self) -> tuple[float, float]:
+        """When the members' files and the last-sync mark last changed (two stats)."""
+        from reader_tui.core.library.sync_changes import MEMBERS_DIR
+        from reader_tui.core.library.sync_state import SYNCED_FILE
+
+        folder = self.library.files.folder
+        times = []
+        for path in (folder / MEMBERS_DIR, folder / ".git" / SYNCED_FILE):
+            try:
+                times.append(path.stat().st_mtime)
+            except OSError:
+                times.append(0.0)
+        return times[0], times[1]
+
+    def _check(self) -> None:
+        # A sync from the command line (or a `git pull`) changed the other members' files
+        # (which the Library does not read) or reached the remote: read both again, once.
+        if self.running:
+            return
+        seen = self._signature()
+        if seen != self._seen:
+            self._seen = seen
+            self.read_state()
 
     @work(thread=True, exclusive=True, group="sync-state", exit_on_error=False)
     def read_state(self) -> None:
@@ -149,4 +177,5 @@ class LibrarySync(Widget):
             self.running = False
 
     def on_library_sync_finished(self, message: Finished) -> None:
+        self._seen = self._signature()
         self.read_state()  # after the sync's last git command: when, and the group's marks
