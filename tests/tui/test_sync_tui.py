@@ -172,3 +172,20 @@ async def test_a_sync_from_the_command_line_updates_the_group_lines(tmp_path: Pa
         assert await wait_until(pilot, lambda: "alice:" in detail.text, 20), detail.text
         assert f"alice: {Status.TO_READ.mark} to-read · tags must-read" in detail.text
     library.close()
+
+
+@needs_git
+async def test_notes_being_typed_go_out_with_the_sync(tmp_path: Path) -> None:
+    a, b = _two_clones(tmp_path)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("a")
+        await pilot.press(*"typed")
+        await pilot.press("ctrl+s")  # before the notes editor's own save
+        assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
+        assert _message(app) == "synced: nothing new from the remote · sent: 1 note"
+    library.close()
+    sync.sync(a)
+    assert Library.open(a).annotation(PAPERS[0].id).notes == "typed"
