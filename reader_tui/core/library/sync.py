@@ -32,6 +32,7 @@ from ..atomic_storage import StoreError, write_file_atomically
 from .files import ANNOTATIONS_FILE, CATALOG_FILE, LOCK_FILE
 from .locks import exclusive
 from .sync_changes import MEMBERS_DIR, describe_changes, new_conflicts
+from .sync_state import mark_synced
 
 DRIVER = "reader-tui"
 MEMBER_KEY = "reader-tui.member"
@@ -258,6 +259,7 @@ def sync(folder: Path, *, attempts: int = 3) -> SyncReport:
         if fetched.returncode != 0:
             report.offline = f"{_remote_url(folder)} not reached ({_last_line(fetched)})"
             return report
+        mark_synced(folder)
         theirs = f"refs/remotes/{REMOTE}/{branch}"
         if git(folder, "rev-parse", "--verify", "--quiet", theirs, check=False).returncode == 0:
             with _store_lock(folder):

@@ -31,6 +31,7 @@ from reader_tui.tui.saving import SavingIndicator
 from reader_tui.tui.screens import main_dialogs, main_moves
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.for_you_model import ForYouModel
+from reader_tui.tui.widgets.library_sync import LibrarySync
 from reader_tui.tui.widgets.library_watcher import LibraryWatcher
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_browser import PaperBrowser
@@ -94,6 +95,7 @@ class MainScreen(Screen):
         Binding("left_square_bracket", "related(-1)", "Previous related paper", show=False, id="paper.related_previous"),
         Binding("M", "more_like_this", "More like this", show=False, id="list.more_like_this"),
         Binding("b", "toggle_saved_searches", "Saved searches", show=False, id="list.saved_searches"),
+        Binding("ctrl+s", "sync", "Sync now (git)", show=False, id="app.sync"),
     ]
 
     def __init__(self, library: Library) -> None:
@@ -119,6 +121,7 @@ class MainScreen(Screen):
         yield StatusBar(id="status")
         yield LibraryWatcher(self.library)
         yield ForYouModel(self.library)
+        yield LibrarySync(self.library)
         yield KeyFooter()
 
     @property
@@ -480,6 +483,31 @@ class MainScreen(Screen):
         title = one_line(self.library.view(pid).title, 30)
         self.browser.show_more_like(MoreLike(pid, tuple(ids), f"more like: {title}"))
         self.paper_list.focus()
+
+    # -- sync through git ----------------------------------------------------------------------
+
+    def action_sync(self) -> None:
+        """Sync now: what `reader-tui sync` does, in a thread; one line says how it went."""
+        if self.library.read_only:
+            self.say("sync: the library is read-only here, nothing can be merged into it")
+            return
+        self.save_pending()  # the notes being typed go into the commit too
+        if self.query_one(LibrarySync).sync_now():
+            self.say("syncing…")
+        else:
+            self.say("a sync is running")
+
+    def on_library_sync_finished(self, message: LibrarySync.Finished) -> None:
+        self.status_bar.set_message(message.line, error=message.severity == "error")
+        self.notify(message.line, severity=message.severity, markup=False, timeout=8)
+        for note in message.notes:
+            self.notify(note, severity="warning", markup=False, timeout=10)
+        # the merged files: read them now rather than at the next poll
+        self.query_one(LibraryWatcher).poll_disk()
+
+    def on_library_sync_state_read(self, message: LibrarySync.StateRead) -> None:
+        self.side.detail.set_group(message.state.group)
+        self.status_bar.set_synced(message.state.last_synced, message.state.unsent)
 
     # -- saved searches ------------------------------------------------------------------------
 

@@ -67,6 +67,8 @@ class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
         self._why = ""
         self.find_text = ""
         """What `/` in this pane looks for (highlighted; n / N go from one to the next)."""
+        self.group = None
+        """A reading group's other members' marks (core GroupMarks), None when not a group's."""
 
     @property
     def text(self) -> str:
@@ -97,10 +99,25 @@ class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
             self._content = Content.styled("No paper selected", LABEL)
         else:
             self._content = Content("\n").join(
-                [header_content(view, words, self._why), Content(""), abstract_content(view.abstract, words)]
+                [header_content(view, words, self._why), *self._group_lines(view), Content(""), abstract_content(view.abstract, words)]
             )
         self._wrapped_width = -1
         self._rewrap()
+
+    def set_group(self, group) -> None:
+        """The other members' marks (read again after each sync); None: not a group's."""
+        self.group = group
+        if self._view is not None:
+            self._build()
+            self.refresh()
+
+    def _group_lines(self, view: PaperView) -> list[Content]:
+        from reader_tui.tui.widgets.group_marks import group_lines
+
+        if self.group is None:
+            return []
+        lines = group_lines(self.group.of(view.id))
+        return [_field("group" if n == 0 else "", line) for n, line in enumerate(lines)]
 
     # -- finding in the pane (`/`, then n / N) ----------------------------------------------
 
@@ -246,7 +263,7 @@ def abstract_content(abstract: str, words: tuple[str, ...] = ()) -> Content:
 
 
 LABEL_WIDTH = 9
-FIELDS = ("tl;dr", "area", "scores", "venue", "authors", "url", "keywords", "tags", "status", "for you")
+FIELDS = ("tl;dr", "area", "scores", "venue", "authors", "url", "keywords", "tags", "status", "for you", "group", "")
 _LABELS = {f"{name:<{LABEL_WIDTH}}".replace(" ", "\u00a0") for name in FIELDS}
 _INDENT = "\u00a0" * LABEL_WIDTH
 _URL_BREAKS = re.compile(r"(?<=[/?&#])(?=[^/])")

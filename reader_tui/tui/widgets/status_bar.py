@@ -3,6 +3,8 @@ whether the notes and changes are on disk yet, and "read-only" when they never c
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
@@ -42,6 +44,7 @@ class StatusBar(Horizontal):
     def compose(self) -> ComposeResult:
         yield Static(id="status-text", markup=False)
         yield Static(id="status-saving", markup=False)
+        yield Static(id="status-synced", markup=False)
 
     def set_counts(self, shown: int, read: int, reading: int, total: int) -> None:
         self._counts = (shown, read, reading)
@@ -80,6 +83,14 @@ class StatusBar(Horizontal):
             content = Content.assemble(content, "  " if state else "", ("read-only", "bold $text-warning"))
         self.query_one("#status-saving", Static).update(content)
 
+    def set_synced(self, when: datetime | None, unsent: int = 0) -> None:
+        """When the library last synced through git (None: never, or not synced), and
+        how many commits made here wait for the next sync to go out."""
+        text = Content.styled(synced_text(when), "$text-muted")
+        if unsent:
+            text = Content.assemble(text, (f" · {unsent} commit{'s' if unsent != 1 else ''} to send", "$text-warning"))
+        self.query_one("#status-synced", Static).update(text)
+
     def on_resize(self) -> None:
         self._redraw()
 
@@ -110,3 +121,11 @@ class StatusBar(Horizontal):
             # line they give way, so the message is not the part that is cut.
             text = Content.assemble(*count, *marked, *message)
         self.query_one("#status-text", Static).update(text)
+
+
+def synced_text(when: datetime | None, now: datetime | None = None) -> str:
+    """"synced 14:05" today, "synced 3 Dec" before ("" when never)."""
+    if when is None:
+        return ""
+    now = now or datetime.now(when.tzinfo)
+    return f"  synced {when:%H:%M}" if when.date() == now.date() else f"  synced {when.day} {when:%b}"

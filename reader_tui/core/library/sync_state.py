@@ -1,0 +1,23 @@
+"""When a library last reached its remote: a sync that fetched marks it in a file of
+git's own folder (never committed), which the TUI's status line reads. git's FETCH_HEAD
+will not do: a fetch that fails empties it and gives it a new time."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+SYNCED_FILE = "reader-tui-synced"
+
+
+def mark_synced(folder: Path) -> None:
+    """The remote was reached just now (the fetch of a sync succeeded)."""
+    (Path(folder) / ".git" / SYNCED_FILE).touch()
+
+
+def last_synced(folder: Path) -> datetime | None:
+    """When a sync of `folder` last reached its remote (local time), None when never."""
+    try:
+        return datetime.fromtimestamp((Path(folder) / ".git" / SYNCED_FILE).stat().st_mtime).astimezone()
+    except OSError:
+        return None

@@ -1,0 +1,181 @@
+"""An invisible widget that syncs the main screen's library through git ("Sync now" in the
+palette, ctrl+s) and reads what the status line and the detail pane show of it: when the
+library last synced, and a reading group's other members' marks.
+
+Git runs only in its thread workers, never on the UI thread: once at start, then once per
+sync. The merged files come in as any other process's writes do (the LibraryWatcher's
+poll, asked to look at once); what the worker found is posted, and the screen hands it on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from textual import work
+from textual.message import Message
+from textual.widget import Widget
+
+from reader_tui.core.library.library import Library
+
+CHECK_EVERY = 2.0
+"""Seconds between two looks (two stats, no git) for a sync made by another process."""
+FLUSH_TIMEOUT = 30.0
+"""Seconds a sync waits for the Library's pending writes before committing."""
+
+
+@dataclass(frozen=True, slots=True)
+class SyncState:
+    """What the screen shows of the sync: when the library last reached its remote
+    (None: never, or it is not a repository) and the other members' marks (None: not a
+    reading group's library)."""
+
+    last_synced: datetime | None
+    group: object | None  # core.library.group.GroupMarks
+    unsent: int = 0  # commits made here that the remote has not got (an offline sync's)
+
+
+def sync_line(report) -> tuple[str, str]:
+    """One true line for a `SyncReport`, and the notification's severity."""
+    if report.offline:
+        if "no remote" in report.offline:
+            return (f"sync: {report.committed or 'nothing new'} committed here; no remote yet: "
+                    "add one with `reader-tui sync init REMOTE`", "warning")
+        return f"offline: changes kept, the next sync sends them ({report.offline})", "warning"
+    parts = [f"received: {report.received}" if report.received else "nothing new from the remote"]
+    if report.committed and report.pushed:
+        parts.append(f"sent: {report.committed}")
+    elif report.pushed:
+        parts.append("sent")
+    if report.conflicts:
+        n = len(report.conflicts)
+        parts.append(f"{n} note{'s' if n != 1 else ''} changed on both sides, both versions kept: is:conflict finds them")
+        return "synced: " + " · ".join(parts), "warning"
+    return "synced: " + " · ".join(parts), "information"
+
+
+def read_state(folder: Path) -> SyncState:
+    """Runs git (in a worker): the last sync's time and the group's marks."""
+    from reader_tui.core.library import sync
+    from reader_tui.core.library.group import load_group
+    from reader_tui.core.library.sync_state import last_synced
+
+    group = load_group(folder)
+    last = last_synced(folder) if sync.is_repository(folder) else None
+    return SyncState(last, group if group.members else None, _unsent(folder) if last else 0)
+
+
+def _unsent(folder: Path) -> int:
+    from reader_tui.core.library.sync import REMOTE, git
+
+    branch = git(folder, "symbolic-ref", "--short", "HEAD", check=False).stdout.strip()
+    theirs = f"refs/remotes/{REMOTE}/{branch}"
+    if not branch or git(folder, "rev-parse", "--verify", "--quiet", theirs, check=False).returncode != 0:
+        return 0
+    count = git(folder, "rev-list", "--count", f"{theirs}..HEAD", check=False).stdout.strip()
+    return int(count) if count.isdigit() else 0
+
+
+class LibrarySync(Widget):
+    """Runs `reader-tui sync` for the library in a thread (nothing to show)."""
+
+    DEFAULT_CSS = "LibrarySync { display: none; }"
+
+    class Finished(Message):
+        """A sync ended: `line` says how (one line), `severity` for a notification,
+        `notes` the core's other remarks (a cut-short sync undone)."""
+
+        def __init__(self, line: str, severity: str, notes: tuple[str, ...] = ()) -> None:
+            super().__init__()
+            self.line = line
+            self.severity = severity
+            self.notes = notes
+
+    class StateRead(Message):
+        """What the status line and the detail pane show of the sync (`SyncState`)."""
+
+        def __init__(self, state: SyncState) -> None:
+            super().__init__()
+            self.state = state
+
+    def __init__(self, library: Library, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.library = library
+        self.running = False
+
+    def on_mount(self) -> None:
+        self._seen = self._signature()
+        self.call_after_refresh(self.read_state)
+        self.set_interval(CHECK_EVERY, self._check, name="sync-check")
+
+    def _signature(self) -> tuple[float, float]:
+        """When the members' files and the last-sync mark last changed (two stats)."""
+        from reader_tui.core.library.sync_changes import MEMBERS_DIR
+        from reader_tui.core.library.sync_state import SYNCED_FILE
+
+        folder = self.library.files.folder
+        times = []
+        for path in (folder / MEMBERS_DIR, folder / ".git" / SYNCED_FILE):
+            try:
+                times.append(path.stat().st_mtime)
+            except OSError:
+                times.append(0.0)
+        return times[0], times[1]
+
+    def _check(self) -> None:
+        # A sync from the command line (or a `git pull`) changed the other members' files
+        # (which the Library does not read) or reached the remote: read both again, once.
+        if self.running:
+            return
+        seen = self._signature()
+        if seen != self._seen:
+            self._seen = seen
+            self.read_state()
+
+    @work(thread=True, exclusive=True, group="sync-state", exit_on_error=False)
+    def read_state(self) -> None:
+        try:
+            state = read_state(self.library.files.folder)
+        except Exception:  # no git, an unreadable file: the line just says nothing of syncs
+            return
+        self.post_message(self.StateRead(state))
+
+    def sync_now(self) -> bool:
+        """Start a sync (the caller saved the notes being typed); False when one runs."""
+        if self.running:
+            return False
+        self.running = True
+        self._sync()
+        return True
+
+    @work(thread=True, group="sync", exit_on_error=False)
+    def _sync(self) -> None:
+        from reader_tui.core.library import sync
+
+        folder = self.library.files.folder
+        try:
+            try:
+                # sync commits the files: every change made here must be in them first
+                self.library.flush(timeout=FLUSH_TIMEOUT)
+            except Exception as error:
+                self.post_message(self.Finished(f"sync: not started, a change is not on disk: {error}", "error"))
+                return
+            try:
+                sync.git_program()
+                if not sync.is_repository(folder):
+                    self.post_message(self.Finished(
+                        f"sync: {folder} is not a repository yet: start with `reader-tui sync init REMOTE`", "error"))
+                    return
+                report = sync.sync(folder)
+            except Exception as error:  # SyncError: one line, nothing lost
+                self.post_message(self.Finished(" ".join(str(error).split()) or type(error).__name__, "error"))
+                return
+            line, severity = sync_line(report)
+            self.post_message(self.Finished(line, severity, tuple(report.notes)))
+        finally:
+            self.running = False
+
+    def on_library_sync_finished(self, message: Finished) -> None:
+        self._seen = self._signature()
+        self.read_state()  # after the sync's last git command: when, and the group's marks

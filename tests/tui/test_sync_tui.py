@@ -1,0 +1,191 @@
+"""Issue 17 in the TUI: "Sync now" (ctrl+s, the palette) runs the CLI's sync in a thread,
+says in one line what came in, and the list shows it; the detail pane lists a reading
+group's other members' marks; the status line says when the library last synced.
+Real git, no network: a bare repository in the test's folder."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core.library import sync
+from reader_tui.core.library.library import Library
+from reader_tui.core.model import Annotation, Status
+from reader_tui.tui.app import create_app
+from reader_tui.tui.widgets.paper_detail import PaperDetail
+from reader_tui.tui.widgets.paper_list import PaperList
+from reader_tui.tui.widgets.status_bar import StatusBar
+from tui_support import PAPERS, make_library, screen_text, settle, settle_workers, wait_until
+
+REPO = Path(__file__).resolve().parents[2]
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+@pytest.fixture(autouse=True)
+def _git_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the merge driver runs `python -m reader_tui`: this checkout's; no user git config
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+
+
+def _two_clones(tmp_path: Path) -> tuple[Path, Path]:
+    remote, a, b = tmp_path / "remote.git", tmp_path / "a", tmp_path / "b"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    make_library(a).close()
+    sync.init(a, str(remote))
+    sync.sync(a)
+    sync.init(b, str(remote))
+    return a, b
+
+
+def _message(app) -> str:
+    return app.screen.query_one(StatusBar)._message
+
+
+@needs_git
+async def test_sync_now_brings_the_other_machines_changes_into_the_list(tmp_path: Path) -> None:
+    a, b = _two_clones(tmp_path)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        other = Library.open(a)
+        other.set_status([PAPERS[1].id], Status.READ)
+        other.set_tags(PAPERS[1].id, ["from-laptop"])
+        assert "from-laptop" not in screen_text(app)  # nothing came in yet
+        assert "synced" not in str(app.screen.query_one("#status-synced").render())  # a clone, never synced
+        sync.sync(a)
+        await pilot.press("ctrl+s")
+        assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
+        assert _message(app) == "synced: received: 1 status change, 1 tag change"
+        assert await wait_until(pilot, lambda: library.annotation(PAPERS[1].id).status is Status.READ)
+        await settle_workers(pilot)
+        assert "from-laptop" in screen_text(app)
+        synced = app.screen.query_one("#status-synced").render()
+        assert str(synced).strip().startswith("synced ") and "synced" in screen_text(app)
+        # a change made here goes out at the next sync, and the line says so
+        app.screen.query_one(PaperList).move_to(0)
+        await pilot.press("4")
+        await pilot.press("ctrl+s")
+        assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
+        assert _message(app) == "synced: nothing new from the remote · sent: 1 status change"
+        assert Library.open(a).annotation(PAPERS[0].id).status is Status.UNREAD  # not pulled there yet
+        sync.sync(a)
+        assert Library.open(a).annotation(PAPERS[0].id).status is Status.READ
+    library.close()
+
+
+@needs_git
+async def test_sync_now_offline_says_changes_are_kept(tmp_path: Path) -> None:
+    a, b = _two_clones(tmp_path)
+    sync.sync(b)  # reached once: the status line keeps that time through the offline sync
+    shutil.rmtree(tmp_path / "remote.git")
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("4")
+        await pilot.press("ctrl+s")
+        assert await wait_until(pilot, lambda: _message(app).startswith("offline"), 20), _message(app)
+        assert _message(app).startswith("offline: changes kept, the next sync sends them (")
+        status = app.screen.query_one("#status-synced")
+        assert await wait_until(pilot, lambda: "1 commit to send" in str(status.render()))
+        assert str(status.render()).strip().startswith("synced ")  # the first sync's
+    library.close()
+
+
+async def test_sync_now_in_a_library_that_is_not_a_repository_says_how_to_start(library: Library) -> None:
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+s")
+        assert await wait_until(pilot, lambda: _message(app) not in ("", "syncing…"), 20), _message(app)
+        if shutil.which("git") is None:
+            assert "git is not on the PATH" in _message(app)
+        else:
+            assert _message(app).endswith("is not a repository yet: start with `reader-tui sync init REMOTE`")
+
+
+def _write_member(folder: Path, name: str, marks: dict[str, Annotation]) -> None:
+    docs = {str(n): {"paper_id": pid, **ann.to_dict()} for n, (pid, ann) in enumerate(marks.items(), 1)}
+    (folder / "members").mkdir(exist_ok=True)
+    (folder / "members" / f"{name}.json").write_text(json.dumps({"annotations": docs}), encoding="utf-8")
+
+
+async def test_detail_pane_lists_the_other_members_marks_as_data(library: Library) -> None:
+    folder = library.files.folder
+    first = PAPERS[0].id
+    _write_member(folder, "bob", {first: Annotation(status=Status.TO_READ, tags=("must-read",), notes="[bold]x[/] one\ntwo")})
+    _write_member(folder, "[red]carol", {first: Annotation(status=Status.READ), PAPERS[1].id: Annotation(tags=("gnn",))})
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        detail = app.screen.query_one(PaperDetail)
+        assert await wait_until(pilot, lambda: detail.group is not None)
+        await settle(app, pilot)
+        lines = [line.replace("\u00a0", " ") for line in detail.text.splitlines()]
+        group = [line for line in lines if line.startswith("group") or ": " in line and line.startswith("         ")]
+        assert group == [
+            f"group    [red]carol: {Status.READ.mark} read",
+            f"         bob: {Status.TO_READ.mark} to-read · tags must-read · notes [bold]x[/] one two",
+        ]  # members in name order ("[" sorts before "b")
+        assert "[red]carol: " in screen_text(app)  # drawn as typed, not read as markup
+        await pilot.press("j")
+        await settle(app, pilot)
+        assert "[red]carol: tags gnn" in detail.text.replace("\u00a0", " ")
+        assert "bob:" not in detail.text
+
+
+async def test_palette_offers_sync_now_with_its_key(library: Library) -> None:
+    from reader_tui.tui.commands import ReaderCommands
+
+    app = create_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        helps = {text: help_text for text, help_text, _ in ReaderCommands(app.screen)._commands()}
+        assert helps["Sync now (git)"] == "Anywhere · key ^s"
+
+
+@needs_git
+async def test_a_sync_from_the_command_line_updates_the_group_lines(tmp_path: Path) -> None:
+    remote, a, b = tmp_path / "remote.git", tmp_path / "a", tmp_path / "b"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    make_library(a).close()
+    sync.init(a, str(remote), member="alice")
+    sync.sync(a)
+    sync.init(b, str(remote), member="bob")
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        detail = app.screen.query_one(PaperDetail)
+        assert "alice" not in detail.text
+        alice = Library.open(a)
+        alice.set_status([PAPERS[0].id], Status.TO_READ)
+        alice.set_tags(PAPERS[0].id, ["must-read"])
+        sync.sync(a)
+        sync.sync(b)  # another process: the TUI's disk poll reads what it merged
+        assert await wait_until(pilot, lambda: "alice:" in detail.text, 20), detail.text
+        assert f"alice: {Status.TO_READ.mark} to-read · tags must-read" in detail.text
+    library.close()
+
+
+@needs_git
+async def test_notes_being_typed_go_out_with_the_sync(tmp_path: Path) -> None:
+    a, b = _two_clones(tmp_path)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("a")
+        await pilot.press(*"typed")
+        await pilot.press("ctrl+s")  # before the notes editor's own save
+        assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
+        assert _message(app) == "synced: nothing new from the remote · sent: 1 note"
+    library.close()
+    sync.sync(a)
+    assert Library.open(a).annotation(PAPERS[0].id).notes == "typed"
