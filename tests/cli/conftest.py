@@ -4,12 +4,16 @@ every test (tests/conftest.py)."""
 
 from __future__ import annotations
 
+import io
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_support import Result, Run
 
 from reader_tui import cli
+from reader_tui.cli import main
 
 
 @pytest.fixture(autouse=True)
@@ -33,5 +37,31 @@ def reader_tui(capsys: pytest.CaptureFixture[str]) -> Cli:
         out, err = capsys.readouterr()
         assert got == code, err
         return out, err
+
+    return run
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "library"
+
+
+@pytest.fixture
+def run(db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    """`reader-tui ARGS --db DB`, in this process; stdin is `stdin` (or empty, not a terminal)."""
+
+    def run(*args: str, stdin: str | None = None, use_db: bool = True, extra_env: dict | None = None) -> Result:
+        argv = [*args, *(["--db", str(db)] if use_db else [])]
+        capsys.readouterr()
+        with monkeypatch.context() as patch:
+            for name, value in (extra_env or {}).items():
+                patch.setenv(name, value)
+            patch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((stdin or "").encode())))
+            try:
+                code = main(argv)
+            except SystemExit as done:  # argparse: --help, --version, usage errors
+                code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        out, err = capsys.readouterr()
+        return Result(code, out, err)
 
     return run

@@ -4,58 +4,15 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
-from reader_tui.cli import main
+from cli_support import Run
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@dataclass
-class Result:
-    """What a run of the command gave: its exit code and its output."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "library"
-
-
-@pytest.fixture
-def run(db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """`reader-tui ARGS --db DB`, in this process; stdin is `stdin` (or empty, not a terminal)."""
-
-    def run(*args: str, stdin: str | None = None, use_db: bool = True, extra_env: dict | None = None) -> Result:
-        argv = [*args, *(["--db", str(db)] if use_db else [])]
-        capsys.readouterr()
-        with monkeypatch.context() as patch:
-            for name, value in (extra_env or {}).items():
-                patch.setenv(name, value)
-            patch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((stdin or "").encode())))
-            try:
-                code = main(argv)
-            except SystemExit as done:  # argparse: --help, --version, usage errors
-                code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
-        out, err = capsys.readouterr()
-        return Result(code, out, err)
-
-    return run
 
 
 def run_process(db: Path | None, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:

@@ -4,44 +4,13 @@ the rating distribution in stats, and a bad line refused in one line."""
 
 from __future__ import annotations
 
-import io
 import json
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from reader_tui.cli import main
+from cli_support import Run
 
 REVIEWS = Path(__file__).parents[1] / "fixtures" / "import_reviews"
-
-
-class Result:
-    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
-        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
-
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "library"
-
-
-@pytest.fixture
-def run(db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """`reader-tui ARGS --db DB` in this process."""
-
-    def run(*args: str) -> Result:
-        capsys.readouterr()
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
-        code = main([*args, "--db", str(db)])
-        out, err = capsys.readouterr()
-        return Result(code, out, err)
-
-    return run
 
 
 @pytest.fixture
