@@ -54,12 +54,18 @@ def undo(screen: Any, *, redo: bool) -> None:
     if change is None:
         screen.status_bar.set_message(f"nothing to {'redo' if redo else 'undo'}")
         return
+    screen.say(undo_words(library, change, redo=redo))
+    show_changed(screen, change.after)
+
+
+def undo_words(library: Any, change: Any, *, redo: bool) -> str:
+    """What an undo (or redo) of `change` did, in words, what changed first:
+    `undid status read → unread: "SOCOP: …"` (the main list and triage both say it)."""
 
     def title(pid: str) -> str:
         return one_line(library.view(pid).title, 36) if pid in library.papers else pid
 
-    screen.say(f"redid {change.describe(title)}" if redo else f"undid {change.inverse().describe(title)}")
-    show_changed(screen, change.after)
+    return f"redid {change.describe(title)}" if redo else f"undid {change.inverse().describe(title)}"
 
 
 def show_changed(screen: Any, ids: Iterable[str]) -> None:

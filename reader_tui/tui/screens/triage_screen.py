@@ -31,7 +31,8 @@ from textual.widgets import Static
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
-from reader_tui.core.text.display import one_line, sanitize, visible_controls
+from reader_tui.core.text.display import sanitize, visible_controls
+from reader_tui.tui.screens.main_moves import undo_words
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
@@ -348,17 +349,14 @@ class TriageScreen(Screen[str | None]):
                 self.pos = back[0]
                 if self.decided and self.decided[-1] == self.pos:
                     self.decided.pop()
-        self.notify(f"Undid {change.inverse().describe(self._title)}", markup=False)
+        self.notify(_sentence(undo_words(self.library, change, redo=False)), markup=False)
         self._show()
 
     def action_redo(self) -> None:
         change = self.library.redo()
-        self.notify(f"Redid {change.describe(self._title)}" if change else "Nothing to redo", markup=False)
+        self.notify(_sentence(undo_words(self.library, change, redo=True)) if change else "Nothing to redo", markup=False)
         self._show()
 
-    def _title(self, paper_id: str) -> str:
-        """A paper named in an undo message, as the main screen names it."""
-        return one_line(self.library.view(paper_id).title, 36) if paper_id in self.library.papers else paper_id
 
     def action_open_url(self) -> None:
         from reader_tui.tui.open_url import open_url
@@ -423,3 +421,8 @@ class TriageScreen(Screen[str | None]):
             return
         notes.save_now()
         self.dismiss(self.current_id or self.last_shown)
+
+
+def _sentence(text: str) -> str:
+    """`text` as a notification reads: its first letter capital, the rest as it is."""
+    return text[:1].upper() + text[1:]
