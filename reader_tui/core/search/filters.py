@@ -44,17 +44,6 @@ class ListFilter:
         wanted = (*(() if tag is None else (tag,)), *tags)
         return cls(frozenset(() if status is None else (status,)), wanted, search=(search or "").strip())
 
-    def describe_words(self) -> str:
-        """The filter for people: "read or to-read, tagged llm and rl"."""
-        parts = []
-        if self.statuses:
-            parts.append(" or ".join(s.value for s in sorted(self.statuses, key=list(Status).index)))
-        if self.tags:
-            parts.append("tagged " + (" or " if self.any_tag else " and ").join(self.tags))
-        if self.marked_only:
-            parts.append("marked")
-        return ", ".join(parts)
-
     @property
     def is_empty(self) -> bool:
         """True when every paper passes, in list order."""
@@ -105,10 +94,6 @@ class ListFilter:
         for saved searches and triage's resume key: it selects the same papers (several
         statuses as `status:a,b`, any of the tags as `tag:a,b`)."""
         return " ".join([*self._conditions(quoted=True), self.search.strip()]).strip()
-
-    def without_search(self) -> ListFilter:
-        """This filter's conditions alone."""
-        return ListFilter(self.statuses, self.tags, self.any_tag, self.marked_only)
 
     def _conditions(self, *, quoted: bool) -> list[str]:
         parts = []

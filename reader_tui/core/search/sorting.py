@@ -172,19 +172,6 @@ def reposition(ids: list[str], moved: Iterable[str], key: Callable[[str], Any]) 
     return order
 
 
-_FIGURES: dict[str, Callable] = {
-    "rating": lambda s: sum(s.ratings) / len(s.ratings) if s.ratings else None,
-    "spread": lambda s: max(s.ratings) - min(s.ratings) if s.ratings else None,
-    "weighted": lambda s: s.weighted_rating,
-}
-
-
-def score_value(view: PaperView, field: str) -> float | None:
-    """The figure a score sort orders `view` by (None: the paper has none)."""
-    scores = view.paper.scores
-    return None if scores is None else _FIGURES[field](scores)
-
-
 def _by_score(items: list[PaperView], key: SortKey) -> list[PaperView]:
     return sorted(items, key=_score_order(key))
 
