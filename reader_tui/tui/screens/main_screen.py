@@ -391,7 +391,7 @@ class MainScreen(Screen):
         # A library without reviews gives the footer's room to the keys it can use (at 80
         # columns R would push out / and f); R comes with the first import of reviews.
         if action == "reviews":
-            return self.library.review_store.exists
+            return self.paper_list.show_scores  # the browser's one look at the reviews store
         return True
 
     def action_reviews(self) -> None:
