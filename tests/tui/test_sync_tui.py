@@ -189,3 +189,32 @@ async def test_notes_being_typed_go_out_with_the_sync(tmp_path: Path) -> None:
     library.close()
     sync.sync(a)
     assert Library.open(a).annotation(PAPERS[0].id).notes == "typed"
+
+
+def _row(app, paper_id: str) -> str:
+    papers = app.screen.query_one(PaperList)
+    return papers._row_strip(papers.ids.index(paper_id), papers.size.width - 1, -1, False).text
+
+
+@pytest.mark.parametrize("width", [80, 140])
+async def test_list_rows_show_what_the_other_members_did(library: Library, width: int) -> None:
+    folder = library.files.folder
+    first, second, third = PAPERS[0].id, PAPERS[1].id, PAPERS[2].id
+    app = create_app(library)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(app, pilot)
+        alone = _row(app, first)
+        assert alone[4:].startswith("Attention")  # no group: no column
+        _write_member(folder, "bob", {first: Annotation(status=Status.TO_READ), second: Annotation(status=Status.READ)})
+        _write_member(folder, "carol", {first: Annotation(status=Status.TO_READ), second: Annotation(tags=("gnn",)),
+                                        third: Annotation(status=Status.READING)})
+        _write_member(folder, "dan", {first: Annotation(status=Status.READ)})
+        papers = app.screen.query_one(PaperList)
+        assert await wait_until(pilot, lambda: papers.group is not None, 10)  # the members' files are looked at
+        await settle(app, pilot)
+        to_read, reading, read = Status.TO_READ.mark, Status.READING.mark, Status.READ.mark
+        assert _row(app, first)[4:].startswith(f"2{to_read}1{read}   Attention")  # 2 want to read it, 1 read it
+        assert _row(app, second)[4:].startswith(f"1{read}     Graph")  # carol only tagged it
+        assert _row(app, third)[4:].startswith(f"1{reading}     [bold red]")
+        assert _row(app, PAPERS[4].id)[4:].startswith("       Reinforcement")  # nobody touched it
+        assert f"2{to_read}1{read}   Attention" in screen_text(app)

@@ -37,6 +37,20 @@ class GroupMarks:
                 counts[ann.status.value] = counts.get(ann.status.value, 0) + 1
         return ", ".join(f"{n} {status}" for status, n in counts.items())
 
+    def compact(self, paper_id: str) -> str:
+        """"2○1●": how many other members gave the paper each status, in the list's
+        status glyphs (to-read, reading, read, skipped); "" when none did."""
+        counts = dict.fromkeys(COMPACT_ORDER, 0)
+        for anns in self.members.values():
+            ann = anns.get(paper_id)
+            if ann is not None and ann.status in counts:
+                counts[ann.status] += 1
+        return "".join(f"{n}{status.mark}" for status, n in counts.items() if n)
+
+
+#: The order of the statuses in `GroupMarks.compact` (unread is no mark).
+COMPACT_ORDER = (Status.TO_READ, Status.READING, Status.READ, Status.SKIPPED)
+
 
 def load_group(folder: Path) -> GroupMarks:
     """The group marks of the library at `folder` (none for a library of one person)."""

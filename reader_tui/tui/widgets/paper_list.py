@@ -34,6 +34,11 @@ from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 TAG_SHARE = 3  # tags take at most a third of the row, the title gets the rest
 SCORE_WIDTH = 8
 """Cells of the score column ("5.3 2-8": mean rating, lowest-highest; `compact_scores`)."""
+GROUP_WIDTH = 6
+"""Cells of a reading group's column ("2○1●": 2 other members want to read it, 1 read it;
+`GroupMarks.compact`): three statuses at one digit each."""
+GROUP_MIN_ROOM = 30
+"""The group column is left out of rows narrower than this (the title needs the room)."""
 #: Component classes that are a whole look of their own (background included), not an overlay.
 _FULL_STYLES = frozenset({
     "paper-list--cursor", "paper-list--cursor-blurred", "paper-list--empty",
@@ -65,6 +70,7 @@ class PaperList(GutterScrollView, can_focus=True):
         "paper-list--notes",
         "paper-list--match",
         "paper-list--score",
+        "paper-list--group",
         "paper-list--withdrawn",
         "paper-list--status-read",
         "paper-list--status-reading",
@@ -108,6 +114,7 @@ class PaperList(GutterScrollView, can_focus=True):
         self.matched: Mapping[str, Iterable[str]] = {}
         self.empty_text = "No papers"
         self._show_scores = False
+        self._group = None  # core.library.group.GroupMarks: the other members' marks
         self._versions: dict[str, int] = {}
         self._generation = 0  # bumped when everything may look different
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
@@ -168,6 +175,22 @@ class PaperList(GutterScrollView, can_focus=True):
     def show_scores(self, value: bool) -> None:
         if value != self._show_scores:
             self._show_scores = value
+            self._generation += 1
+            self._cache.clear()
+            self.refresh()
+
+    @property
+    def group(self):
+        """A reading group's other members' marks (`GroupMarks`), None when the library
+        is not a group's: rows then have no group column."""
+        return self._group
+
+    @group.setter
+    def group(self, value) -> None:
+        if value is not None and not value.members:
+            value = None
+        if value is not self._group:
+            self._group = value
             self._generation += 1
             self._cache.clear()
             self.refresh()
@@ -376,6 +399,10 @@ class PaperList(GutterScrollView, can_focus=True):
         if self._show_scores and room >= 2 * SCORE_WIDTH:
             score = compact_scores(view.paper.scores).ljust(SCORE_WIDTH)
             room -= SCORE_WIDTH + 1
+        group = None
+        if self._group is not None and room >= GROUP_MIN_ROOM:
+            group = _fit(self._group.compact(pid), GROUP_WIDTH)
+            room -= GROUP_WIDTH + 1
         tag_room = min(cell_len(tags), room // TAG_SHARE) if tags else 0
         title_room = max(0, room - (tag_room + 1 if tag_room else 0))
         segments = [
@@ -387,6 +414,9 @@ class PaperList(GutterScrollView, can_focus=True):
         if score:
             score_style = text_style if withdrawn or is_cursor else base + styles["score"]
             segments += [Segment(score, score_style), Segment(" ", base)]
+        if group is not None:
+            group_style = text_style if is_cursor else base + styles["group"]
+            segments += [Segment(group, group_style), Segment(" ", base)]
         segments.extend(self._title_segments(pid, _fit(title, title_room), text_style, styles["match"]))
         if tag_room:
             segments.append(Segment(" ", base))
