@@ -216,10 +216,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command(
         "sync", "sync_cmd:cmd_sync",
-        "share the library through git: sync (commit, fetch, merge, push), sync init [REMOTE] [--member NAME]",
+        "share the library through git: sync (commit, fetch, merge, push), sync init [REMOTE] [--member NAME],"
+        " sync auto on|off (the TUI syncs on start and on quit)",
     )
-    p.add_argument("action", nargs="?", choices=["init", "merge-driver"], help="init: set up; merge-driver: run by git")
-    p.add_argument("rest", nargs="*", metavar="ARG", help="init: REMOTE (a path or URL git understands)")
+    p.add_argument(
+        "action", nargs="?", choices=["init", "auto", "merge-driver"],
+        help="init: set up; auto: sync on the TUI's start and quit; merge-driver: run by git",
+    )
+    p.add_argument("rest", nargs="*", metavar="ARG", help="init: REMOTE (a path or URL git understands); auto: on or off")
     p.add_argument("--member", help="init: your name in a reading group (your marks go to members/NAME.json)")
 
     p = command("annotations", "doctor:cmd_annotations", "move your statuses, tags and notes between machines as JSON")

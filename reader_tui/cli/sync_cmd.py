@@ -24,12 +24,36 @@ def cmd_sync(args: argparse.Namespace) -> int:
             raise UserError("sync init takes at most one REMOTE", EXIT_USAGE)
         print(sync.init(_folder(args), rest[0] if rest else None, member=args.member))
         return EXIT_OK
+    if action == "auto":
+        return _auto(args, rest)
     if rest or args.member:
         raise UserError("sync: REMOTE and --member go with `sync init`", EXIT_USAGE)
     report = sync.sync(_folder(args))
     for line in report.lines():
         print(line)
     return EXIT_ERROR if report.offline else EXIT_OK
+
+
+def _auto(args: argparse.Namespace, rest: list[str]) -> int:
+    """`sync auto on|off`: whether the TUI syncs on start and on quit (no argument: say)."""
+    from ..core.library import sync
+    from ..core.library.sync_state import AUTO_SYNC, auto_sync
+    from .options import open_library
+
+    if len(rest) > 1 or (rest and rest[0] not in ("on", "off")):
+        raise UserError("sync auto takes on or off (nothing: say which it is)", EXIT_USAGE)
+    library = open_library(args)
+    folder = library.files.folder
+    if rest:
+        library.set_setting(AUTO_SYNC, rest[0] == "on")
+    on = auto_sync(library.settings)
+    if on:
+        print("sync on start and quit: on (the TUI syncs in the background as it starts, and before it quits)")
+        if not sync.is_repository(folder):
+            print(f"{folder} is not a repository yet: run `reader-tui sync init REMOTE` first")
+    else:
+        print("sync on start and quit: off (ctrl+s in the TUI, or `reader-tui sync`, syncs)")
+    return EXIT_OK
 
 
 def _merge_driver(rest: list[str]) -> int:

@@ -21,6 +21,11 @@ from reader_tui.core.text.display import sanitize
 from reader_tui.tui.commands import ReaderCommands
 from reader_tui.tui.messages import LibraryChanged
 from reader_tui.tui.screens.main_screen import MainScreen
+from reader_tui.tui.widgets.library_sync import LibrarySync
+
+QUIT_GRACE = 3.0
+"""Seconds a second q waits for the sync before quitting to stop (its local step, a commit
+or a merge, is let finish); past them the app quits all the same."""
 
 
 class ReaderApp(App[int]):
@@ -45,6 +50,9 @@ class ReaderApp(App[int]):
         super().__init__()
         self.library = library
         self._quit_failed = False
+        self._quit_sync: LibrarySync | None = None  # the sync before quitting, once started
+        self.farewell: list[str] = []
+        """Lines for the terminal once the screen is gone (how the sync before quitting went)."""
         self.indexes_stale = False
         """True once the user edited what the index caches are made of (a title, authors):
         `run_app` then has them rebuilt in the background as the app exits."""
@@ -131,6 +139,10 @@ class ReaderApp(App[int]):
         from reader_tui.tui.widgets.notes_editor import NotesEditor
         from reader_tui.tui.write_errors import write_error_line
 
+        if self._quit_sync is not None:  # q again while syncing before quitting: now
+            self._quit_sync.cancel.set()
+            self.set_timer(QUIT_GRACE, lambda: self.exit(0))
+            return
         unsaved_notes = 0
         for screen in self.screen_stack:
             remember = getattr(screen, "remember_place", None)
@@ -153,6 +165,26 @@ class ReaderApp(App[int]):
             self.notify(f"{what}. {why} Press q again to quit and lose them.",
                         severity="error", markup=False, timeout=30)
             return
+        if not lost and (syncer := self._auto_sync()) is not None:
+            self._quit_sync = syncer
+            syncer.sync_before_quit()  # a QuitSynced message ends the app
+            return
+        self.exit(0)
+
+    def _auto_sync(self) -> LibrarySync | None:
+        """The main screen's LibrarySync when the library syncs on start and on quit."""
+        for screen in self.screen_stack:
+            for syncer in screen.query(LibrarySync):
+                if syncer.automatic:
+                    return syncer
+        return None
+
+    def on_library_sync_started(self, message: LibrarySync.Started) -> None:
+        if self._quit_sync is not None:  # seen whatever screen is on top
+            self.notify(message.line, timeout=30)
+
+    def on_library_sync_quit_synced(self, message: LibrarySync.QuitSynced) -> None:
+        self.farewell.append(f"reader-tui: {message.line}")
         self.exit(0)
 
 
@@ -204,6 +236,8 @@ def run_app(library: Library) -> int:
 
             why = describe_error(error, library.files.annotations_path)
             print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {why}", file=sys.stderr)
+    for line in app.farewell:
+        print(sanitize(line), file=sys.stderr)
     if app.indexes_stale:
         from reader_tui.core.library.indexing import start_background_prepare
 

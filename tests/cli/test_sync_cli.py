@@ -221,3 +221,25 @@ def test_other_files_in_the_folder_stay_out_of_git(two, reader_tui) -> None:
     reader_tui("--db", str(a), "--no-seed", "sync")
     tracked = subprocess.run(["git", "ls-files"], cwd=a, capture_output=True, text=True, check=True).stdout.split()
     assert "refs.bib" not in tracked and "annotations.json" in tracked
+
+
+def test_sync_auto_is_a_setting_of_the_library_that_travels_with_it(two, reader_tui) -> None:
+    a, b, _ = two
+    out, _ = reader_tui("--db", str(a), "--no-seed", "sync", "auto")
+    assert out.startswith("sync on start and quit: off")
+    out, _ = reader_tui("--db", str(a), "--no-seed", "sync", "auto", "on")
+    assert out.startswith("sync on start and quit: on (the TUI syncs in the background as it starts")
+    out, _ = reader_tui("--db", str(a), "--no-seed", "sync")
+    assert "committed: 1 setting" in out
+    reader_tui("--db", str(b), "--no-seed", "sync")
+    out, _ = reader_tui("--db", str(b), "--no-seed", "sync", "auto")
+    assert out.startswith("sync on start and quit: on")  # the other machine too
+    out, _ = reader_tui("--db", str(b), "--no-seed", "sync", "auto", "off")
+    assert out.startswith("sync on start and quit: off")
+    _, err = reader_tui("--db", str(b), "--no-seed", "sync", "auto", "maybe", code=2)
+    assert err.strip() == "reader-tui: sync auto takes on or off (nothing: say which it is)"
+
+
+def test_sync_auto_on_in_a_library_that_is_not_a_repository_says_what_to_do(tmp_path: Path, reader_tui) -> None:
+    out, _ = reader_tui("--db", str(tmp_path / "lib"), "--no-seed", "sync", "auto", "on")
+    assert out.splitlines()[1] == f"{tmp_path / 'lib'} is not a repository yet: run `reader-tui sync init REMOTE` first"

@@ -218,3 +218,130 @@ async def test_list_rows_show_what_the_other_members_did(library: Library, width
         assert _row(app, third)[4:].startswith(f"1{reading}     [bold red]")
         assert _row(app, PAPERS[4].id)[4:].startswith("       Reinforcement")  # nobody touched it
         assert f"2{to_read}1{read}   Attention" in screen_text(app)
+
+
+# -- sync on start and on quit (`reader-tui sync auto on`) ------------------------------------
+
+
+def _auto(folder: Path) -> None:
+    from reader_tui.core.library.sync_state import AUTO_SYNC
+
+    library = Library.open(folder)
+    library.set_setting(AUTO_SYNC, True)
+    library.close()
+
+
+def _hanging_remote(folder: Path) -> None:
+    """The remote becomes one that never answers (as a server that does not)."""
+    subprocess.run(["git", "-C", str(folder), "config", "protocol.ext.allow", "always"], check=True)
+    subprocess.run(["git", "-C", str(folder), "remote", "set-url", "origin", "ext::sh -c sleep% 600"], check=True)
+
+
+@needs_git
+async def test_sync_on_start_brings_in_what_came_meanwhile_after_the_first_paint(tmp_path: Path) -> None:
+    a, b = _two_clones(tmp_path)
+    _auto(b)
+    other = Library.open(a)
+    other.set_status([PAPERS[1].id], Status.READ)
+    sync.sync(a)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert library.annotation(PAPERS[1].id).status is Status.UNREAD  # the list came first
+        assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
+        assert _message(app) == "synced: received: 1 status change · sent: 1 setting"  # sync auto on
+        assert await wait_until(pilot, lambda: library.annotation(PAPERS[1].id).status is Status.READ)
+    library.close()
+
+
+@needs_git
+async def test_sync_on_start_offline_says_so(tmp_path: Path) -> None:
+    a, b = _two_clones(tmp_path)
+    _auto(b)
+    shutil.rmtree(tmp_path / "remote.git")
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_until(pilot, lambda: _message(app).startswith("offline"), 20), _message(app)
+        assert _message(app).startswith("offline: changes kept, the next sync sends them (")
+    library.close()
+
+
+async def test_no_sync_on_start_unless_asked(tmp_path: Path) -> None:
+    library = make_library(tmp_path / "lib")
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        assert _message(app) == ""
+        await pilot.press("q")
+    assert app.return_code == 0 and app.farewell == []
+    library.close()
+
+
+@needs_git
+async def test_quit_syncs_first_and_says_how_it_went(tmp_path: Path) -> None:
+    a, b = _two_clones(tmp_path)
+    sync.sync(b)
+    _auto(b)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
+        assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
+        await pilot.press("4")  # the first paper: read
+        await pilot.press("q")
+        assert app.is_running  # syncing first, and saying so
+        assert _message(app).startswith("syncing before quitting")
+        assert any(n.message.startswith("syncing before quitting") for n in app._notifications)
+        assert await wait_until(pilot, lambda: not app.is_running, 20)
+    # the status, and where the cursor was (reopened there)
+    assert app.farewell == ["reader-tui: synced: nothing new from the remote · sent: 1 status change, 1 setting"]
+    library.close()
+    sync.sync(a)
+    assert Library.open(a).annotation(PAPERS[0].id).status is Status.READ
+
+
+def _head_message(folder: Path) -> str:
+    return subprocess.run(["git", "-C", str(folder), "log", "-1", "--format=%s"], capture_output=True, text=True).stdout.strip()
+
+
+@needs_git
+async def test_quit_with_a_remote_that_never_answers_quits_after_the_timeout(tmp_path: Path, monkeypatch) -> None:
+    from reader_tui.tui.widgets import library_sync
+
+    monkeypatch.setattr(library_sync, "QUIT_TIMEOUT", 1.0)
+    _, b = _two_clones(tmp_path)
+    _hanging_remote(b)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        library.set_setting("sync_auto", True)  # after the start: no sync on start here
+        await pilot.press("4")
+        await pilot.press("q")
+        assert app.is_running
+        assert await wait_until(pilot, lambda: not app.is_running, 15)
+    assert len(app.farewell) == 1
+    assert app.farewell[0].startswith("reader-tui: offline: changes kept, the next sync sends them (")
+    assert "no answer in time" in app.farewell[0]
+    library.close()
+    assert _head_message(b) == "1 status change, 2 settings"  # committed here, nothing lost
+
+
+@needs_git
+async def test_q_again_stops_the_sync_before_quitting(tmp_path: Path) -> None:
+    _, b = _two_clones(tmp_path)
+    _hanging_remote(b)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        library.set_setting("sync_auto", True)
+        await pilot.press("4")
+        await pilot.press("q")
+        await pilot.pause(0.3)
+        assert app.is_running  # the remote does not answer: still trying (for 10 s)
+        await pilot.press("q")
+        assert await wait_until(pilot, lambda: not app.is_running, 5)
+    assert app.farewell and "(stopped)" in app.farewell[0], app.farewell
+    library.close()
+    assert _head_message(b) == "1 status change, 2 settings"

@@ -21,8 +21,11 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -95,6 +98,38 @@ def git(folder: Path, *args: str, check: bool = True, env: Mapping[str, str] | N
         command = next((a for a in args if not a.startswith("-") and "=" not in a), "")
         raise SyncError(f"{folder}: git {command} failed: {_last_line(done)}")
     return done
+
+
+def _remote(folder: Path, *args: str, deadline: float | None, cancel: threading.Event | None) -> subprocess.CompletedProcess[str]:
+    """Run a git command that talks to the remote (fetch, push). With a `deadline`
+    (time.monotonic) or a `cancel` event, as the TUI runs it: away from the terminal (no
+    password or host-key prompt can draw over the screen; what would ask fails instead),
+    and killed, with its ssh, when the deadline passes or `cancel` is set. Killing a fetch
+    or a push changes nothing here: git moves its refs only once the transfer is done."""
+    if deadline is None and cancel is None:
+        return git(folder, *args, check=False)
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+    process = subprocess.Popen(
+        [git_program(), *args], cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, encoding="utf-8", errors="replace", env=env, start_new_session=True,
+    )
+    while True:
+        try:
+            out, err = process.communicate(timeout=0.1)
+            return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+        except subprocess.TimeoutExpired:
+            stopped = cancel is not None and cancel.is_set()
+            late = deadline is not None and time.monotonic() > deadline
+            if not (stopped or late):
+                continue
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            process.kill()
+        process.communicate()
+        why = "stopped" if stopped else "no answer in time"
+        return subprocess.CompletedProcess(process.args, -signal.SIGKILL, "", why)
 
 
 def _last_line(done: subprocess.CompletedProcess[str]) -> str:
@@ -230,11 +265,19 @@ def _member_to_own(folder: Path, member: str) -> None:
 # -- sync -------------------------------------------------------------------------------
 
 
-def sync(folder: Path, *, attempts: int = 3) -> SyncReport:
+def sync(
+    folder: Path, *, attempts: int = 3, timeout: float | None = None, cancel: threading.Event | None = None
+) -> SyncReport:
     """Commit local changes, fetch, merge, push (fetch and merge again when the push is
     rejected). Raises SyncError for what stops it; an unreachable remote is not an error:
-    the report says so and the work stays committed here."""
+    the report says so and the work stays committed here.
+
+    `timeout` (seconds for all the talking to the remote) and `cancel` (an event another
+    thread sets) bound the sync, as the TUI's sync on quit needs: a fetch or push still
+    running then is stopped and the report reads as offline. The local steps (commit,
+    merge) are never cut short by them."""
     folder = Path(folder)
+    deadline = None if timeout is None else time.monotonic() + timeout
     git_program()
     if not is_repository(folder):
         raise SyncError(f"{folder}: not a git repository: run `reader-tui sync init [REMOTE]` first")
@@ -255,7 +298,7 @@ def sync(folder: Path, *, attempts: int = 3) -> SyncReport:
         return report
     branch = git(folder, "symbolic-ref", "--short", "HEAD").stdout.strip()
     for _ in range(attempts):
-        fetched = git(folder, "fetch", "--quiet", REMOTE, check=False)
+        fetched = _remote(folder, "fetch", "--quiet", REMOTE, deadline=deadline, cancel=cancel)
         if fetched.returncode != 0:
             report.offline = f"{_remote_url(folder)} not reached ({_last_line(fetched)})"
             return report
@@ -289,7 +332,7 @@ def sync(folder: Path, *, attempts: int = 3) -> SyncReport:
             ahead = git(folder, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode == 0
         if not ahead:
             return report
-        pushed = git(folder, "push", "--quiet", REMOTE, f"HEAD:refs/heads/{branch}", check=False)
+        pushed = _remote(folder, "push", "--quiet", REMOTE, f"HEAD:refs/heads/{branch}", deadline=deadline, cancel=cancel)
         if pushed.returncode == 0:
             git(folder, "branch", "--quiet", f"--set-upstream-to={REMOTE}/{branch}", check=False)
             report.pushed = True

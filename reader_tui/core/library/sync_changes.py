@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from ..model import has_conflict
-from .files import ANNOTATIONS_FILE, ANNOTATIONS_TABLE, CATALOG_FILE, PAPERS_TABLE
+from .files import ANNOTATIONS_FILE, ANNOTATIONS_TABLE, CATALOG_FILE, PAPERS_TABLE, SETTINGS_TABLE
 
 MEMBERS_DIR = "members"
 
@@ -42,7 +42,8 @@ def describe_changes(folder: Path, old: str, new: str | None, names: Sequence[st
     counts: Counter[str] = Counter()
     for name in names:
         if name == ANNOTATIONS_FILE or (name.startswith(f"{MEMBERS_DIR}/") and name.endswith(".json")):
-            before, after = (_docs(_version(folder, rev, name), ANNOTATIONS_TABLE, "paper_id") for rev in (old, new))
+            versions = [_version(folder, rev, name) for rev in (old, new)]
+            before, after = (_docs(version, ANNOTATIONS_TABLE, "paper_id") for version in versions)
             who = f" by {Path(name).stem}" if name.startswith(MEMBERS_DIR) else ""
             for pid, doc in after.items():
                 was = before.get(pid, {})
@@ -50,6 +51,10 @@ def describe_changes(folder: Path, old: str, new: str | None, names: Sequence[st
                     default = _DEFAULTS[fieldname]
                     if doc.get(fieldname, default) != was.get(fieldname, default):
                         counts[label + who] += 1
+            settings_before, settings_after = (_settings(version) for version in versions)
+            counts["setting" + who] += sum(
+                1 for key in settings_before.keys() | settings_after.keys() if settings_before.get(key) != settings_after.get(key)
+            )
         elif name == CATALOG_FILE:
             before, after = (_docs(_version(folder, rev, name), PAPERS_TABLE, "id") for rev in (old, new))
             counts["papers imported"] += len(after.keys() - before.keys())
@@ -63,6 +68,11 @@ def describe_changes(folder: Path, old: str, new: str | None, names: Sequence[st
     return ", ".join(parts)
 
 
+def _settings(tables: Mapping[str, Any]) -> dict[str, Any]:
+    found = (tables.get(SETTINGS_TABLE) or {}).get("1")
+    return found if isinstance(found, dict) else {}
+
+
 _DEFAULTS: dict[str, Any] = {"status": "unread", "tags": [], "notes": "", "overrides": {}}
 
 
@@ -72,7 +82,7 @@ def _plural(noun: str, n: int) -> str:
     first, _, rest = noun.partition(" ")
     if noun.startswith("papers"):
         return noun
-    if noun.endswith("change") or noun.endswith("note") or noun.endswith("edit"):
+    if noun.endswith(("change", "note", "edit", "setting")):
         return noun + "s"
     return f"{first} {rest}".strip()
 

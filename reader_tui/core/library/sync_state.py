@@ -8,6 +8,14 @@ from datetime import datetime
 from pathlib import Path
 
 SYNCED_FILE = "reader-tui-synced"
+AUTO_SYNC = "sync_auto"
+"""The library setting (True/False) that has the TUI sync on start and on quit
+(`reader-tui sync auto on|off`)."""
+
+
+def auto_sync(settings: dict) -> bool:
+    """Whether the TUI syncs the library on start and on quit."""
+    return settings.get(AUTO_SYNC) is True
 
 
 def mark_synced(folder: Path) -> None:

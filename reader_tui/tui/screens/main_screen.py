@@ -505,6 +505,9 @@ class MainScreen(Screen):
         # the merged files: read them now rather than at the next poll
         self.query_one(LibraryWatcher).poll_disk()
 
+    def on_library_sync_started(self, message: LibrarySync.Started) -> None:
+        self.say(message.line)  # a sync on start or before quitting
+
     def on_library_sync_state_read(self, message: LibrarySync.StateRead) -> None:
         self.side.detail.set_group(message.state.group)
         self.paper_list.group = message.state.group  # the list's group column

@@ -1,6 +1,7 @@
 """An invisible widget that syncs the main screen's library through git ("Sync now" in the
-palette, ctrl+s) and reads what the status line and the detail pane show of it: when the
-library last synced, and a reading group's other members' marks.
+palette, ctrl+s; on start and before quitting when `reader-tui sync auto on` is set) and
+reads what the status line, the list and the detail pane show of it: when the library last
+synced, and a reading group's other members' marks.
 
 Git runs only in its thread workers, never on the UI thread: once at start, then once per
 sync. The merged files come in as any other process's writes do (the LibraryWatcher's
@@ -9,6 +10,7 @@ poll, asked to look at once); what the worker found is posted, and the screen ha
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -23,6 +25,11 @@ CHECK_EVERY = 2.0
 """Seconds between two looks (two stats, no git) for a sync made by another process."""
 FLUSH_TIMEOUT = 30.0
 """Seconds a sync waits for the Library's pending writes before committing."""
+REMOTE_TIMEOUT = 60.0
+"""Seconds a sync of the TUI (ctrl+s, on start) may spend talking to the remote."""
+QUIT_TIMEOUT = 10.0
+"""Seconds the sync before quitting may spend talking to the remote: past them, the
+changes stay committed here for the next sync and the app quits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +99,22 @@ class LibrarySync(Widget):
             self.severity = severity
             self.notes = notes
 
+    class Started(Message):
+        """A sync began on its own (on start or before quitting): `line` says so."""
+
+        def __init__(self, line: str) -> None:
+            super().__init__()
+            self.line = line
+
+    class QuitSynced(Message):
+        """The sync before quitting ended (or was stopped): the app may exit now; `line`
+        says how it went, for the terminal once the screen is gone."""
+
+        def __init__(self, line: str, severity: str) -> None:
+            super().__init__()
+            self.line = line
+            self.severity = severity
+
     class StateRead(Message):
         """What the status line and the detail pane show of the sync (`SyncState`)."""
 
@@ -103,11 +126,42 @@ class LibrarySync(Widget):
         super().__init__(**kwargs)
         self.library = library
         self.running = False
+        self._one_at_a_time = threading.Lock()  # held by the thread of the sync running
+        self.cancel = threading.Event()
+        """Set to stop the talking to the remote of the sync running (a second q)."""
+
+    @property
+    def automatic(self) -> bool:
+        """Whether this library syncs on start and on quit (`reader-tui sync auto on`),
+        when it can: written here, and a repository."""
+        from reader_tui.core.library.sync_state import auto_sync
+
+        return (auto_sync(self.library.settings) and not self.library.read_only
+                and (self.library.files.folder / ".git").exists())
 
     def on_mount(self) -> None:
+        from reader_tui.core.library.sync_state import auto_sync
+
         self._seen = self._signature()
         self.call_after_refresh(self.read_state)
         self.set_interval(CHECK_EVERY, self._check, name="sync-check")
+        if auto_sync(self.library.settings) and not self.library.read_only:
+            # after the first paint: the list comes first, the sync in a thread behind it
+            self.call_after_refresh(self._sync_on_start)
+
+    def _sync_on_start(self) -> None:
+        if self.sync_now():
+            self.post_message(self.Started("syncing (on start)…"))
+
+    def sync_before_quit(self) -> None:
+        """Sync once more before the app quits (the caller flushed every change): a
+        `QuitSynced` follows within QUIT_TIMEOUT seconds and a little, whatever happens.
+        A sync running now ends first (its remote part bounded by its own timeout)."""
+        self.running = True
+        self.post_message(self.Started(
+            f"syncing before quitting (at most {QUIT_TIMEOUT:.0f} s; q again quits now, "
+            "your changes are committed here and go out at the next sync)…"))
+        self._sync(timeout=QUIT_TIMEOUT, quitting=True)
 
     def _signature(self) -> tuple[float, float]:
         """When the members' files and the last-sync mark last changed (two stats)."""
@@ -150,31 +204,36 @@ class LibrarySync(Widget):
         return True
 
     @work(thread=True, group="sync", exit_on_error=False)
-    def _sync(self) -> None:
+    def _sync(self, timeout: float = REMOTE_TIMEOUT, quitting: bool = False) -> None:
+        with self._one_at_a_time:
+            try:
+                line, severity, notes = self._run_sync(timeout)
+            finally:
+                self.running = False
+        if quitting:
+            self.post_message(self.QuitSynced(line, severity))
+        else:
+            self.post_message(self.Finished(line, severity, notes))
+
+    def _run_sync(self, timeout: float) -> tuple[str, str, tuple[str, ...]]:
+        """One sync (in a thread): its line, severity and the core's other remarks."""
         from reader_tui.core.library import sync
 
         folder = self.library.files.folder
         try:
-            try:
-                # sync commits the files: every change made here must be in them first
-                self.library.flush(timeout=FLUSH_TIMEOUT)
-            except Exception as error:
-                self.post_message(self.Finished(f"sync: not started, a change is not on disk: {error}", "error"))
-                return
-            try:
-                sync.git_program()
-                if not sync.is_repository(folder):
-                    self.post_message(self.Finished(
-                        f"sync: {folder} is not a repository yet: start with `reader-tui sync init REMOTE`", "error"))
-                    return
-                report = sync.sync(folder)
-            except Exception as error:  # SyncError: one line, nothing lost
-                self.post_message(self.Finished(" ".join(str(error).split()) or type(error).__name__, "error"))
-                return
-            line, severity = sync_line(report)
-            self.post_message(self.Finished(line, severity, tuple(report.notes)))
-        finally:
-            self.running = False
+            # sync commits the files: every change made here must be in them first
+            self.library.flush(timeout=FLUSH_TIMEOUT)
+        except Exception as error:
+            return f"sync: not started, a change is not on disk: {error}", "error", ()
+        try:
+            sync.git_program()
+            if not sync.is_repository(folder):
+                return f"sync: {folder} is not a repository yet: start with `reader-tui sync init REMOTE`", "error", ()
+            report = sync.sync(folder, timeout=timeout, cancel=self.cancel)
+        except Exception as error:  # SyncError: one line, nothing lost
+            return " ".join(str(error).split()) or type(error).__name__, "error", ()
+        line, severity = sync_line(report)
+        return line, severity, tuple(report.notes)
 
     def on_library_sync_finished(self, message: Finished) -> None:
         self._seen = self._signature()
