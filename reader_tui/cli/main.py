@@ -32,7 +32,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.extra = extra
     try:
         _refuse_undecodable_text(parser, args)
-        return _handler(args.handler)(args)
+        changing = args.command in CHANGING or (args.command == "annotations" and args.action == "import") or (
+            args.command == "doctor" and args.restore)
+        before = _auto_exports().store_signatures(args) if changing else None
+        code = _handler(args.handler)(args)
+        if before is not None and code == EXIT_OK:
+            _auto_exports().after_command(args, before)
+        return code
     except UserError as error:
         print_error(str(error))
         return error.code
@@ -61,6 +67,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"reader-tui {__version__}: please report it; {DEBUG_ENV}=1 shows the traceback)"
         )
         return EXIT_ERROR
+
+
+#: Commands that change the library: its saved auto-exports are rewritten after them.
+CHANGING = frozenset({"import", "status", "mark", "tag", "note", "edit"})
+
+
+def _auto_exports():
+    return importlib.import_module(f"{__package__}.export")
 
 
 #: Arguments that are file names: any bytes the OS allows, passed on as paths, never stored.
@@ -204,11 +218,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.add_argument("--watch", action="store_true", help="with -o FILE: keep it up to date, rewritten shortly after each change, until ctrl-c")
+    p.add_argument(
+        "--save", action="store_true",
+        help="with -o FILE: write it, then keep it up to date for good (the TUI, every command that changes"
+        " the library and a sync that brings changes rewrite it); see auto-export",
+    )
     p.add_argument("--clipboard", action="store_true", help="copy to the system clipboard")
     p.add_argument("--no-abstract", action="store_true", help="leave abstracts out of BibTeX")
     p.add_argument("--scores", action="store_true", help="Markdown: add each paper's TL;DR and review scores")
     p.add_argument("--unicode", action="store_true", help="keep non-ASCII as UTF-8 (biblatex) instead of LaTeX")
     p.add_argument("--ascii", action="store_true", help="a pure ASCII file: what has no LaTeX form is lost (said on stderr); notes and tags stay exact")
+
+    p = command(
+        "auto-export", "export:cmd_auto_export",
+        "the exports kept up to date (saved with export -o FILE --save): list them, write them now, remove one",
+    )
+    p.add_argument("action", nargs="?", choices=["list", "write", "remove"], help="list (the default), write, remove FILE")
+    p.add_argument("files", nargs="*", metavar="FILE", help="remove: the file to stop keeping up to date (it stays)")
 
     p = command("doctor", "doctor:cmd_doctor", "check the store; --restore repairs it from the newest good backup")
     p.add_argument("--restore", action="store_true", help="restore a damaged store (the damaged file is kept aside)")

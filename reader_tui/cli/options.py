@@ -18,7 +18,9 @@ def open_library(args: argparse.Namespace, *, background_writes: bool = False, r
 
     folder = resolve_db_path(getattr(args, "db", None))
     seed = None if getattr(args, "no_seed", False) else default_seed_path()
-    return Library.open(folder, seed=seed, background_writes=background_writes, rebuilding_catalog=rebuilding_catalog)
+    library = Library.open(folder, seed=seed, background_writes=background_writes, rebuilding_catalog=rebuilding_catalog)
+    args.opened_library = library  # for what runs after the command (saved auto-exports)
+    return library
 
 
 def select_views(library: Library, *, status: Status | None, tags: Sequence[str], search: str | None) -> list[PaperView]:

@@ -31,7 +31,20 @@ def cmd_sync(args: argparse.Namespace) -> int:
     report = sync.sync(_folder(args))
     for line in report.lines():
         print(line)
+    if report.received:
+        _auto_exports_after_sync(args)
     return EXIT_ERROR if report.offline else EXIT_OK
+
+
+def _auto_exports_after_sync(args: argparse.Namespace) -> None:
+    """What came in may change the saved auto-exports' files: rewritten now."""
+    from ..core.library.auto_exports import SETTING
+    from .export import refresh_auto_exports
+    from .options import open_library
+
+    library = open_library(args)
+    if library.settings.get(SETTING):
+        refresh_auto_exports(library)
 
 
 def _auto(args: argparse.Namespace, rest: list[str]) -> int:

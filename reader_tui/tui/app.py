@@ -18,6 +18,7 @@ from textual.theme import Theme
 from reader_tui.core.library.library import Library
 from reader_tui.core.paths import styles_dir
 from reader_tui.core.text.display import sanitize
+from reader_tui.tui.auto_exports import AutoExports
 from reader_tui.tui.commands import ReaderCommands
 from reader_tui.tui.messages import LibraryChanged
 from reader_tui.tui.screens.main_screen import MainScreen
@@ -53,6 +54,9 @@ class ReaderApp(App[int]):
         self._quit_sync: LibrarySync | None = None  # the sync before quitting, once started
         self.farewell: list[str] = []
         """Lines for the terminal once the screen is gone (how the sync before quitting went)."""
+        self.quit_synced_in = False  # the sync before quitting brought changes in
+        self.auto_exports = AutoExports(self, library, lambda line: self.notify(line, severity="warning", timeout=10))
+        """The saved auto-exports' files, rewritten shortly after each change."""
         self.indexes_stale = False
         """True once the user edited what the index caches are made of (a title, authors):
         `run_app` then has them rebuilt in the background as the app exits."""
@@ -100,6 +104,7 @@ class ReaderApp(App[int]):
 
     def on_library_changed(self, message: LibraryChanged) -> None:
         self.library_changed_signal.publish(message.ids)
+        self.auto_exports.changed()
 
     def _remember_theme(self, theme: Theme) -> None:
         if self.library.settings.get("theme") != theme.name and not self.library.read_only:
@@ -185,6 +190,7 @@ class ReaderApp(App[int]):
 
     def on_library_sync_quit_synced(self, message: LibrarySync.QuitSynced) -> None:
         self.farewell.append(f"reader-tui: {message.line}")
+        self.quit_synced_in = message.line.startswith("synced: received")
         self.exit(0)
 
 
@@ -236,6 +242,14 @@ def run_app(library: Library) -> int:
 
             why = describe_error(error, library.files.annotations_path)
             print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {why}", file=sys.stderr)
+    synced_on_quit = app.quit_synced_in
+    if synced_on_quit:
+        try:
+            library.reload_if_changed()  # what the sync before quitting brought in
+        except Exception:  # the next start reads it, and says what is wrong with it
+            synced_on_quit = False
+    for line in app.auto_exports.finish(force=synced_on_quit):  # a change made just before q
+        print(sanitize(f"reader-tui: {line}"), file=sys.stderr)
     for line in app.farewell:
         print(sanitize(line), file=sys.stderr)
     if app.indexes_stale:
