@@ -235,8 +235,6 @@ def run_app(library: Library) -> int:
         try:
             library.close()
         except Exception as error:  # the user chose to quit without them: say so, no traceback
-            import sys
-
             lost = library.pending_writes
             from reader_tui.core.atomic_storage import describe_error
 

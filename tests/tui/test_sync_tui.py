@@ -345,3 +345,33 @@ async def test_q_again_stops_the_sync_before_quitting(tmp_path: Path) -> None:
     assert app.farewell and "(stopped)" in app.farewell[0], app.farewell
     library.close()
     assert _head_message(b) == "1 status change, 2 settings"
+
+
+QUIT_SCRIPT = """
+import functools, sys
+from pathlib import Path
+from reader_tui.core.library.library import Library
+from reader_tui.tui.app import ReaderApp, run_app
+
+async def read_and_quit(pilot):
+    await pilot.pause(0.5)
+    await pilot.press("4", "q")
+
+ReaderApp.run = functools.partialmethod(ReaderApp.run, headless=True, auto_pilot=read_and_quit)
+sys.exit(run_app(Library.open(Path(sys.argv[1]), background_writes=True)))
+"""
+
+
+@needs_git
+def test_run_app_prints_how_the_sync_before_quitting_went(tmp_path: Path) -> None:
+    import os
+    import sys
+
+    _, b = _two_clones(tmp_path)
+    _auto(b)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "READER_TUI_CACHE": str(tmp_path / "cache"),
+           "READER_TUI_BACKGROUND_INDEX": "0", "GIT_CONFIG_GLOBAL": "/dev/null"}
+    done = subprocess.run([sys.executable, "-c", QUIT_SCRIPT, str(b)], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1].startswith("reader-tui: synced: ")
+    assert "1 status change" in done.stderr.splitlines()[-1]
