@@ -375,3 +375,25 @@ def test_run_app_prints_how_the_sync_before_quitting_went(tmp_path: Path) -> Non
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1].startswith("reader-tui: synced: ")
     assert "1 status change" in done.stderr.splitlines()[-1]
+
+
+@needs_git
+async def test_status_line_counts_the_changes_waiting_for_the_next_sync(tmp_path: Path, monkeypatch) -> None:
+    from reader_tui.tui.widgets import library_sync
+
+    monkeypatch.setattr(library_sync, "WAITING_DELAY", 0.05)
+    _, b = _two_clones(tmp_path)
+    sync.sync(b)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        status = app.screen.query_one("#status-synced")
+        assert "waiting" not in str(status.render())
+        await pilot.press("4", "j", "2")
+        assert await wait_until(pilot, lambda: "· 2 changes waiting" in str(status.render()), 10), status.render()
+        assert "2 changes waiting" in screen_text(app)
+        await pilot.press("ctrl+s")
+        assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
+        assert await wait_until(pilot, lambda: "waiting" not in str(status.render()), 10), status.render()
+    library.close()

@@ -42,30 +42,51 @@ def describe_changes(folder: Path, old: str, new: str | None, names: Sequence[st
     counts: Counter[str] = Counter()
     for name in names:
         if name == ANNOTATIONS_FILE or (name.startswith(f"{MEMBERS_DIR}/") and name.endswith(".json")):
-            versions = [_version(folder, rev, name) for rev in (old, new)]
-            before, after = (_docs(version, ANNOTATIONS_TABLE, "paper_id") for version in versions)
             who = f" by {Path(name).stem}" if name.startswith(MEMBERS_DIR) else ""
-            for pid, doc in after.items():
-                was = before.get(pid, {})
-                for fieldname, label in (("status", "status change"), ("tags", "tag change"), ("notes", "note"), ("overrides", "edit")):
-                    default = _DEFAULTS[fieldname]
-                    if doc.get(fieldname, default) != was.get(fieldname, default):
-                        counts[label + who] += 1
-            settings_before, settings_after = (_settings(version) for version in versions)
-            counts["setting" + who] += sum(
-                1 for key in settings_before.keys() | settings_after.keys() if settings_before.get(key) != settings_after.get(key)
-            )
+            counts.update(_annotation_changes(_version(folder, old, name), _version(folder, new, name), who))
         elif name == CATALOG_FILE:
-            before, after = (_docs(_version(folder, rev, name), PAPERS_TABLE, "id") for rev in (old, new))
-            counts["papers imported"] += len(after.keys() - before.keys())
-            counts["papers updated"] += sum(1 for pid in after.keys() & before.keys() if after[pid] != before[pid])
-            counts["papers merged away"] += len(before.keys() - after.keys())
+            counts.update(_catalog_changes(_version(folder, old, name), _version(folder, new, name)))
     parts = []
     for label, n in counts.items():
         if n:
             noun, _, rest = label.partition(" by ")
             parts.append(f"{n} {_plural(noun, n)}{' by ' + rest if rest else ''}")
     return ", ".join(parts)
+
+
+def count_waiting(folder: Path, committed: str, catalog_changed: bool) -> int:
+    """How many changes the files as they are now hold that HEAD does not: the annotations
+    (this machine's own file against `committed`, its name at HEAD) and, when
+    `catalog_changed`, the catalog's papers."""
+    counts = _annotation_changes(_version(folder, "HEAD", committed), _version(folder, None, ANNOTATIONS_FILE), "")
+    if catalog_changed:
+        counts.update(_catalog_changes(_version(folder, "HEAD", CATALOG_FILE), _version(folder, None, CATALOG_FILE)))
+    return sum(counts.values())
+
+
+def _annotation_changes(old: Mapping[str, Any], new: Mapping[str, Any], who: str) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    before, after = _docs(old, ANNOTATIONS_TABLE, "paper_id"), _docs(new, ANNOTATIONS_TABLE, "paper_id")
+    for pid, doc in after.items():
+        was = before.get(pid, {})
+        for fieldname, label in (("status", "status change"), ("tags", "tag change"), ("notes", "note"), ("overrides", "edit")):
+            default = _DEFAULTS[fieldname]
+            if doc.get(fieldname, default) != was.get(fieldname, default):
+                counts[label + who] += 1
+    settings_before, settings_after = _settings(old), _settings(new)
+    counts["setting" + who] += sum(
+        1 for key in settings_before.keys() | settings_after.keys() if settings_before.get(key) != settings_after.get(key)
+    )
+    return counts
+
+
+def _catalog_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    before, after = _docs(old, PAPERS_TABLE, "id"), _docs(new, PAPERS_TABLE, "id")
+    counts["papers imported"] += len(after.keys() - before.keys())
+    counts["papers updated"] += sum(1 for pid in after.keys() & before.keys() if after[pid] != before[pid])
+    counts["papers merged away"] += len(before.keys() - after.keys())
+    return counts
 
 
 def _settings(tables: Mapping[str, Any]) -> dict[str, Any]:

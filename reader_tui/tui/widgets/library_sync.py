@@ -17,6 +17,7 @@ from pathlib import Path
 
 from textual import work
 from textual.message import Message
+from textual.timer import Timer
 from textual.widget import Widget
 
 from reader_tui.core.library.library import Library
@@ -27,6 +28,9 @@ FLUSH_TIMEOUT = 30.0
 """Seconds a sync waits for the Library's pending writes before committing."""
 REMOTE_TIMEOUT = 60.0
 """Seconds a sync of the TUI (ctrl+s, on start) may spend talking to the remote."""
+WAITING_DELAY = 2.0
+"""Seconds after the last change before the status line's "N changes waiting" is counted
+again (git and a parse of the annotations, in a thread)."""
 QUIT_TIMEOUT = 10.0
 """Seconds the sync before quitting may spend talking to the remote: past them, the
 changes stay committed here for the next sync and the app quits."""
@@ -41,6 +45,7 @@ class SyncState:
     last_synced: datetime | None
     group: object | None  # core.library.group.GroupMarks
     unsent: int = 0  # commits made here that the remote has not got (an offline sync's)
+    waiting: int = 0  # changes made here not committed yet (the next sync sends them)
 
 
 def sync_line(report) -> tuple[str, str]:
@@ -69,8 +74,10 @@ def read_state(folder: Path) -> SyncState:
     from reader_tui.core.library.sync_state import last_synced
 
     group = load_group(folder)
-    last = last_synced(folder) if sync.is_repository(folder) else None
-    return SyncState(last, group if group.members else None, _unsent(folder) if last else 0)
+    repository = sync.is_repository(folder)
+    last = last_synced(folder) if repository else None
+    waiting = sync.waiting_changes(folder) if repository else 0
+    return SyncState(last, group if group.members else None, _unsent(folder) if last else 0, waiting)
 
 
 def _unsent(folder: Path) -> int:
@@ -145,9 +152,23 @@ class LibrarySync(Widget):
         self._seen = self._signature()
         self.call_after_refresh(self.read_state)
         self.set_interval(CHECK_EVERY, self._check, name="sync-check")
+        self._recount: Timer | None = None
+        if (self.library.files.folder / ".git").exists():
+            self.app.library_changed_signal.subscribe(self, self._library_changed)
         if auto_sync(self.library.settings) and not self.library.read_only:
             # after the first paint: the list comes first, the sync in a thread behind it
             self.call_after_refresh(self._sync_on_start)
+
+    def _library_changed(self, ids: object) -> None:
+        # the changes waiting for the next sync, counted once the changes stop for a moment
+        if self._recount is not None:
+            self._recount.stop()
+        self._recount = self.set_timer(WAITING_DELAY, self._count_waiting, name="sync-waiting")
+
+    def _count_waiting(self) -> None:
+        self._recount = None
+        if not self.running:  # a sync's end reads the state anyway
+            self.read_state()
 
     def _sync_on_start(self) -> None:
         if self.sync_now():

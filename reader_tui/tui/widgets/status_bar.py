@@ -83,10 +83,14 @@ class StatusBar(Horizontal):
             content = Content.assemble(content, "  " if state else "", ("read-only", "bold $text-warning"))
         self.query_one("#status-saving", Static).update(content)
 
-    def set_synced(self, when: datetime | None, unsent: int = 0) -> None:
-        """When the library last synced through git (None: never, or not synced), and
-        how many commits made here wait for the next sync to go out."""
+    def set_synced(self, when: datetime | None, unsent: int = 0, waiting: int = 0) -> None:
+        """When the library last synced through git (None: never, or not synced), how
+        many changes made here are not committed yet and how many commits made here
+        wait for the next sync to go out."""
         text = Content.styled(synced_text(when), "$text-muted")
+        if waiting:
+            words = f"{waiting} change{'s' if waiting != 1 else ''} waiting"
+            text = Content.assemble(text, (f" · {words}" if when else f"  {words}", "$text-warning"))
         if unsent:
             text = Content.assemble(text, (f" · {unsent} commit{'s' if unsent != 1 else ''} to send", "$text-warning"))
         self.query_one("#status-synced", Static).update(text)
