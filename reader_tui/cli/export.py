@@ -19,6 +19,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     if args.output and args.clipboard:
         raise UserError("choose one of -o FILE and --clipboard", EXIT_USAGE)
+    if getattr(args, "watch", False) and getattr(args, "save", False):
+        raise UserError("choose one of --watch (while it runs) and --save (for good)", EXIT_USAGE)
     if getattr(args, "watch", False):
         if not args.output:
             raise UserError("--watch keeps a file up to date: name it with -o FILE", EXIT_USAGE)
@@ -122,8 +124,11 @@ def _save(args: argparse.Namespace) -> int:
         raise UserError("--save keeps a file up to date: name it with -o FILE", EXIT_USAGE)
     if args.unicode and args.ascii:
         raise UserError("choose one of --unicode and --ascii", EXIT_USAGE)
-    library = open_library(args)
     spec = _spec(args)
+    if spec.file.exists() and not spec.file.is_file():
+        raise UserError(f"{args.output}: not a regular file; --save keeps a file up to date (-o FILE without --save "
+                        "writes into it once)", EXIT_USAGE)
+    library = open_library(args)
     try:
         written = refresh(library, spec, create=args.force)
     except AutoExportError as error:

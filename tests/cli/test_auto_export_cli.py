@@ -108,3 +108,13 @@ def test_a_sync_that_brings_changes_rewrites_the_file(tmp_path: Path, reader_tui
     assert "received: 1 status change" in out
     assert err.strip() == f"reader-tui: auto-export: wrote 1 paper to {target}"
     assert "Adam" in target.read_text("utf-8")
+
+
+def test_save_is_for_files(tmp_path: Path, reader_tui) -> None:
+    db, _ = _library(tmp_path, reader_tui)
+    _, err = reader_tui("--db", str(db), "--no-seed", "export", "-o", "/dev/null", "--save", code=2)
+    assert err.strip().startswith("reader-tui: /dev/null: not a regular file; --save keeps a file up to date")
+    _, err = reader_tui("--db", str(db), "--no-seed", "export", "-o", str(tmp_path / "x.bib"), "--save", "--watch", code=2)
+    assert err.strip() == "reader-tui: choose one of --watch (while it runs) and --save (for good)"
+    out, _ = reader_tui("--db", str(db), "--no-seed", "auto-export")
+    assert out.startswith("no auto-exports")
