@@ -95,16 +95,17 @@ def _watch(args: argparse.Namespace) -> int:
     pulled in changes: those count as changes too). One line on stderr per write."""
     import time
 
-    from ..core.library.auto_exports import AutoExportError, refresh
+    from ..core.library.auto_exports import AutoExportError, Memo, refresh
 
     library = open_library(args)
     spec = _spec(args)
+    memo = Memo()
     if spec.file.exists() and not args.force:
         raise UserError(f"{args.output}: exists already (use --force to overwrite it)")
     first = True
     while True:
         try:
-            written = refresh(library, spec)
+            written = refresh(library, spec, memo=memo)
         except AutoExportError as error:
             raise UserError(str(error)) from None
         if written.rewritten or first:

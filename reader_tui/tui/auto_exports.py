@@ -30,6 +30,7 @@ class AutoExports:
         self._done = 0  # changes whose files are written (or failed)
         self._one_writer = threading.Lock()  # the last to write renders the newest state
         self._said: set[str] = set()
+        self._memos: dict = {}  # file -> core Memo: a rewrite after one change renders that change
 
     @property
     def pending(self) -> bool:
@@ -58,7 +59,7 @@ class AutoExports:
 
         try:
             with self._one_writer:
-                written, errors = refresh_saved(self.library)
+                written, errors = refresh_saved(self.library, self._memos)
         except RuntimeError:  # the library changed under the reading: the next try reads it whole
             self.app.call_from_thread(self.changed)
             return
@@ -88,7 +89,7 @@ class AutoExports:
             return []
         with self._one_writer:
             try:
-                _, errors = refresh_saved(self.library)
+                _, errors = refresh_saved(self.library, self._memos)
             except Exception as error:
                 errors = [f"auto-export: {' '.join(str(error).split()) or type(error).__name__}"]
         self._done = self._asked

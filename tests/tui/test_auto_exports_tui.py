@@ -30,9 +30,9 @@ async def test_a_status_set_in_the_list_reaches_the_file_written_in_a_thread(
     threads: list[str] = []
     original = core.refresh_saved
 
-    def spy(lib):
+    def spy(*args):
         threads.append(threading.current_thread().name)
-        return original(lib)
+        return original(*args)
 
     monkeypatch.setattr(core, "refresh_saved", spy)
     app = create_app(library)

@@ -88,11 +88,13 @@ def _item(paper: PaperView, scores: bool = False) -> list[str]:
     return lines
 
 
-def export_markdown(papers: Iterable[PaperView], *, scores: bool = False) -> str:
+def export_markdown(papers: Iterable[PaperView], *, scores: bool = False, memo: dict | None = None) -> str:
     """A markdown reading list: a heading with counts, then one section per status
     (reading, to-read, unread, read, skipped; empty ones left out), papers in the
     given order within each section. With `scores`, each paper also gets a line of its
-    review scores (`reviews.scores_line`) and its TL;DR, when it has them."""
+    review scores (`reviews.scores_line`) and its TL;DR, when it has them. `memo`: as
+    `export_bibtex`'s, each paper's lines kept while the paper is as it was."""
+    from reader_tui.core.formats.write import memoized
     groups: dict[Status, list[PaperView]] = {status: [] for status in STATUS_ORDER}
     for paper in papers:
         groups[paper.status].append(paper)
@@ -106,5 +108,5 @@ def export_markdown(papers: Iterable[PaperView], *, scores: bool = False) -> str
         for index, paper in enumerate(groups[status]):
             if index:
                 out.append("")
-            out += _item(paper, scores)
+            out += memoized(memo, paper, (scores,), lambda: _item(paper, scores))
     return "\n".join(out) + "\n"

@@ -15,6 +15,7 @@ the same files up to date on each machine where the path can be written.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -23,6 +24,7 @@ from typing import Any
 
 from ..atomic_storage import StoreError
 from ..model import Status
+from .files import FileSignature
 from .library import Library
 
 SETTING = "auto_exports"
@@ -99,6 +101,17 @@ class ExportSpec:
         return f"{how}: {' '.join(what) or 'every paper'}"
 
 
+@dataclass(slots=True)
+class Memo:
+    """What a process that keeps an export up to date remembers between two writes: each
+    entry's text (`formats.write.memoized`), and the text last written or found (its
+    digest) with the file's signature then, so an unchanged export reads neither the papers nor the file."""
+
+    entries: dict = field(default_factory=dict)
+    digest: bytes = b""  # of the text (the text itself would double what is kept)
+    signature: FileSignature | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Written:
     """What `refresh` did: the papers the file holds, and whether it was rewritten."""
@@ -108,7 +121,7 @@ class Written:
     rewritten: bool
 
 
-def render(library: Library, spec: ExportSpec) -> tuple[str, list[str]]:
+def render(library: Library, spec: ExportSpec, memo: Memo | None = None) -> tuple[str, list[str]]:
     """The export's text and the ids of its papers, in the library's order. Raises
     AutoExportError for a search the parser cannot read or an id the library lacks."""
     from ..formats.bibtex.writer import export_bibtex
@@ -135,22 +148,31 @@ def render(library: Library, spec: ExportSpec) -> tuple[str, list[str]]:
             raise AutoExportError(f"{spec.path}: {error}") from None
         ids = [pid for pid in ids if pid in wanted]
     views = library.views(ids)
+    entries = None if memo is None else memo.entries
     if spec.format == "markdown":
-        return export_markdown(views, scores=spec.scores), ids
-    return export_bibtex(views, abstract=spec.abstract, mode=spec.mode), ids
+        return export_markdown(views, scores=spec.scores, memo=entries), ids
+    return export_bibtex(views, abstract=spec.abstract, mode=spec.mode, memo=entries), ids
 
 
-def refresh(library: Library, spec: ExportSpec, *, create: bool = True) -> Written:
+def refresh(library: Library, spec: ExportSpec, *, create: bool = True, memo: Memo | None = None) -> Written:
     """Write `spec`'s export when the file's text differs from it (atomically: the old
     file or the new one, never half). `create=False` refuses to replace a file that is
     there (the first write of `export --save` without --force). Raises AutoExportError
     (one line naming the path) when it cannot be made or written."""
     from ..formats.write import ExportError, write_export
 
-    text, ids = render(library, spec)
+    text, ids = render(library, spec, memo)
     path = spec.file
+    signature = FileSignature.of(path)
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+    untouched = memo is not None and signature is not None and memo.signature == signature
+    if untouched and memo.digest == digest:
+        return Written(spec, tuple(ids), False)  # as written last time, and not touched since
     try:
-        if path.is_file() and path.read_text("utf-8") == text:
+        # (a file as this process left it holds the old text: no need to read it to know)
+        if not untouched and path.is_file() and path.read_text("utf-8") == text:
+            if memo is not None:
+                memo.digest, memo.signature = digest, signature
             return Written(spec, tuple(ids), False)
     except (OSError, UnicodeDecodeError):
         pass  # unreadable or not ours in shape: written over below, as any change would be
@@ -162,6 +184,8 @@ def refresh(library: Library, spec: ExportSpec, *, create: bool = True) -> Writt
         raise AutoExportError(str(error)) from None
     except OSError as error:
         raise AutoExportError(f"{spec.path}: cannot write: {error.strerror or error}") from None
+    if memo is not None:
+        memo.digest, memo.signature = digest, FileSignature.of(path)
     return Written(spec, tuple(ids), True)
 
 
@@ -209,9 +233,11 @@ def _same_file(a: object, b: object) -> bool:
     return os.path.abspath(os.path.expanduser(a)) == os.path.abspath(os.path.expanduser(b))
 
 
-def refresh_saved(library: Library) -> tuple[list[Written], list[str]]:
+def refresh_saved(library: Library, memos: dict[str, Memo] | None = None) -> tuple[list[Written], list[str]]:
     """Bring every saved auto-export up to date: what was written, and one line per
-    export that could not be (naming its file); the others are written all the same."""
+    export that could not be (naming its file); the others are written all the same.
+    `memos` (file -> Memo, kept by the caller between calls) makes a rewrite after one
+    change cost that change."""
     done: list[Written] = []
     errors: list[str] = []
     for spec in saved(library.settings):
@@ -219,7 +245,8 @@ def refresh_saved(library: Library) -> tuple[list[Written], list[str]]:
             errors.append(str(spec))
             continue
         try:
-            done.append(refresh(library, spec))
+            memo = None if memos is None else memos.setdefault(spec.path, Memo())
+            done.append(refresh(library, spec, memo=memo))
         except AutoExportError as error:
             errors.append(f"auto-export {error}")
     return done, errors

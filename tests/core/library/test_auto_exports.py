@@ -116,3 +116,18 @@ def test_a_saved_export_this_version_cannot_read_is_said_and_skipped(library: Li
     ]
     _, errors = refresh_saved(library)
     assert len(errors) == 2
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "markdown"])
+def test_a_memo_renders_what_a_fresh_export_renders(library: Library, tmp_path: Path, fmt: str) -> None:
+    spec = ExportSpec(str(tmp_path / "all.out"), format=fmt)
+    memo = auto_exports.Memo()
+    assert refresh(library, spec, memo=memo).rewritten
+    for change in (lambda: library.set_tags("p1", ["new"]), lambda: library.set_status(["p2"], Status.READ),
+                   lambda: library.edit("p3", title="Retitled paper"), lambda: library.set_notes("p4", "a note")):
+        change()
+        refresh(library, spec, memo=memo)
+        assert spec.file.read_text("utf-8") == render(library, spec)[0]  # no memo: every entry made again
+    spec.file.write_text("changed by hand\n", "utf-8")  # the memo does not trust a file touched since
+    assert refresh(library, spec, memo=memo).rewritten
+    assert spec.file.read_text("utf-8") == render(library, spec)[0]

@@ -352,14 +352,19 @@ def _entry(paper: PaperView, key: str, abstract: bool, mode: str) -> str:
     return _format(entry_type, key, fields)
 
 
-def export_bibtex(papers: Iterable[PaperView], *, abstract: bool = True, unicode: bool = False, mode: str | None = None) -> str:
+def export_bibtex(
+    papers: Iterable[PaperView], *, abstract: bool = True, unicode: bool = False, mode: str | None = None, memo: dict | None = None
+) -> str:
     """A .bib file for `papers`, in the given order, with unique keys.
 
     A paper keeps its citekey when it is valid and not already used in this file
     (case-insensitively); otherwise it gets a made one (`smith2024a`).
     `abstract=False` leaves abstracts out; `mode` (see the module docstring) "latex" by
-    default, `unicode=True` the same as mode "unicode".
+    default, `unicode=True` the same as mode "unicode". `memo` (a dict kept by the caller
+    between exports of the same papers) keeps each entry's text while its paper is as it was.
     """
+    from reader_tui.core.formats.write import memoized
+
     mode = mode or ("unicode" if unicode else "latex")
     keys = CitekeyAllocator()
     parts = [HEADER]
@@ -378,7 +383,7 @@ def export_bibtex(papers: Iterable[PaperView], *, abstract: bool = True, unicode
         if not key or validate_citekey(key) is not None or not keys.claim(key):
             key = keys.make(paper)
         parts.append("\n")
-        parts.append(_entry(paper, key, abstract, mode))  # the key was checked above
+        parts.append(memoized(memo, paper, (key, abstract, mode), lambda: _entry(paper, key, abstract, mode)))
     return "".join(parts)
 
 
