@@ -5,6 +5,7 @@ Real git, no network: a bare repository in the test's folder."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import subprocess
@@ -396,4 +397,24 @@ async def test_status_line_counts_the_changes_waiting_for_the_next_sync(tmp_path
         await pilot.press("ctrl+s")
         assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
         assert await wait_until(pilot, lambda: "waiting" not in str(status.render()), 10), status.render()
+    library.close()
+
+
+@needs_git
+async def test_quit_during_a_sync_on_start_that_hangs_keeps_to_the_quit_timeout(tmp_path: Path, monkeypatch) -> None:
+    from reader_tui.tui.widgets import library_sync
+
+    monkeypatch.setattr(library_sync, "QUIT_TIMEOUT", 1.0)  # the sync on start may take 60 s
+    _, b = _two_clones(tmp_path)
+    _hanging_remote(b)
+    _auto(b)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await wait_until(pilot, lambda: _message(app).startswith("syncing (on start)"), 10), _message(app)
+        await pilot.press("q")
+        started = asyncio.get_running_loop().time()
+        assert await wait_until(pilot, lambda: not app.is_running, 15)
+        assert asyncio.get_running_loop().time() - started < 8  # not the start sync's 60 s
+    assert app.farewell and app.farewell[0].startswith("reader-tui: offline: changes kept"), app.farewell
     library.close()

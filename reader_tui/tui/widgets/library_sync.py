@@ -176,8 +176,11 @@ class LibrarySync(Widget):
 
     def sync_before_quit(self) -> None:
         """Sync once more before the app quits (the caller flushed every change): a
-        `QuitSynced` follows within QUIT_TIMEOUT seconds and a little, whatever happens.
-        A sync running now ends first (its remote part bounded by its own timeout)."""
+        `QuitSynced` follows within QUIT_TIMEOUT seconds and a little, whatever happens:
+        a sync running now ends first, and past QUIT_TIMEOUT whatever still talks to the
+        remote is stopped (the local steps, a commit or a merge, are let finish)."""
+        # (a second later than the quit sync's own deadline, which says "no answer in time")
+        self.set_timer(QUIT_TIMEOUT + 1, self.cancel.set, name="sync-quit-timeout")
         self.running = True
         self.post_message(self.Started(
             f"syncing before quitting (at most {QUIT_TIMEOUT:.0f} s; q again quits now, "
