@@ -393,7 +393,7 @@ async def test_status_line_counts_the_changes_waiting_for_the_next_sync(tmp_path
         assert "waiting" not in str(status.render())
         await pilot.press("4", "j", "2")
         assert await wait_until(pilot, lambda: "· 2 changes waiting" in str(status.render()), 10), status.render()
-        assert "2 changes waiting" in screen_text(app)
+        assert await wait_until(pilot, lambda: "2 changes waiting" in screen_text(app))  # drawn
         await pilot.press("ctrl+s")
         assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
         assert await wait_until(pilot, lambda: "waiting" not in str(status.render()), 10), status.render()
