@@ -1,14 +1,18 @@
-"""Where the list has been: a small jump list, like vim's (`ctrl+o` back, `ctrl+i` forward).
+"""Where the list has been: a small jump list, like vim's (`ctrl+o` back, `ctrl+i` forward),
+and the lists that escape goes back to.
 
 A `Place` is what the list shows (filter, search, "more like this") and the paper under
 the cursor. The browser records the place it leaves at every jump (a search entered or
 left, "more like this" and its escape, a filter set or cleared, a jump to a related
-paper); `History` walks those places back and forth. No widgets here: the browser
-applies a place.
+paper); `History` walks those places back and forth. `Underneath` holds what lies under the
+list shown: the "more like this" lists, each over a `Snapshot` of the list it covered,
+and during a search the list as it was before `/`. No widgets here: the browser
+applies a place or a snapshot.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reader_tui.core.search.filters import ListFilter
@@ -21,6 +25,13 @@ class MoreLike:
     source: str
     ids: tuple[str, ...]
     note: str
+
+
+#: What a list looked like (ids, current paper, scroll, matched words), to show it again at once.
+Snapshot = tuple[list[str], "str | None", float, Mapping[str, frozenset[str]]]
+
+#: "More like this" lists, each over the list it replaced (None: to be recomputed).
+MoreStack = list[tuple[MoreLike, "Snapshot | None"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,3 +87,54 @@ class History:
         target[:] = [place for place in target if place != here]
         target.append(here)
         return source.pop()
+
+
+class Underneath:
+    """What escape goes back to, over the list that the filter, sort and search make."""
+
+    def __init__(self) -> None:
+        self.more: MoreStack = []
+        """The "more like this" lists shown, the last on top."""
+        self.before_search: tuple[Snapshot, MoreStack] | None = None
+        """The list before `/` and the "more like this" lists it showed (None: no search open)."""
+        self.place_before_search: Place | None = None
+        """Where `ctrl+o` goes back to once the search is entered."""
+
+    @property
+    def more_like(self) -> MoreLike | None:
+        """The "more like this" list shown (None: none)."""
+        return self.more[-1][0] if self.more else None
+
+    def covered_list_changed(self) -> bool:
+        """The list under the "more like this" lists changed: it is recomputed on escape.
+        True when such lists are shown (the list shown stays)."""
+        if not self.more:
+            return False
+        self.more = [(more, None) for more, _ in self.more]
+        return True
+
+    def clear(self, more: MoreLike | None = None) -> None:
+        """Forget every layer (a place shown anew); `more`: the one "more like this"
+        list that place shows, over a list recomputed on escape."""
+        self.more = [(more, None)] if more is not None else []
+        self.before_search = self.place_before_search = None
+
+    def open_search(self, snapshot: Snapshot, place: Place) -> None:
+        """The search bar opens over the list `snapshot` at `place` (a search over a
+        search keeps the first list and goes back to the first place)."""
+        self.place_before_search = place
+        if self.before_search is None:
+            self.before_search = (snapshot, self.more)
+            self.more = []  # the search is over the whole (filtered) list
+
+    def close_search(self, *, keep_open: bool) -> Snapshot | None:
+        """The list to show again as a search ends (None: none was kept, recompute it);
+        with `keep_open` the search text was only emptied and escape still restores."""
+        if self.before_search is None:
+            return None
+        snapshot, more = self.before_search
+        if keep_open:
+            self.more = []
+        else:
+            self.more, self.before_search, self.place_before_search = more, None, None
+        return snapshot

@@ -1,5 +1,5 @@
-"""What the main screen's keys that open a dialog or a screen do: tags, edit, export,
-import, triage, stats, help, and the BibTeX and \\cite copies.
+"""What the main screen's keys that open a dialog or a screen do: filter, sort, tags,
+edit, export, import, triage, stats, help, and the BibTeX and \\cite copies.
 
 Functions, not a mixin: each takes the screen that asks (to push the dialog and notify)
 and the papers it is about. The dialogs only collect a choice; the callbacks here hand
@@ -18,6 +18,27 @@ from reader_tui.core.text.display import one_line
 
 EXPORT_SETTING = "export"
 """The library setting holding the export dialog's last format, destination and path."""
+
+
+def choose_filter(screen: Screen, library: Library, browser: Any) -> None:
+    """Ask for a filter (`f`); the browser shows what it lets through."""
+    from reader_tui.tui.dialogs.filter_dialog import FilterDialog
+
+    def apply(choice) -> None:
+        if choice is not None:
+            browser.set_filter(choice)
+
+    screen.app.push_screen(FilterDialog(library.all_tags(), browser.list_filter), apply)
+
+
+def choose_sort(screen: Screen, browser: Any) -> None:
+    """Ask for an order (`s`); the browser shows the list in it and remembers it."""
+
+    def apply(key) -> None:
+        if key is not None:
+            browser.set_order(key)
+
+    screen.app.push_screen(browser.order.dialog(scores=browser.paper_list.show_scores), apply)
 
 
 def edit_tags(screen: Screen, library: Library, ids: list[str], suggest: Callable[[str], list[str]]) -> None:

@@ -1,6 +1,7 @@
 """What the main screen's keys that move through the list or step back do: escape's
-steps, the jump list, undo and redo (to the paper they changed), `n` / `N`, and what a
-bulk action on marked papers says.
+steps, the jump list, a jump to a paper (shown even when the list hides it), "more
+like this", undo and redo (to the paper they changed), `n` / `N`, and what a bulk
+action on marked papers says.
 
 Functions, as in `main_dialogs`: each takes the screen that asks. The state stays in
 the widgets (the browser's filter, search and jump list; the list's cursor and marks).
@@ -43,6 +44,39 @@ def jump(screen: Any, moved: bool, otherwise: str) -> None:
         screen.status_bar.set_message(otherwise)
         return
     screen.show_search_bar_text()
+    screen.paper_list.focus()
+
+
+def jump_to(screen: Any, paper_id: str) -> None:
+    """Put the list's cursor on `paper_id`, showing every paper when the current
+    filter or search hides it (ctrl+o comes back)."""
+    papers = screen.paper_list
+    papers.focus()
+    if paper_id == papers.current_id:
+        return
+    screen.browser.jumping()
+    if paper_id in papers.ids:
+        papers.move_to(papers.ids.index(paper_id))
+        return
+    hidden_by = screen.browser.describe()
+    screen.browser.show_everything(keep=paper_id)
+    screen.show_search_bar_text()
+    screen.notify(f"The paper was outside the list ({hidden_by}): showing every paper; ctrl+o goes back", markup=False)
+
+
+def more_like_this(screen: Any) -> None:
+    """`M`: the papers related to the current one, over the list (escape goes back)."""
+    from reader_tui.tui.navigation import MoreLike
+
+    pid = screen.paper_list.current_id
+    if pid is None:
+        return
+    ids = screen.side.related.more_like_this(pid)
+    if ids is None:
+        screen.notify("related: computing…, try again in a moment", markup=False)
+        return
+    title = one_line(screen.library.view(pid).title, 30)
+    screen.browser.show_more_like(MoreLike(pid, tuple(ids), f"more like: {title}"))
     screen.paper_list.focus()
 
 

@@ -24,11 +24,10 @@ from textual.widgets import Input
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
-from reader_tui.core.text.display import one_line
+from reader_tui.tui.listing import counts
 from reader_tui.tui.messages import IndexReady, RelatedReady
-from reader_tui.tui.navigation import MoreLike
 from reader_tui.tui.saving import SavingIndicator
-from reader_tui.tui.screens import main_dialogs, main_moves
+from reader_tui.tui.screens import main_dialogs, main_moves, main_search
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.for_you_model import ForYouModel
 from reader_tui.tui.widgets.library_sync import LibrarySync
@@ -43,18 +42,6 @@ from reader_tui.tui.widgets.side_pane import SidePane
 from reader_tui.tui.widgets.status_bar import StatusBar
 
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
-
-
-class PaperTitles:
-    """Paper id -> its title on one line (short), looked up when asked: for "like: …"."""
-
-    def __init__(self, library: Library) -> None:
-        self.library = library
-
-    def get(self, paper_id: str, default: str = "") -> str:
-        if paper_id not in self.library.papers:
-            return default
-        return one_line(self.library.view(paper_id).title, 32)
 
 
 class MainScreen(Screen):
@@ -102,8 +89,6 @@ class MainScreen(Screen):
         super().__init__()
         self.library = library
         self.saving = SavingIndicator(self, library)
-        self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
-        self._say_when_listed = ""  # said once the list shows what an action asked for
         self._for_you_shown = False  # the detail pane says why (the list is sorted "for you")
 
     # -- layout ----------------------------------------------------------------------------
@@ -116,7 +101,8 @@ class MainScreen(Screen):
             yield SavedSearchList(self.library, id="saved-searches")
             yield PaperBrowser(self.library, id="browser")
             yield SidePane(
-                self.library, lambda paper_id: self.browser.matched.get(paper_id, ()), self._why, id="side"
+                self.library, lambda paper_id: self.browser.matched.get(paper_id, ()),
+                lambda paper_id: self.browser.order.why(paper_id), id="side",
             )
         yield StatusBar(id="status")
         yield LibraryWatcher(self.library)
@@ -146,7 +132,7 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self.app.library_changed_signal.subscribe(self, self._library_changed)
-        self.browser.for_you = self.for_you
+        self.browser.order.model = self.for_you
         self.for_you.trained_signal.subscribe(self, self._for_you_trained)
         self._update_counts()
         self._describe()
@@ -155,15 +141,14 @@ class MainScreen(Screen):
     # -- what the list shows ----------------------------------------------------------------
 
     def on_paper_browser_listing_changed(self, message: PaperBrowser.ListingChanged) -> None:
-        note, self._say_when_listed = message.note or self._say_when_listed, ""
-        self.status_bar.set_message(note)
+        self.status_bar.listed(message.note)
         browser = self.browser
         self.status_bar.set_every_word(browser.every_word if browser.search_text.strip() else None)
         self._update_counts()
         self._describe()
-        self._report_damaged()  # a filter or sort met every record
-        if self.browser.sorted_for_you != self._for_you_shown:
-            self._for_you_shown = self.browser.sorted_for_you
+        self.query_one(LibraryWatcher).report_damaged()  # a filter or sort met every record
+        if self.browser.order.by_model != self._for_you_shown:
+            self._for_you_shown = self.browser.order.by_model
             self.side.show(self.side.detail.paper_id)  # with or without its "for you" line
 
     def on_paper_browser_search_failed(self, message: PaperBrowser.SearchFailed) -> None:
@@ -175,75 +160,37 @@ class MainScreen(Screen):
         self.status_bar.set_view(self.browser.describe(), len(papers.marked), hidden)
 
     def _update_counts(self) -> None:
-        self.status_bar.set_counts(*self.browser.counts())
+        self.status_bar.set_counts(*counts(self.library, self.paper_list.ids))
 
     # -- the search bar (above every pane: the screen passes it to the browser) -----------------
 
     def action_search(self) -> None:
-        bar = self.query_one(SearchBar)
-        if self.side.detail.has_focus:  # `/` in the detail pane finds in it, as in less
-            bar.open_find(self.side.detail.find_text)
-            return
-        self._end_find()
-        self.browser.begin_search()
-        bar.display = True
-        bar.focus()
-
-    def _end_find(self) -> None:
-        if self.query_one(SearchBar).finding:
-            self.show_search_bar_text()
+        main_search.open_bar(self)
 
     def action_next_match(self, step: int) -> None:
         """`n` / `N`: the next or previous match, as in less and vim."""
         main_moves.next_match(self, step)
 
     def on_paper_browser_search_typed(self, message: PaperBrowser.SearchTyped) -> None:
-        bar = self.query_one(SearchBar)
-        if not bar.display:
-            self.action_search()
-        bar.insert_text_at_cursor(message.text)
+        main_search.typed_ahead(self, message.text)
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
-        if self.query_one(SearchBar).finding:
-            found = self.side.detail.find(event.value)
-            if event.value.strip():
-                self.status_bar.set_message(
-                    f"found on {found} line{'s' if found != 1 else ''}" if found else "not in this paper",
-                    error=not found,
-                )
-            return
-        self.browser.search_for(event.value)
+        main_search.changed(self, event.value)
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
-        if self.query_one(SearchBar).finding:
-            self._end_find()
-            self.side.detail.focus()
-            return
-        if not self.browser.submit_search():
-            self.cancel_search()
+        main_search.submitted(self)
 
     @on(SearchBar.Cancelled)
     def cancel_search(self) -> None:
-        """Escape: the list, cursor and scroll position as they were before `/` (or, finding
-        in the detail pane, the find ends)."""
-        if self.query_one(SearchBar).finding:
-            self.side.detail.find("")
-            self._end_find()
-            self.side.detail.focus()
-            return
-        bar = self.query_one(SearchBar)
-        with bar.prevent(Input.Changed):
-            bar.value = ""
-        bar.display = False
-        self.browser.cancel_search()
+        """Escape in the search bar (see `main_search.cancelled`)."""
+        main_search.cancelled(self)
 
     # -- the indexes (from the LibraryWatcher) and the Library's changes ------------------------
 
     def on_index_ready(self, message: IndexReady) -> None:
         # From the LibraryWatcher: each index to its owner.
-        self._report_damaged()  # building the index met every record
         self.browser.set_index(message.index)
         self.for_you.set_index(message.index)
         self.query_one(SavedSearchList).index = message.index
@@ -256,25 +203,6 @@ class MainScreen(Screen):
         self._describe()
         self.side.show(self.side.detail.paper_id)  # the "for you" line from the new model
 
-    def _why(self, paper_id: str) -> str:
-        """Why `paper_id` ranks where it does when the list is sorted "for you" (an
-        undecided paper: the decided ones come last for being decided)."""
-        if not self.browser.sorted_for_you:
-            return ""
-        view = self.library.view(paper_id)
-        if view.status is not Status.UNREAD or view.tags:
-            return ""
-        return self.for_you.explain(paper_id, PaperTitles(self.library))
-
-    def _report_damaged(self) -> None:
-        """Say once each damaged catalog record met so far (drawn as placeholder rows)."""
-        problems = self.library.papers.problems
-        listed, count = self._damaged_shown
-        start = count if listed is problems else 0  # a reloaded catalog starts over
-        for line in problems[start:]:
-            self.notify(line, title="Damaged catalog record", severity="error", markup=False, timeout=30)
-        self._damaged_shown = (problems, len(problems))
-
     def _library_changed(self, ids: frozenset[str] | None) -> None:
         # The browser redraws its rows and tells its index; the saved searches recount;
         # the watcher re-indexes after another process's import.
@@ -285,7 +213,6 @@ class MainScreen(Screen):
             self.refresh_bindings()
         self._update_counts()
         self.saving.watch()
-        self._report_damaged()
 
     # -- current paper ------------------------------------------------------------------------
 
@@ -332,8 +259,7 @@ class MainScreen(Screen):
 
     def say(self, message: str) -> None:
         """Put `message` in the status line, there still once a list on its way arrives."""
-        self._say_when_listed = message
-        self.status_bar.set_message(message)
+        self.status_bar.say(message)
 
     def say_targets(self, what: str, ids: list[str]) -> None:
         """Say what a bulk action did to the marked papers, out of sight ones named."""
@@ -375,7 +301,7 @@ class MainScreen(Screen):
 
     def show_search_bar_text(self) -> None:
         """The search bar shows the browser's search (after a jump through the history)."""
-        self.query_one(SearchBar).show_search(self.browser.search_text)
+        main_search.show_search(self)
 
     def action_open_url(self) -> None:
         from reader_tui.tui.open_url import open_url
@@ -404,10 +330,10 @@ class MainScreen(Screen):
             main_dialogs.reviews(self, self.library, pid, words)
 
     def action_filter(self) -> None:
-        self.browser.choose_filter()
+        main_dialogs.choose_filter(self, self.library, self.browser)
 
     def action_sort(self) -> None:
-        self.browser.choose_sort()
+        main_dialogs.choose_sort(self, self.browser)
 
     def action_edit_tags(self) -> None:
         ids = self.targets()
@@ -459,30 +385,10 @@ class MainScreen(Screen):
     def jump_to(self, paper_id: str) -> None:
         """Put the list's cursor on `paper_id`, showing every paper when the current
         filter or search hides it (ctrl+o comes back)."""
-        papers = self.paper_list
-        papers.focus()
-        if paper_id == papers.current_id:
-            return
-        self.browser.jumping()
-        if paper_id in papers.ids:
-            papers.move_to(papers.ids.index(paper_id))
-            return
-        hidden_by = self.browser.describe()
-        self.browser.show_everything(keep=paper_id)
-        self.show_search_bar_text()
-        self.notify(f"The paper was outside the list ({hidden_by}): showing every paper; ctrl+o goes back", markup=False)
+        main_moves.jump_to(self, paper_id)
 
     def action_more_like_this(self) -> None:
-        pid = self.paper_list.current_id
-        if pid is None:
-            return
-        ids = self.side.related.more_like_this(pid)
-        if ids is None:
-            self.notify("related: computing…, try again in a moment", markup=False)
-            return
-        title = one_line(self.library.view(pid).title, 30)
-        self.browser.show_more_like(MoreLike(pid, tuple(ids), f"more like: {title}"))
-        self.paper_list.focus()
+        main_moves.more_like_this(self)
 
     # -- sync through git ----------------------------------------------------------------------
 
