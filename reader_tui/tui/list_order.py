@@ -1,5 +1,6 @@
-"""The list's order: the sort chosen with `s` (a field of `core.search.sorting`) or "for
-you" (a model of the user's decisions), kept in the library's settings.
+"""The list's order: the sort chosen with `s` (a field of `core.search.sorting`), "for
+you" (a model of the user's decisions) or "more like tag:X" (a model of the papers with
+that tag: `SortKey("for-you", tag=X)`), kept in the library's settings.
 
 A plain object that the browser owns (not a widget, no worker): it holds the sort key
 and the screen's `ForYouModel` (handed down), gives the listing worker the model's
@@ -18,7 +19,8 @@ from reader_tui.core.search.sorting import MODEL_FIELDS, SCORE_FIELDS, SORT_FIEL
 from reader_tui.core.text.display import one_line
 
 SETTING = "sort"
-"""The library setting that keeps the sort chosen last ({"field", "reverse"})."""
+"""The library setting that keeps the sort chosen last ({"field", "reverse"}, and "tag"
+for "more like tag:X")."""
 
 
 class PaperTitles:
@@ -44,24 +46,35 @@ class ListOrder:
 
     @property
     def by_model(self) -> bool:
-        """The list is in "for you" order (a model of the user's decisions)."""
+        """The list is in a model's order ("for you", or "more like tag:X")."""
         return self.key is not None and self.key.field in MODEL_FIELDS
+
+    @property
+    def tag(self) -> str | None:
+        """The tag whose model orders the list ("more like tag:X"), else None."""
+        return self.key.tag if self.key is not None else None
 
     def scores(self) -> dict[str, float] | None:
         """The model's scores when the list is in its order and it has learned (else None)."""
         if not self.by_model or self.model is None:
             return None
-        return self.model.scores()
+        return self.model.scores(self.tag)
 
-    def label(self) -> str:
+    def label(self, *, within_search: bool = False) -> str:
         """The sort for the status line ("sort: title", "sort: for you (learning…)"), ""
-        for none."""
+        for none; `within_search`: it orders a search's matches."""
         if self.key is None:
             return ""
         learning = ""
         if self.by_model and self.scores() is None:
-            learning = " (failed)" if self.model is not None and self.model.failed else " (learning…)"
-        return f"sort: {self.key.label}{learning}"
+            if self.model is not None and self.model.failed:
+                learning = " (failed)"
+            elif self.tag is not None and self.model is not None and self.model.tag_trained:
+                learning = " (no paper has the tag)"
+            else:
+                learning = " (learning…)"
+        within = ", within the search" if within_search else ""
+        return f"sort: {self.key.label}{within}{learning}"
 
     def why(self, paper_id: str) -> str:
         """Why `paper_id` ranks where it does when the list is sorted "for you" ("" when
@@ -71,33 +84,48 @@ class ListOrder:
         view = self.library.view(paper_id)
         if view.status is not Status.UNREAD or view.tags:
             return ""
-        return self.model.explain(paper_id, PaperTitles(self.library))
+        why = self.model.explain(paper_id, PaperTitles(self.library), self.tag)
+        if why and self.tag is not None:  # which model: the tag's, not the user's decisions
+            return f"more like tag:{self.tag} · {why}"
+        return why
 
     def dialog(self, *, scores: bool) -> Any:
         """The sort dialog for this order (`scores`: the library has reviews)."""
         from reader_tui.tui.dialogs.sort_dialog import SortDialog
 
-        for_you = None
+        for_you = tags = None
         if self.model is not None:
             for_you = (self.model.can_learn(), self.model.readiness()[1])
-        return SortDialog(self.key or SortKey(), scores=scores, for_you=for_you)
+            tags = self.library.all_tags()
+        return SortDialog(self.key or SortKey(), scores=scores, for_you=for_you, tags=tags)
 
     def choose(self, key: SortKey) -> None:
         """Order by `key` from now on, and remember it for the next start."""
         self.key = key
-        self.library.set_setting(SETTING, {"field": key.field, "reverse": key.reverse})
+        setting: dict[str, Any] = {"field": key.field, "reverse": key.reverse}
+        if key.tag is not None:
+            setting["tag"] = key.tag
+        self.library.set_setting(SETTING, setting)
         self._ask_model()
 
     def restore(self) -> bool:
-        """The order saved last time, when it can still be used (True: one was restored)."""
+        """The order saved last time, when it can still be used (True: one was restored;
+        "more like tag:X" only while some paper has the tag)."""
         sort = self.library.settings.get(SETTING)
         restorable = {**SORT_FIELDS, **SCORE_FIELDS, **(MODEL_FIELDS if self.model is not None else {})}
         if not isinstance(sort, dict) or sort.get("field") not in restorable:
             return False
-        self.key = SortKey(sort["field"], bool(sort.get("reverse")))
+        tag = sort.get("tag") if sort["field"] in MODEL_FIELDS else None
+        if tag is not None and (not isinstance(tag, str) or tag.casefold() not in {t.casefold() for t in self.library.all_tags()}):
+            return False
+        self.key = SortKey(sort["field"], bool(sort.get("reverse")), tag=tag)
         self._ask_model()  # trained once the search index is in
         return True
 
     def _ask_model(self) -> None:
-        if self.by_model and self.model is not None:
-            self.model.want()  # the list follows once the model is trained
+        if self.model is None:
+            return
+        if self.tag is None:
+            self.model.drop_tag()  # a tag's model no longer shown is not trained again
+        if self.by_model:
+            self.model.want(self.tag)  # the list follows once the model is trained

@@ -28,6 +28,8 @@ class Listing:
     error: str = ""
     every_word: int | None = None
     """Of a search's hits, how many have every word (None: not a search, or all do)."""
+    named: str | None = None
+    """The paper the search named by its id, DOI or citation key (listed first), if any."""
 
 
 #: The filter that keeps every paper (a frozen value, so one instance serves as the default).
@@ -55,10 +57,14 @@ def compute_listing(
     text = " ".join(part for part in (list_filter.search.strip(), search.strip()) if part)
     if text:
         found = _search(library, ids, text, index, marked)
-        if sort is not None and not found.error and not ranks(text):
+        if sort is not None and not found.error and (not ranks(text) or sort.field in MODEL_FIELDS):
             # fields alone ("area:robotics rating:>=5") select without ranking: the list
-            # keeps its order, so "best first" is a sort and a search together
+            # keeps its order, so "best first" is a sort and a search together. A model's
+            # order ("for you") ranks a words search's matches too (ties: best match first),
+            # the paper the query names by its id, DOI or citation key still first.
             found.ids = _sorted(library, found.ids, sort, scores)
+            if found.named is not None and found.named in found.ids:
+                found.ids = [found.named, *(pid for pid in found.ids if pid != found.named)]
         return found
     if sort is not None:
         ids = _sorted(library, ids, sort, scores)
@@ -152,7 +158,7 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
     matched = {hit.id: frozenset(hit.matched or ()) for hit in hits}
     complete = getattr(hits, "complete", None)
     every_word = complete if complete is not None and complete < len(order) else None
-    return Listing(order, matched, every_word=every_word)
+    return Listing(order, matched, every_word=every_word, named=getattr(hits, "found", None))
 
 
 def _words(text: str) -> str:

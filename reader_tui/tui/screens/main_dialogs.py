@@ -41,6 +41,23 @@ def choose_sort(screen: Screen, browser: Any) -> None:
     screen.app.push_screen(browser.order.dialog(scores=browser.paper_list.show_scores), apply)
 
 
+def more_like_tag(screen: Any, library: Library, browser: Any) -> None:
+    """Ask for a tag; the browser ranks the list by a model of that tag's papers."""
+    from reader_tui.core.search.sorting import SortKey
+    from reader_tui.tui.dialogs.tag_picker import TagPicker
+
+    tags = library.all_tags()
+    if not tags:
+        screen.say("more like tag: no paper is tagged yet (t tags the current paper)")
+        return
+
+    def apply(tag: str | None) -> None:
+        if tag is not None:
+            browser.set_order(SortKey("for-you", tag=tag))
+
+    screen.app.push_screen(TagPicker(tags, browser.order.tag), apply)
+
+
 def edit_tags(screen: Screen, library: Library, ids: list[str], suggest: Callable[[str], list[str]]) -> None:
     """Ask for tags to add and remove on `ids` (`suggest` offers tags for one paper)."""
     from reader_tui.tui.dialogs.tag_editor import TagEditor

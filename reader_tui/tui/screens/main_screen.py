@@ -335,6 +335,10 @@ class MainScreen(Screen):
     def action_sort(self) -> None:
         main_dialogs.choose_sort(self, self.browser)
 
+    def action_more_like_tag(self) -> None:
+        """Rank the list by a model of one tag's papers (the palette's "More like tag…")."""
+        main_dialogs.more_like_tag(self, self.library, self.browser)
+
     def action_edit_tags(self) -> None:
         ids = self.targets()
         self.say_targets("tags", ids)

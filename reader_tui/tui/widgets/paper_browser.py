@@ -154,8 +154,12 @@ class PaperBrowser(Vertical):
         parts = []
         if not self.list_filter.is_empty:
             parts.append(f"filter: {self.list_filter.describe()}")
-        if not ranks(self.search_text):  # words search: best match first
+        if not ranks(self.search_text):
             parts.append(self.order.label())
+        elif self.order.by_model:  # "for you" orders the matches of a words search too
+            parts.append(self.order.label(within_search=True))
+        elif self.order.key is not None:  # a words search: best match first, whatever the sort
+            parts.append("best match first")
         if self.search_text.strip():
             parts.append(f"search: {self.search_text.strip()}")
         if self.underneath.more:
@@ -381,7 +385,7 @@ class PaperBrowser(Vertical):
         """A new "for you" model: the list in its order, the cursor on the same paper, or,
         when that paper was just decided (it goes among the decided ones, at the end), on
         the same row: the paper the model now ranks there, the next one to decide."""
-        if not self.order.by_model or self.search_text.strip() or self.underneath.more:
+        if not self.order.by_model or self.underneath.more:
             return
         papers = self.paper_list
         current = papers.current_id
