@@ -6,14 +6,16 @@ the cursor. The browser records the place it leaves at every jump (a search ente
 left, "more like this" and its escape, a filter set or cleared, a jump to a related
 paper); `History` walks those places back and forth. `Underneath` holds what lies under the
 list shown: the "more like this" lists, each over a `Snapshot` of the list it covered,
-and during a search the list as it was before `/`. No widgets here: the browser
-applies a place or a snapshot.
+and during a search the list as it was before `/`; `saved_cursor` and `keep_cursor` the
+paper the list was left on last time. No widgets here: the browser applies a place or a
+snapshot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from reader_tui.core.search.filters import ListFilter
 
@@ -42,6 +44,25 @@ class Place:
     search: str = ""
     more_like: MoreLike | None = None
     paper_id: str | None = None
+
+
+CURSOR_SETTING = "cursor"
+"""The library setting that keeps the paper the list was left on ({"paper": id})."""
+
+
+def saved_cursor(library: Any) -> str | None:
+    """The paper the list was left on last time, if it is still in the library."""
+    saved = library.settings.get(CURSOR_SETTING)
+    paper = saved.get("paper") if isinstance(saved, dict) else None
+    return paper if isinstance(paper, str) and paper in library.papers else None
+
+
+def keep_cursor(library: Any, paper_id: str | None) -> None:
+    """Keep `paper_id` as the paper to reopen the list on (unless the library cannot write)."""
+    saved = library.settings.get(CURSOR_SETTING)
+    if paper_id is None or saved == {"paper": paper_id} or library.read_only or library.writes_failing:
+        return
+    library.set_setting(CURSOR_SETTING, {"paper": paper_id})
 
 
 class History:

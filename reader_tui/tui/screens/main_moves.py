@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from reader_tui.core.text.display import one_line
+from reader_tui.tui.screens import main_search
 
 
 def step_back(screen: Any) -> None:
@@ -32,7 +33,7 @@ def step_back(screen: Any) -> None:
     elif browser.leave_more_like():
         pass
     elif browser.searching:
-        screen.cancel_search()
+        main_search.cancelled(screen)
     elif browser.clear_filter():
         screen.say("filter cleared (ctrl+o brings it back)")
 
@@ -43,7 +44,7 @@ def jump(screen: Any, moved: bool, otherwise: str) -> None:
     if not moved:
         screen.status_bar.set_message(otherwise)
         return
-    screen.show_search_bar_text()
+    main_search.show_search(screen)
     screen.paper_list.focus()
 
 
@@ -60,8 +61,16 @@ def jump_to(screen: Any, paper_id: str) -> None:
         return
     hidden_by = screen.browser.describe()
     screen.browser.show_everything(keep=paper_id)
-    screen.show_search_bar_text()
+    main_search.show_search(screen)
     screen.notify(f"The paper was outside the list ({hidden_by}): showing every paper; ctrl+o goes back", markup=False)
+
+
+def related(screen: Any, step: int) -> None:
+    """`]` / `[`: the next or previous related paper in the side pane."""
+    screen.show_current_now()
+    if not screen.side.step_related(step):
+        computing = screen.side.related.index is None
+        screen.notify("related: computing…" if computing else "No related papers", markup=False)
 
 
 def more_like_this(screen: Any) -> None:
@@ -113,7 +122,7 @@ def show_changed(screen: Any, ids: Iterable[str]) -> None:
         return
     hidden = sorted(pid for pid in changed if pid in screen.library.papers)
     if hidden:
-        screen.jump_to(hidden[0])
+        jump_to(screen, hidden[0])
 
 
 def next_match(screen: Any, step: int) -> None:
@@ -138,23 +147,3 @@ def next_match(screen: Any, step: int) -> None:
         row = len(papers.ids) - 1
         screen.status_bar.set_message("search hit the top, continuing at the bottom")
     papers.move_to(row)
-
-
-def say_targets(screen: Any, what: str, ids: list[str]) -> None:
-    """Say what a bulk action did to the marked papers, and how many of them are out of
-    sight (a search or filter hides them): marks act where the user is told."""
-    papers = screen.paper_list
-    if not papers.marked or not ids:
-        return
-    shown = set(papers.ids)
-    visible = sum(pid in shown for pid in ids)
-    noun = "paper" if len(ids) == 1 else "papers"
-    if visible == len(ids):
-        screen.say(f"{what}: {len(ids)} marked {noun}")
-        return
-    # Out of sight: the status line says it in short, a notification in full.
-    screen.status_bar.set_message(f"{what}: {len(ids)} marked, {visible} visible", error=True)
-    screen.notify(
-        f"{what}: {len(ids)} marked {noun}, {visible} of them visible; escape clears marks",
-        title="Marked papers out of sight", severity="warning", markup=False,
-    )

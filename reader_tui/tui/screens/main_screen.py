@@ -27,7 +27,7 @@ from reader_tui.core.model import Status
 from reader_tui.tui.listing import counts
 from reader_tui.tui.messages import IndexReady, RelatedReady
 from reader_tui.tui.saving import SavingIndicator
-from reader_tui.tui.screens import main_dialogs, main_moves, main_search
+from reader_tui.tui.screens import main_dialogs, main_moves, main_papers, main_search
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.for_you_model import ForYouModel
 from reader_tui.tui.widgets.library_sync import LibrarySync
@@ -38,6 +38,7 @@ from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.related_list import RelatedList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
 from reader_tui.tui.widgets.search_bar import SearchBar
+from reader_tui.tui.widgets.search_typing import SearchTyping
 from reader_tui.tui.widgets.side_pane import SidePane
 from reader_tui.tui.widgets.status_bar import StatusBar
 
@@ -171,7 +172,7 @@ class MainScreen(Screen):
         """`n` / `N`: the next or previous match, as in less and vim."""
         main_moves.next_match(self, step)
 
-    def on_paper_browser_search_typed(self, message: PaperBrowser.SearchTyped) -> None:
+    def on_search_typing_typed_ahead(self, message: SearchTyping.TypedAhead) -> None:
         main_search.typed_ahead(self, message.text)
 
     @on(Input.Changed, "#search")
@@ -183,8 +184,7 @@ class MainScreen(Screen):
         main_search.submitted(self)
 
     @on(SearchBar.Cancelled)
-    def cancel_search(self) -> None:
-        """Escape in the search bar (see `main_search.cancelled`)."""
+    def _search_cancelled(self) -> None:
         main_search.cancelled(self)
 
     # -- the indexes (from the LibraryWatcher) and the Library's changes ------------------------
@@ -248,38 +248,18 @@ class MainScreen(Screen):
 
     # -- actions on the current or marked papers ---------------------------------------------------
 
-    def targets(self) -> list[str]:
-        """The marked papers in list order (then the marked ones the list does not show),
-        or else the current one."""
-        papers = self.paper_list
-        if papers.marked:
-            shown = [pid for pid in papers.ids if pid in papers.marked]
-            return shown + sorted(papers.marked - set(shown))
-        return [papers.current_id] if papers.current_id else []
-
     def say(self, message: str) -> None:
         """Put `message` in the status line, there still once a list on its way arrives."""
         self.status_bar.say(message)
 
-    def say_targets(self, what: str, ids: list[str]) -> None:
-        """Say what a bulk action did to the marked papers, out of sight ones named."""
-        main_moves.say_targets(self, what, ids)
-
     def action_toggle_read(self) -> None:
-        if ids := self.targets():
-            self.library.toggle_read(ids)
-            self.say_targets("read / unread", ids)
+        main_papers.toggle_read(self)
 
     def action_set_status(self, value: str) -> None:
-        if ids := self.targets():
-            self.library.set_status(ids, Status(value))
-            self.say_targets(value, ids)
+        main_papers.set_status(self, Status(value))
 
     def action_edit_notes(self) -> None:
-        self.show_current_now()
-        notes = self.side.notes
-        if notes.paper_id is not None:
-            notes.focus()
+        main_papers.edit_notes(self)
 
     def action_back(self) -> None:
         """Escape, one step at a time (the README's order)."""
@@ -288,20 +268,16 @@ class MainScreen(Screen):
     # -- the jump list, undo -------------------------------------------------------------------
 
     def action_jump_back(self) -> None:
-        main_moves.jump(self, self.browser.go_back(), "no earlier place (ctrl+o goes back after a search, filter, M or jump)")
+        main_moves.jump(self, self.browser.go(back=True), "no earlier place (ctrl+o goes back after a search, filter, M or jump)")
 
     def action_jump_forward(self) -> None:
-        main_moves.jump(self, self.browser.go_forward(), "no later place")
+        main_moves.jump(self, self.browser.go(back=False), "no later place")
 
     def action_undo(self) -> None:
         main_moves.undo(self, redo=False)
 
     def action_redo(self) -> None:
         main_moves.undo(self, redo=True)
-
-    def show_search_bar_text(self) -> None:
-        """The search bar shows the browser's search (after a jump through the history)."""
-        main_search.show_search(self)
 
     def action_open_url(self) -> None:
         from reader_tui.tui.open_url import open_url
@@ -321,49 +297,37 @@ class MainScreen(Screen):
         return True
 
     def action_reviews(self) -> None:
-        """The reviews of the paper under the cursor, the search's words highlighted."""
-        from reader_tui.tui.listing import search_words
-
-        pid = self.paper_list.current_id
-        if pid is not None:
-            words = (*self.browser.matched.get(pid, ()), *search_words(self.browser.query_text()))
-            main_dialogs.reviews(self, self.library, pid, words)
+        main_dialogs.reviews(self)
 
     def action_filter(self) -> None:
-        main_dialogs.choose_filter(self, self.library, self.browser)
+        main_dialogs.choose_filter(self)
 
     def action_sort(self) -> None:
-        main_dialogs.choose_sort(self, self.browser)
+        main_dialogs.choose_sort(self)
 
     def action_more_like_tag(self) -> None:
         """Rank the list by a model of one tag's papers (the palette's "More like tag…")."""
-        main_dialogs.more_like_tag(self, self.library, self.browser)
+        main_dialogs.more_like_tag(self)
 
     def action_edit_tags(self) -> None:
-        ids = self.targets()
-        self.say_targets("tags", ids)
-        main_dialogs.edit_tags(self, self.library, ids, self.side.related.suggest_tags_for)
+        main_dialogs.edit_tags(self)
 
     def action_edit_paper(self) -> None:
-        main_dialogs.edit_paper(self, self.library, self.paper_list.current_id, self.browser.reindex)
+        main_dialogs.edit_paper(self)
 
     def action_export(self) -> None:
-        papers = self.paper_list
-        marked = [pid for pid in papers.ids if pid in papers.marked]
-        main_dialogs.export(self, self.library, marked, list(papers.ids), self.browser.describe())
+        main_dialogs.export(self)
 
     def action_copy_bibtex(self) -> None:
-        ids = self.targets()
-        self.say_targets("BibTeX copied", ids)
-        main_dialogs.copy_bibtex(self, self.library, ids)
+        main_papers.copy_bibtex(self)
 
     def action_copy_cites(self) -> None:
         """Copy `\\cite{key1,key2}` for the marked papers (or the current one)."""
-        main_dialogs.copy_cites(self, self.library, self.targets())
+        main_papers.copy_cites(self)
 
     def action_import_file(self) -> None:
         """Ask for a file and import it (the dialog runs the import and reports)."""
-        main_dialogs.import_file(self, self.library)
+        main_dialogs.import_file(self)
 
     def action_help(self) -> None:
         main_dialogs.help_screen(self)
@@ -371,25 +335,16 @@ class MainScreen(Screen):
     # -- triage, stats, related papers ---------------------------------------------------------
 
     def action_triage(self) -> None:
-        self.save_pending()
-        main_dialogs.triage(self, self.library, self.paper_list, self.browser, self.side.related.suggest_tags_for)
+        main_dialogs.triage(self)
 
     def action_stats(self) -> None:
-        main_dialogs.stats(self, self.library, list(self.paper_list.ids), self.browser.describe())
+        main_dialogs.stats(self)
 
     def action_related(self, step: int) -> None:
-        self.show_current_now()
-        if not self.side.step_related(step):
-            computing = self.side.related.index is None
-            self.notify("related: computing…" if computing else "No related papers", markup=False)
+        main_moves.related(self, step)
 
     def on_related_list_chosen(self, message: RelatedList.Chosen) -> None:
-        self.jump_to(message.paper_id)
-
-    def jump_to(self, paper_id: str) -> None:
-        """Put the list's cursor on `paper_id`, showing every paper when the current
-        filter or search hides it (ctrl+o comes back)."""
-        main_moves.jump_to(self, paper_id)
+        main_moves.jump_to(self, message.paper_id)
 
     def action_more_like_this(self) -> None:
         main_moves.more_like_this(self)
@@ -431,21 +386,12 @@ class MainScreen(Screen):
 
     def run_saved_search(self, search: SavedSearch) -> None:
         """Run `search` in the search bar (within the current filter); escape restores."""
-        self.browser.jumping()
-        self.action_search()
-        self.query_one(SearchBar).value = search.query  # the bar's Changed event runs the search
-        self.paper_list.focus()
+        main_search.run_saved(self, search)
 
     def action_toggle_saved_searches(self) -> None:
-        side = self.query_one(SavedSearchList)
-        if not side.toggle():
-            self.paper_list.focus()
-        elif self.has_class("-narrow"):
-            self.notify("Too narrow for the saved searches list: find them in ctrl+p (\"Search: …\")", markup=False)
-        else:
-            self.call_after_refresh(side.focus)
+        main_search.toggle_saved_list(self)
 
     def on_saved_search_list_chosen(self, message: SavedSearchList.Chosen) -> None:
-        found = get_search(self.library, message.search.name)
+        found = get_search(self.library, message.search.name)  # as saved now: the list's may be older
         if found is not None:
-            self.run_saved_search(found)
+            main_search.run_saved(self, found)

@@ -1,5 +1,6 @@
 """What the search bar of the main screen does: `/` at the list searches it (the browser
-owns the search), `/` in the detail pane finds in that paper, as in less.
+owns the search), `/` in the detail pane finds in that paper, as in less; a saved search
+runs in it (from the side list `b` shows, or the palette).
 
 Functions, as in `main_moves` and `main_dialogs`: each takes the screen whose bar it is.
 The bar sits above every pane, so the screen owns it and routes what is typed there:
@@ -13,6 +14,7 @@ from typing import Any
 
 from textual.widgets import Input
 
+from reader_tui.tui.widgets.saved_searches import SavedSearchList
 from reader_tui.tui.widgets.search_bar import SearchBar
 
 
@@ -82,3 +84,22 @@ def cancelled(screen: Any) -> None:
         bar.value = ""
     bar.display = False
     screen.browser.cancel_search()
+
+
+def run_saved(screen: Any, search: Any) -> None:
+    """Run the saved `search` in the bar (within the current filter; escape restores)."""
+    screen.browser.jumping()
+    open_bar(screen)
+    screen.query_one(SearchBar).value = search.query  # the bar's Changed event runs the search
+    screen.paper_list.focus()
+
+
+def toggle_saved_list(screen: Any) -> None:
+    """`b`: show or hide the saved searches beside the list (focused when shown)."""
+    side = screen.query_one(SavedSearchList)
+    if not side.toggle():
+        screen.paper_list.focus()
+    elif screen.has_class("-narrow"):
+        screen.notify("Too narrow for the saved searches list: find them in ctrl+p (\"Search: …\")", markup=False)
+    else:
+        screen.call_after_refresh(side.focus)

@@ -5,11 +5,11 @@ the "for you" model), the search text, what escape goes back to (`navigation.Und
 the list as it was before a search, the "more like this" lists laid over it), the jump
 list (`navigation.History`: back and forth through the places the list has been), the
 invisible `ListingWorker` (the search index and the thread worker that computes a
-listing; the browser applies what it sends up). It posts
+listing; the browser applies what it sends up) and `SearchTyping`. It posts
 `ListingChanged` when the list shows something new; the screen puts that in the status
 bar. The search bar sits above every pane, so it belongs to the screen: the screen hands
 the browser what is typed there and the browser hands back keys typed at the list
-while the bar opens (`SearchTyped`), so a fast "/attention" loses no letter.
+while the bar opens (`SearchTyping.TypedAhead`), so a fast "/attention" loses no letter.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey
 from reader_tui.tui.list_order import ListOrder
 from reader_tui.tui.listing import ranks, resorted
-from reader_tui.tui.navigation import History, MoreLike, Place, Snapshot, Underneath
+from reader_tui.tui.navigation import History, MoreLike, Place, Snapshot, Underneath, keep_cursor, saved_cursor
 from reader_tui.tui.widgets.listing_worker import ListingWorker
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.search_typing import SearchTyping
@@ -51,13 +51,6 @@ class PaperBrowser(Vertical):
         def __init__(self, error: str) -> None:
             super().__init__()
             self.error = error
-
-    class SearchTyped(Message):
-        """Keys meant for the search bar reached the list before the bar had focus."""
-
-        def __init__(self, text: str) -> None:
-            super().__init__()
-            self.text = text
 
     def __init__(self, library: Library, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -183,16 +176,10 @@ class PaperBrowser(Vertical):
         """The list is about to show another place (or the cursor to jump): remember this one."""
         self.history.left(self.place())
 
-    def go_back(self) -> bool:
-        """Show the place before this one (`ctrl+o`); False when there is none."""
-        place = self.history.back(self.place())
-        if place is not None:
-            self.go_to(place)
-        return place is not None
-
-    def go_forward(self) -> bool:
-        """Show the place gone back from (`ctrl+i`); False when there is none."""
-        place = self.history.forward(self.place())
+    def go(self, *, back: bool) -> bool:
+        """Show the place before this one (`ctrl+o`), or the one gone back from (`ctrl+i`);
+        False when there is none."""
+        place = (self.history.back if back else self.history.forward)(self.place())
         if place is not None:
             self.go_to(place)
         return place is not None
@@ -340,7 +327,7 @@ class PaperBrowser(Vertical):
         if text is not None:
             event.stop()
             event.prevent_default()
-            self.post_message(self.SearchTyped(text))
+            self.post_message(SearchTyping.TypedAhead(text))
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         self.typing.keys_at_bar()
@@ -397,9 +384,7 @@ class PaperBrowser(Vertical):
     def restore_place(self) -> None:
         """Show the list as it was left last time: in the sort order saved, the cursor on
         the paper it was on (`remember_place`)."""
-        saved = self.library.settings.get("cursor")
-        paper = saved.get("paper") if isinstance(saved, dict) else None
-        paper = paper if isinstance(paper, str) and paper in self.library.papers else None
+        paper = saved_cursor(self.library)
         if self.order.restore():
             self.refilter(keep=paper, first=paper is None)
         elif paper is not None:
@@ -408,8 +393,4 @@ class PaperBrowser(Vertical):
 
     def remember_place(self) -> None:
         """Keep the paper under the cursor in the library's settings, to reopen there."""
-        pid = self.paper_list.current_id
-        saved = self.library.settings.get("cursor")
-        if pid is None or saved == {"paper": pid} or self.library.read_only or self.library.writes_failing:
-            return
-        self.library.set_setting("cursor", {"paper": pid})
+        keep_cursor(self.library, self.paper_list.current_id)

@@ -29,6 +29,13 @@ class SearchTyping(Widget):
     class Paused(Message):
         """Typing paused: search for the text typed."""
 
+    class TypedAhead(Message):
+        """Keys meant for the search bar reached the list before the bar had focus."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._timer: Timer | None = None
