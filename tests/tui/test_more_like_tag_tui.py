@@ -149,3 +149,29 @@ async def test_for_you_orders_a_words_search_and_says_so(tagged: Library) -> Non
         assert await wait_until(pilot, lambda: model.generation > generation)
         assert await wait_until(pilot, lambda: "d7" in _ids(app)[-10:])
         assert len(_ids(app)) == 20 and "search: diffusion graph" in screen_text(app)
+
+
+async def test_triage_for_you_stays_the_users_model_while_the_list_is_more_like_a_tag(tagged: Library) -> None:
+    from reader_tui.tui.screens.triage_screen import TriageScreen
+
+    tagged.set_status(["f3", "f4", "f5"], Status.SKIPPED)
+    app = create_app(tagged)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.screen.browser.set_order(SortKey("for-you", tag="mol"))
+        await _ranked_by(app, pilot, GRAPHS - {"g0", "g1", "g2"})
+        model = app.screen.for_you
+        await pilot.press("T")
+        await pilot.pause()
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        await pilot.press("f")  # for you: the user's own decisions, trained beside the tag's
+        assert await wait_until(pilot, lambda: model.model is not None and model.tag_model is not None)
+        await settle_workers(pilot)
+        assert model.model.tag is None and model.tag_model.tag == "mol"
+        user, by_tag = model.scores(), model.scores("mol")
+        assert user != by_tag
+        untriaged = [pid for pid in triage.queue if tagged.annotation(pid).status is Status.UNREAD and pid not in {"g0", "g1", "g2"}]
+        first = max(untriaged, key=lambda pid: user[pid])
+        assert first != max(untriaged, key=lambda pid: by_tag[pid])  # the two models disagree here
+        assert await wait_until(pilot, lambda: triage.current_id == first)
