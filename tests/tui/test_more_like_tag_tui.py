@@ -50,6 +50,7 @@ async def _ranked_by(app, pilot, first: set[str]) -> None:
 
 
 async def test_the_sort_dialog_ranks_the_list_more_like_a_tag(tagged: Library) -> None:
+    tagged.retag(["f9"], add=["[b]x[/b]\x1b"])  # a tag is data: never markup, no raw escape
     app = create_app(tagged)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -58,7 +59,7 @@ async def test_the_sort_dialog_ranks_the_list_more_like_a_tag(tagged: Library) -
         assert "l  more like a tag…" in screen_text(app)
         await pilot.press("l")  # which tag: the library's, most used first
         assert isinstance(app.screen, TagPicker)
-        assert "mol  (3)" in screen_text(app)
+        assert "mol  (3)" in screen_text(app) and "[b]x[/b]" in screen_text(app) and "\x1b" not in screen_text(app)
         await enter_text(pilot, "#tag-picker-query", "MO")  # narrowed, any case; enter picks
         # the seven graph papers not tagged first, though the user's own decisions want diffusion
         await _ranked_by(app, pilot, GRAPHS - {"g0", "g1", "g2"})
