@@ -47,6 +47,7 @@ def _highlighted(matcher: Matcher, text: str) -> Content:
 PALETTE_ONLY = (
     ("import_file", "Import papers from a file…", "BibTeX, OpenReview JSON/JSONL, CSV or a seed list"),
     ("copy_cites", "Copy \\cite{…} of the marked papers", "the citation keys, ready to paste into LaTeX"),
+    ("more_like_tag", "More like tag…", "rank the list by a model of one tag's papers (as s, then l)"),
 )
 
 

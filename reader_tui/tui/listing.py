@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reader_tui.core.library.library import Library
+from reader_tui.core.model import Status
 from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import MODEL_FIELDS, SortKey, sort_views
 from reader_tui.core.text.display import search_text
@@ -27,6 +28,8 @@ class Listing:
     error: str = ""
     every_word: int | None = None
     """Of a search's hits, how many have every word (None: not a search, or all do)."""
+    named: str | None = None
+    """The paper the search named by its id, DOI or citation key (listed first), if any."""
 
 
 #: The filter that keeps every paper (a frozen value, so one instance serves as the default).
@@ -54,10 +57,14 @@ def compute_listing(
     text = " ".join(part for part in (list_filter.search.strip(), search.strip()) if part)
     if text:
         found = _search(library, ids, text, index, marked)
-        if sort is not None and not found.error and not ranks(text):
+        if sort is not None and not found.error and (not ranks(text) or sort.field in MODEL_FIELDS):
             # fields alone ("area:robotics rating:>=5") select without ranking: the list
-            # keeps its order, so "best first" is a sort and a search together
+            # keeps its order, so "best first" is a sort and a search together. A model's
+            # order ("for you") ranks a words search's matches too (ties: best match first),
+            # the paper the query names by its id, DOI or citation key still first.
             found.ids = _sorted(library, found.ids, sort, scores)
+            if found.named is not None and found.named in found.ids:
+                found.ids = [found.named, *(pid for pid in found.ids if pid != found.named)]
         return found
     if sort is not None:
         ids = _sorted(library, ids, sort, scores)
@@ -74,6 +81,39 @@ def ranks(search: str) -> bool:
         return parse_query(search).has_text
     except Exception:  # a query that does not parse ranks nothing; the search says why
         return bool(search.strip())
+
+
+def counts(library: Library, ids: list[str]) -> tuple[int, int, int, int]:
+    """Papers in `ids` (the list shown), of them read and being read, and papers in the library."""
+    annotations = library.annotations
+    read = reading = 0
+    if len(annotations) < len(ids):  # few annotated papers: count those instead of the rows
+        shown = set(ids) if len(ids) != len(library.papers) else None
+        for pid, ann in annotations.items():
+            if shown is None or pid in shown:
+                read += ann.status is Status.READ
+                reading += ann.status is Status.READING
+    else:
+        for pid in ids:
+            ann = annotations.get(pid)
+            if ann is not None:
+                read += ann.status is Status.READ
+                reading += ann.status is Status.READING
+    return len(ids), read, reading, len(library.papers)
+
+
+def resorted(library: Library, ids: list[str], changed: frozenset[str], sort: SortKey) -> list[str] | None:
+    """`ids` (in `sort`'s order) with the `changed` papers moved to where `sort` now puts
+    them; None when nothing moves, or for a model's sort ("for you" re-sorts once the
+    model has learned from the change)."""
+    from reader_tui.core.search.sorting import order_key, reposition
+
+    if sort.field in MODEL_FIELDS or not changed.intersection(ids):
+        return None
+    order = order_key(sort)
+    view = library.view
+    moved = reposition(ids, changed, lambda pid: order(view(pid)))
+    return moved if moved != ids else None
 
 
 def search_words(search: str) -> tuple[str, ...]:
@@ -118,7 +158,7 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
     matched = {hit.id: frozenset(hit.matched or ()) for hit in hits}
     complete = getattr(hits, "complete", None)
     every_word = complete if complete is not None and complete < len(order) else None
-    return Listing(order, matched, every_word=every_word)
+    return Listing(order, matched, every_word=every_word, named=getattr(hits, "found", None))
 
 
 def _words(text: str) -> str:

@@ -7,9 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from topics import GRAPH_TITLES as _GRAPH
+from topics import open_topics
 
 from reader_tui.core.library.library import Library
-from reader_tui.core.model import Paper, Status
+from reader_tui.core.model import Status
 from reader_tui.tui import widgets
 from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.sort_dialog import SortDialog
@@ -20,57 +22,11 @@ pytest.importorskip("sklearn")
 
 SIZE = (140, 40)
 
-_GRAPH = [
-    "Graph neural networks for molecular property prediction",
-    "Message passing graph networks on molecules",
-    "Equivariant graph neural networks for molecular dynamics",
-    "Molecular graph generation with message passing",
-    "Scaling graph neural networks to large molecules",
-    "Graph transformers for molecular conformers",
-    "Message passing over molecular graphs with attention",
-    "Graph neural networks predict molecular energies",
-    "Coarse molecular graphs for protein message passing",
-    "Self-supervised molecular graph networks",
-]
-_DIFFUSION = [
-    "Diffusion models for image synthesis",
-    "Faster sampling of image diffusion models",
-    "Latent diffusion denoising for high resolution images",
-    "Guidance in diffusion image generation",
-    "Consistency distillation of image diffusion",
-    "Score matching diffusion for image editing",
-    "Denoising diffusion image super resolution",
-    "Video and image diffusion with transformers",
-    "Diffusion models denoising images in few steps",
-    "Text to image diffusion alignment",
-]
-
-
-_OTHER = (
-    "auction bandits calibration compilers databases economics fairness games hardware kernels lattices "
-    "markets negotiation oceans privacy quantum robotics satellites traffic weather"
-).split()
-
-
-def _papers() -> list[Paper]:
-    # interleaved, so the catalog order is no answer: g0, d0, f0, g1, d1, f1, ...; twenty
-    # other papers, one word each, so that a topic's words are in a quarter of the papers
-    # (the features leave out words in more)
-    papers = []
-    for n, (graph, diffusion) in enumerate(zip(_GRAPH, _DIFFUSION)):
-        papers.append(Paper(id=f"g{n}", title=graph, abstract=f"{graph}. We study molecules as graphs with message passing."))
-        papers.append(Paper(id=f"d{n}", title=diffusion, abstract=f"{diffusion}. Denoising diffusion generates images."))
-        for m in (2 * n, 2 * n + 1):
-            word = _OTHER[m]
-            papers.append(Paper(id=f"f{m}", title=f"On {word}", abstract=f"A study of {word} and {word} systems."))
-    return papers
-
 
 @pytest.fixture
 def topics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(widgets.for_you_model, "TRAIN_DELAY", 0.0)  # no debounce to wait out
-    library = Library.open(tmp_path / "topics", background_writes=True)
-    library.import_papers(_papers())
+    library = open_topics(tmp_path / "topics")
     yield library
     library.close()
 

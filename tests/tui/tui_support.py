@@ -112,7 +112,7 @@ async def settle(app: App[Any], pilot: Any) -> None:
     if browsers:
         browser = browsers.first()
         deadline = asyncio.get_running_loop().time() + 5
-        while browser._search_timer is not None and asyncio.get_running_loop().time() < deadline:
+        while browser.typing.pending and asyncio.get_running_loop().time() < deadline:
             await pilot.pause(0.01)
     await settle_workers(pilot)
     show_now = getattr(app.screen, "show_current_now", None)

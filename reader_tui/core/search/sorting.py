@@ -51,15 +51,19 @@ _STATUS_ORDER = {status: rank for rank, status in enumerate(Status)}
 class SortKey:
     """How to order the list: one of `SORT_FIELDS` (ascending unless `reverse`) or of
     `SCORE_FIELDS` (highest first unless `reverse`; withdrawn papers last unless
-    `withdrawn_last` is False)."""
+    `withdrawn_last` is False), or of `MODEL_FIELDS`, whose model learns the user's
+    decisions or, with `tag`, that tag's papers ("more like tag:X")."""
 
     field: str = "title"
     reverse: bool = False
     withdrawn_last: bool = True
+    tag: str | None = None
 
     def __post_init__(self) -> None:
         if self.field not in ALL_SORT_FIELDS:
             raise ValueError(f"unknown sort field {self.field!r} (expected one of: {', '.join(ALL_SORT_FIELDS)})")
+        if self.tag is not None and self.field not in MODEL_FIELDS:
+            raise ValueError(f"a tag orders only a model's sort ({', '.join(MODEL_FIELDS)}), not {self.field!r}")
 
     @property
     def label(self) -> str:
@@ -67,7 +71,8 @@ class SortKey:
         if self.field in SCORE_FIELDS:
             return SCORE_FIELDS[self.field] + (" (lowest first)" if self.reverse else " (highest first)")
         if self.field in MODEL_FIELDS:
-            return MODEL_FIELDS[self.field] + (" (least likely first)" if self.reverse else "")
+            name = f"more like tag:{self.tag}" if self.tag is not None else MODEL_FIELDS[self.field]
+            return name + (" (least likely first)" if self.reverse else "")
         return SORT_FIELDS[self.field] + (" ↓" if self.reverse else "")
 
     @property

@@ -1,29 +1,72 @@
-"""What the main screen's keys that open a dialog or a screen do: tags, edit, export,
-import, triage, stats, help, and the BibTeX and \\cite copies.
+"""What the main screen's keys that open a dialog or a screen do: filter, sort, "more
+like tag", tags, edit, export, import, triage, stats, reviews and help.
 
 Functions, not a mixin: each takes the screen that asks (to push the dialog and notify)
-and the papers it is about. The dialogs only collect a choice; the callbacks here hand
-it to the Library, so the core does the work.
+and reads from it the papers it is about. The dialogs only collect a choice; the
+callbacks here hand it to the Library (or the browser), so the core does the work.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from textual.screen import Screen
 
 from reader_tui.core.library.library import Library
-from reader_tui.core.text.display import one_line
 
 EXPORT_SETTING = "export"
 """The library setting holding the export dialog's last format, destination and path."""
 
 
-def edit_tags(screen: Screen, library: Library, ids: list[str], suggest: Callable[[str], list[str]]) -> None:
-    """Ask for tags to add and remove on `ids` (`suggest` offers tags for one paper)."""
-    from reader_tui.tui.dialogs.tag_editor import TagEditor
+def choose_filter(screen: Any) -> None:
+    """`f`: ask for a filter; the browser shows what it lets through."""
+    from reader_tui.tui.dialogs.filter_dialog import FilterDialog
 
+    library, browser = screen.library, screen.browser
+
+    def apply(choice) -> None:
+        if choice is not None:
+            browser.set_filter(choice)
+
+    screen.app.push_screen(FilterDialog(library.all_tags(), browser.list_filter), apply)
+
+
+def choose_sort(screen: Any) -> None:
+    """`s`: ask for an order; the browser shows the list in it and remembers it."""
+    browser = screen.browser
+
+    def apply(key) -> None:
+        if key is not None:
+            browser.set_order(key)
+
+    screen.app.push_screen(browser.order.dialog(scores=browser.paper_list.show_scores), apply)
+
+
+def more_like_tag(screen: Any) -> None:
+    """Ask for a tag; the browser ranks the list by a model of that tag's papers."""
+    from reader_tui.core.search.sorting import SortKey
+    from reader_tui.tui.dialogs.tag_picker import TagPicker
+
+    browser, tags = screen.browser, screen.library.all_tags()
+    if not tags:
+        screen.say("more like tag: no paper is tagged yet (t tags the current paper)")
+        return
+
+    def apply(tag: str | None) -> None:
+        if tag is not None:
+            browser.set_order(SortKey("for-you", tag=tag))
+
+    screen.app.push_screen(TagPicker(tags, browser.order.tag), apply)
+
+
+def edit_tags(screen: Any) -> None:
+    """`t`: ask for tags to add and remove on the papers (the related index suggests some
+    for one paper)."""
+    from reader_tui.tui.dialogs.tag_editor import TagEditor
+    from reader_tui.tui.screens.main_papers import say_targets, targets
+
+    library, ids, suggest = screen.library, targets(screen), screen.side.related.suggest_tags_for
+    say_targets(screen, "tags", ids)
     if not ids:
         return
     views = library.views(ids)
@@ -43,10 +86,12 @@ def edit_tags(screen: Screen, library: Library, ids: list[str], suggest: Callabl
     screen.app.push_screen(editor, apply)
 
 
-def edit_paper(screen: Screen, library: Library, pid: str | None, reindex: Callable[[str], None]) -> None:
-    """Ask for new catalog fields of `pid`; `reindex` makes an edited title searchable."""
+def edit_paper(screen: Any) -> None:
+    """`e`: ask for new catalog fields of the paper under the cursor (an edited title is
+    searchable at once)."""
     from reader_tui.tui.dialogs.edit_dialog import EditDialog
 
+    library, pid, reindex = screen.library, screen.paper_list.current_id, screen.browser.reindex
     if pid is None:
         return
 
@@ -65,9 +110,12 @@ def edit_paper(screen: Screen, library: Library, pid: str | None, reindex: Calla
     screen.app.push_screen(EditDialog(library.view(pid), library.citekeys()), apply)
 
 
-def export(screen: Screen, library: Library, marked: list[str], shown: list[str], label: str) -> None:
-    """Ask what to export (the `marked` papers, the `shown` ones or all) and how."""
+def export(screen: Any) -> None:
+    """`x`: ask what to export (the marked papers, those the list shows, or all) and how."""
     from reader_tui.tui.dialogs.export_dialog import ExportDialog
+
+    library, papers, label = screen.library, screen.paper_list, screen.browser.describe()
+    marked, shown = [pid for pid in papers.ids if pid in papers.marked], list(papers.ids)
 
     scopes = {"marked": marked, "filter": shown, "all": list(library.papers)}
     dialog = ExportDialog(
@@ -114,37 +162,11 @@ def _export(screen: Screen, library: Library, request: Any, ids: list[str]) -> N
     notify(screen.notify, f"Exported {what} to {request.path}", markup=False)
 
 
-def copy_bibtex(screen: Screen, library: Library, ids: list[str]) -> None:
-    """Copy the BibTeX entries of `ids`."""
-    from reader_tui.core.formats.bibtex.writer import entry_for
-    from reader_tui.tui.clipboard import copy_text
-
-    if not ids:
-        return
-    text = "\n".join(entry_for(view) for view in library.views(ids))
-    how = copy_text(screen.app, text)
-    library.keep_citekeys(ids)
-    what = one_line(library.view(ids[0]).title, 50) if len(ids) == 1 else f"{len(ids)} papers"
-    screen.notify(f"Copied BibTeX of {what} to the {how}", markup=False)
-
-
-def copy_cites(screen: Screen, library: Library, ids: list[str]) -> None:
-    """Copy `\\cite{key1,key2}` for `ids`."""
-    from reader_tui.tui.clipboard import copy_text
-
-    if not ids:
-        return
-    text = "\\cite{" + ",".join(view.citekey for view in library.views(ids)) + "}"
-    how = copy_text(screen.app, text)
-    library.keep_citekeys(ids)
-    screen.notify(f"Copied {text} to the {how}", markup=False)
-
-
-def import_file(screen: Screen, library: Library) -> None:
+def import_file(screen: Any) -> None:
     """Ask for a file and import it (the dialog runs the import and reports)."""
     from reader_tui.tui.dialogs.import_dialog import ImportDialog
 
-    screen.app.push_screen(ImportDialog(library))
+    screen.app.push_screen(ImportDialog(screen.library))
 
 
 def help_screen(screen: Screen) -> None:
@@ -153,10 +175,13 @@ def help_screen(screen: Screen) -> None:
     screen.app.push_screen(HelpScreen())
 
 
-def triage(screen: Screen, library: Library, papers: Any, browser: Any, suggest: Callable[[str], list[str]]) -> None:
-    """Triage the papers the list shows; back on the list, the cursor is on the last one."""
+def triage(screen: Any) -> None:
+    """`T`: triage the papers the list shows; back on the list, the cursor is on the last one."""
     from reader_tui.tui.listing import search_words
     from reader_tui.tui.screens.triage_screen import TriageScreen
+
+    screen.save_pending()
+    library, papers, browser, suggest = screen.library, screen.paper_list, screen.browser, screen.side.related.suggest_tags_for
 
     def back(pid: str | None) -> None:
         if pid is not None and pid in papers.ids:
@@ -172,11 +197,15 @@ def triage(screen: Screen, library: Library, papers: Any, browser: Any, suggest:
     screen.app.push_screen(triage_screen, back)
 
 
-def reviews(screen: Screen, library: Library, pid: str, words: Any = ()) -> None:
-    """The reviews view of `pid`, `words` (what the search matched) highlighted."""
+def reviews(screen: Any) -> None:
+    """`R`: the reviews of the paper under the cursor, the search's words highlighted."""
+    from reader_tui.tui.listing import search_words
     from reader_tui.tui.screens.reviews_screen import open_reviews
 
-    open_reviews(screen.app, library, pid, tuple(words))
+    browser, pid = screen.browser, screen.paper_list.current_id
+    if pid is not None:
+        words = (*browser.matched.get(pid, ()), *search_words(browser.query_text()))
+        open_reviews(screen.app, screen.library, pid, words)
 
 
 def triage_key(library: Library, ids: list[str], query: str) -> str:
@@ -194,8 +223,9 @@ def triage_key(library: Library, ids: list[str], query: str) -> str:
     return f"list:{len(ids)}:{digest}"
 
 
-def stats(screen: Screen, library: Library, shown: list[str], label: str) -> None:
-    """Statistics of the `shown` papers (of the whole library when every paper is shown)."""
+def stats(screen: Any) -> None:
+    """`S`: statistics of the papers the list shows (of the whole library when it shows all)."""
     from reader_tui.tui.screens.stats_screen import StatsScreen
 
+    library, shown, label = screen.library, list(screen.paper_list.ids), screen.browser.describe()
     screen.app.push_screen(StatsScreen(library, None if len(shown) == len(library.papers) else shown, filter_label=label))

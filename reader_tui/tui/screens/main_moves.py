@@ -1,6 +1,7 @@
 """What the main screen's keys that move through the list or step back do: escape's
-steps, the jump list, undo and redo (to the paper they changed), `n` / `N`, and what a
-bulk action on marked papers says.
+steps, the jump list, a jump to a paper (shown even when the list hides it), "more
+like this", undo and redo (to the paper they changed), `n` / `N`, and what a bulk
+action on marked papers says.
 
 Functions, as in `main_dialogs`: each takes the screen that asks. The state stays in
 the widgets (the browser's filter, search and jump list; the list's cursor and marks).
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from reader_tui.core.text.display import one_line
+from reader_tui.tui.screens import main_search
 
 
 def step_back(screen: Any) -> None:
@@ -31,7 +33,7 @@ def step_back(screen: Any) -> None:
     elif browser.leave_more_like():
         pass
     elif browser.searching:
-        screen.cancel_search()
+        main_search.cancelled(screen)
     elif browser.clear_filter():
         screen.say("filter cleared (ctrl+o brings it back)")
 
@@ -42,7 +44,48 @@ def jump(screen: Any, moved: bool, otherwise: str) -> None:
     if not moved:
         screen.status_bar.set_message(otherwise)
         return
-    screen.show_search_bar_text()
+    main_search.show_search(screen)
+    screen.paper_list.focus()
+
+
+def jump_to(screen: Any, paper_id: str) -> None:
+    """Put the list's cursor on `paper_id`, showing every paper when the current
+    filter or search hides it (ctrl+o comes back)."""
+    papers = screen.paper_list
+    papers.focus()
+    if paper_id == papers.current_id:
+        return
+    screen.browser.jumping()
+    if paper_id in papers.ids:
+        papers.move_to(papers.ids.index(paper_id))
+        return
+    hidden_by = screen.browser.describe()
+    screen.browser.show_everything(keep=paper_id)
+    main_search.show_search(screen)
+    screen.notify(f"The paper was outside the list ({hidden_by}): showing every paper; ctrl+o goes back", markup=False)
+
+
+def related(screen: Any, step: int) -> None:
+    """`]` / `[`: the next or previous related paper in the side pane."""
+    screen.show_current_now()
+    if not screen.side.step_related(step):
+        computing = screen.side.related.index is None
+        screen.notify("related: computing…" if computing else "No related papers", markup=False)
+
+
+def more_like_this(screen: Any) -> None:
+    """`M`: the papers related to the current one, over the list (escape goes back)."""
+    from reader_tui.tui.navigation import MoreLike
+
+    pid = screen.paper_list.current_id
+    if pid is None:
+        return
+    ids = screen.side.related.more_like_this(pid)
+    if ids is None:
+        screen.notify("related: computing…, try again in a moment", markup=False)
+        return
+    title = one_line(screen.library.view(pid).title, 30)
+    screen.browser.show_more_like(MoreLike(pid, tuple(ids), f"more like: {title}"))
     screen.paper_list.focus()
 
 
@@ -79,7 +122,7 @@ def show_changed(screen: Any, ids: Iterable[str]) -> None:
         return
     hidden = sorted(pid for pid in changed if pid in screen.library.papers)
     if hidden:
-        screen.jump_to(hidden[0])
+        jump_to(screen, hidden[0])
 
 
 def next_match(screen: Any, step: int) -> None:
@@ -104,23 +147,3 @@ def next_match(screen: Any, step: int) -> None:
         row = len(papers.ids) - 1
         screen.status_bar.set_message("search hit the top, continuing at the bottom")
     papers.move_to(row)
-
-
-def say_targets(screen: Any, what: str, ids: list[str]) -> None:
-    """Say what a bulk action did to the marked papers, and how many of them are out of
-    sight (a search or filter hides them): marks act where the user is told."""
-    papers = screen.paper_list
-    if not papers.marked or not ids:
-        return
-    shown = set(papers.ids)
-    visible = sum(pid in shown for pid in ids)
-    noun = "paper" if len(ids) == 1 else "papers"
-    if visible == len(ids):
-        screen.say(f"{what}: {len(ids)} marked {noun}")
-        return
-    # Out of sight: the status line says it in short, a notification in full.
-    screen.status_bar.set_message(f"{what}: {len(ids)} marked, {visible} visible", error=True)
-    screen.notify(
-        f"{what}: {len(ids)} marked {noun}, {visible} of them visible; escape clears marks",
-        title="Marked papers out of sight", severity="warning", markup=False,
-    )

@@ -24,11 +24,10 @@ from textual.widgets import Input
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
-from reader_tui.core.text.display import one_line
+from reader_tui.tui.listing import counts
 from reader_tui.tui.messages import IndexReady, RelatedReady
-from reader_tui.tui.navigation import MoreLike
 from reader_tui.tui.saving import SavingIndicator
-from reader_tui.tui.screens import main_dialogs, main_moves
+from reader_tui.tui.screens import main_dialogs, main_moves, main_papers, main_search
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.for_you_model import ForYouModel
 from reader_tui.tui.widgets.library_sync import LibrarySync
@@ -39,22 +38,11 @@ from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.related_list import RelatedList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
 from reader_tui.tui.widgets.search_bar import SearchBar
+from reader_tui.tui.widgets.search_typing import SearchTyping
 from reader_tui.tui.widgets.side_pane import SidePane
 from reader_tui.tui.widgets.status_bar import StatusBar
 
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
-
-
-class PaperTitles:
-    """Paper id -> its title on one line (short), looked up when asked: for "like: …"."""
-
-    def __init__(self, library: Library) -> None:
-        self.library = library
-
-    def get(self, paper_id: str, default: str = "") -> str:
-        if paper_id not in self.library.papers:
-            return default
-        return one_line(self.library.view(paper_id).title, 32)
 
 
 class MainScreen(Screen):
@@ -102,8 +90,6 @@ class MainScreen(Screen):
         super().__init__()
         self.library = library
         self.saving = SavingIndicator(self, library)
-        self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
-        self._say_when_listed = ""  # said once the list shows what an action asked for
         self._for_you_shown = False  # the detail pane says why (the list is sorted "for you")
 
     # -- layout ----------------------------------------------------------------------------
@@ -116,7 +102,8 @@ class MainScreen(Screen):
             yield SavedSearchList(self.library, id="saved-searches")
             yield PaperBrowser(self.library, id="browser")
             yield SidePane(
-                self.library, lambda paper_id: self.browser.matched.get(paper_id, ()), self._why, id="side"
+                self.library, lambda paper_id: self.browser.matched.get(paper_id, ()),
+                lambda paper_id: self.browser.order.why(paper_id), id="side",
             )
         yield StatusBar(id="status")
         yield LibraryWatcher(self.library)
@@ -146,7 +133,7 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self.app.library_changed_signal.subscribe(self, self._library_changed)
-        self.browser.for_you = self.for_you
+        self.browser.order.model = self.for_you
         self.for_you.trained_signal.subscribe(self, self._for_you_trained)
         self._update_counts()
         self._describe()
@@ -155,15 +142,14 @@ class MainScreen(Screen):
     # -- what the list shows ----------------------------------------------------------------
 
     def on_paper_browser_listing_changed(self, message: PaperBrowser.ListingChanged) -> None:
-        note, self._say_when_listed = message.note or self._say_when_listed, ""
-        self.status_bar.set_message(note)
+        self.status_bar.listed(message.note)
         browser = self.browser
         self.status_bar.set_every_word(browser.every_word if browser.search_text.strip() else None)
         self._update_counts()
         self._describe()
-        self._report_damaged()  # a filter or sort met every record
-        if self.browser.sorted_for_you != self._for_you_shown:
-            self._for_you_shown = self.browser.sorted_for_you
+        self.query_one(LibraryWatcher).report_damaged()  # a filter or sort met every record
+        if self.browser.order.by_model != self._for_you_shown:
+            self._for_you_shown = self.browser.order.by_model
             self.side.show(self.side.detail.paper_id)  # with or without its "for you" line
 
     def on_paper_browser_search_failed(self, message: PaperBrowser.SearchFailed) -> None:
@@ -175,75 +161,36 @@ class MainScreen(Screen):
         self.status_bar.set_view(self.browser.describe(), len(papers.marked), hidden)
 
     def _update_counts(self) -> None:
-        self.status_bar.set_counts(*self.browser.counts())
+        self.status_bar.set_counts(*counts(self.library, self.paper_list.ids))
 
     # -- the search bar (above every pane: the screen passes it to the browser) -----------------
 
     def action_search(self) -> None:
-        bar = self.query_one(SearchBar)
-        if self.side.detail.has_focus:  # `/` in the detail pane finds in it, as in less
-            bar.open_find(self.side.detail.find_text)
-            return
-        self._end_find()
-        self.browser.begin_search()
-        bar.display = True
-        bar.focus()
-
-    def _end_find(self) -> None:
-        if self.query_one(SearchBar).finding:
-            self.show_search_bar_text()
+        main_search.open_bar(self)
 
     def action_next_match(self, step: int) -> None:
         """`n` / `N`: the next or previous match, as in less and vim."""
         main_moves.next_match(self, step)
 
-    def on_paper_browser_search_typed(self, message: PaperBrowser.SearchTyped) -> None:
-        bar = self.query_one(SearchBar)
-        if not bar.display:
-            self.action_search()
-        bar.insert_text_at_cursor(message.text)
+    def on_search_typing_typed_ahead(self, message: SearchTyping.TypedAhead) -> None:
+        main_search.typed_ahead(self, message.text)
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
-        if self.query_one(SearchBar).finding:
-            found = self.side.detail.find(event.value)
-            if event.value.strip():
-                self.status_bar.set_message(
-                    f"found on {found} line{'s' if found != 1 else ''}" if found else "not in this paper",
-                    error=not found,
-                )
-            return
-        self.browser.search_for(event.value)
+        main_search.changed(self, event.value)
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
-        if self.query_one(SearchBar).finding:
-            self._end_find()
-            self.side.detail.focus()
-            return
-        if not self.browser.submit_search():
-            self.cancel_search()
+        main_search.submitted(self)
 
     @on(SearchBar.Cancelled)
-    def cancel_search(self) -> None:
-        """Escape: the list, cursor and scroll position as they were before `/` (or, finding
-        in the detail pane, the find ends)."""
-        if self.query_one(SearchBar).finding:
-            self.side.detail.find("")
-            self._end_find()
-            self.side.detail.focus()
-            return
-        bar = self.query_one(SearchBar)
-        with bar.prevent(Input.Changed):
-            bar.value = ""
-        bar.display = False
-        self.browser.cancel_search()
+    def _search_cancelled(self) -> None:
+        main_search.cancelled(self)
 
     # -- the indexes (from the LibraryWatcher) and the Library's changes ------------------------
 
     def on_index_ready(self, message: IndexReady) -> None:
         # From the LibraryWatcher: each index to its owner.
-        self._report_damaged()  # building the index met every record
         self.browser.set_index(message.index)
         self.for_you.set_index(message.index)
         self.query_one(SavedSearchList).index = message.index
@@ -256,25 +203,6 @@ class MainScreen(Screen):
         self._describe()
         self.side.show(self.side.detail.paper_id)  # the "for you" line from the new model
 
-    def _why(self, paper_id: str) -> str:
-        """Why `paper_id` ranks where it does when the list is sorted "for you" (an
-        undecided paper: the decided ones come last for being decided)."""
-        if not self.browser.sorted_for_you:
-            return ""
-        view = self.library.view(paper_id)
-        if view.status is not Status.UNREAD or view.tags:
-            return ""
-        return self.for_you.explain(paper_id, PaperTitles(self.library))
-
-    def _report_damaged(self) -> None:
-        """Say once each damaged catalog record met so far (drawn as placeholder rows)."""
-        problems = self.library.papers.problems
-        listed, count = self._damaged_shown
-        start = count if listed is problems else 0  # a reloaded catalog starts over
-        for line in problems[start:]:
-            self.notify(line, title="Damaged catalog record", severity="error", markup=False, timeout=30)
-        self._damaged_shown = (problems, len(problems))
-
     def _library_changed(self, ids: frozenset[str] | None) -> None:
         # The browser redraws its rows and tells its index; the saved searches recount;
         # the watcher re-indexes after another process's import.
@@ -285,7 +213,6 @@ class MainScreen(Screen):
             self.refresh_bindings()
         self._update_counts()
         self.saving.watch()
-        self._report_damaged()
 
     # -- current paper ------------------------------------------------------------------------
 
@@ -321,39 +248,18 @@ class MainScreen(Screen):
 
     # -- actions on the current or marked papers ---------------------------------------------------
 
-    def targets(self) -> list[str]:
-        """The marked papers in list order (then the marked ones the list does not show),
-        or else the current one."""
-        papers = self.paper_list
-        if papers.marked:
-            shown = [pid for pid in papers.ids if pid in papers.marked]
-            return shown + sorted(papers.marked - set(shown))
-        return [papers.current_id] if papers.current_id else []
-
     def say(self, message: str) -> None:
         """Put `message` in the status line, there still once a list on its way arrives."""
-        self._say_when_listed = message
-        self.status_bar.set_message(message)
-
-    def say_targets(self, what: str, ids: list[str]) -> None:
-        """Say what a bulk action did to the marked papers, out of sight ones named."""
-        main_moves.say_targets(self, what, ids)
+        self.status_bar.say(message)
 
     def action_toggle_read(self) -> None:
-        if ids := self.targets():
-            self.library.toggle_read(ids)
-            self.say_targets("read / unread", ids)
+        main_papers.toggle_read(self)
 
     def action_set_status(self, value: str) -> None:
-        if ids := self.targets():
-            self.library.set_status(ids, Status(value))
-            self.say_targets(value, ids)
+        main_papers.set_status(self, Status(value))
 
     def action_edit_notes(self) -> None:
-        self.show_current_now()
-        notes = self.side.notes
-        if notes.paper_id is not None:
-            notes.focus()
+        main_papers.edit_notes(self)
 
     def action_back(self) -> None:
         """Escape, one step at a time (the README's order)."""
@@ -362,20 +268,16 @@ class MainScreen(Screen):
     # -- the jump list, undo -------------------------------------------------------------------
 
     def action_jump_back(self) -> None:
-        main_moves.jump(self, self.browser.go_back(), "no earlier place (ctrl+o goes back after a search, filter, M or jump)")
+        main_moves.jump(self, self.browser.go(back=True), "no earlier place (ctrl+o goes back after a search, filter, M or jump)")
 
     def action_jump_forward(self) -> None:
-        main_moves.jump(self, self.browser.go_forward(), "no later place")
+        main_moves.jump(self, self.browser.go(back=False), "no later place")
 
     def action_undo(self) -> None:
         main_moves.undo(self, redo=False)
 
     def action_redo(self) -> None:
         main_moves.undo(self, redo=True)
-
-    def show_search_bar_text(self) -> None:
-        """The search bar shows the browser's search (after a jump through the history)."""
-        self.query_one(SearchBar).show_search(self.browser.search_text)
 
     def action_open_url(self) -> None:
         from reader_tui.tui.open_url import open_url
@@ -395,45 +297,37 @@ class MainScreen(Screen):
         return True
 
     def action_reviews(self) -> None:
-        """The reviews of the paper under the cursor, the search's words highlighted."""
-        from reader_tui.tui.listing import search_words
-
-        pid = self.paper_list.current_id
-        if pid is not None:
-            words = (*self.browser.matched.get(pid, ()), *search_words(self.browser.query_text()))
-            main_dialogs.reviews(self, self.library, pid, words)
+        main_dialogs.reviews(self)
 
     def action_filter(self) -> None:
-        self.browser.choose_filter()
+        main_dialogs.choose_filter(self)
 
     def action_sort(self) -> None:
-        self.browser.choose_sort()
+        main_dialogs.choose_sort(self)
+
+    def action_more_like_tag(self) -> None:
+        """Rank the list by a model of one tag's papers (the palette's "More like tag…")."""
+        main_dialogs.more_like_tag(self)
 
     def action_edit_tags(self) -> None:
-        ids = self.targets()
-        self.say_targets("tags", ids)
-        main_dialogs.edit_tags(self, self.library, ids, self.side.related.suggest_tags_for)
+        main_dialogs.edit_tags(self)
 
     def action_edit_paper(self) -> None:
-        main_dialogs.edit_paper(self, self.library, self.paper_list.current_id, self.browser.reindex)
+        main_dialogs.edit_paper(self)
 
     def action_export(self) -> None:
-        papers = self.paper_list
-        marked = [pid for pid in papers.ids if pid in papers.marked]
-        main_dialogs.export(self, self.library, marked, list(papers.ids), self.browser.describe())
+        main_dialogs.export(self)
 
     def action_copy_bibtex(self) -> None:
-        ids = self.targets()
-        self.say_targets("BibTeX copied", ids)
-        main_dialogs.copy_bibtex(self, self.library, ids)
+        main_papers.copy_bibtex(self)
 
     def action_copy_cites(self) -> None:
         """Copy `\\cite{key1,key2}` for the marked papers (or the current one)."""
-        main_dialogs.copy_cites(self, self.library, self.targets())
+        main_papers.copy_cites(self)
 
     def action_import_file(self) -> None:
         """Ask for a file and import it (the dialog runs the import and reports)."""
-        main_dialogs.import_file(self, self.library)
+        main_dialogs.import_file(self)
 
     def action_help(self) -> None:
         main_dialogs.help_screen(self)
@@ -441,48 +335,19 @@ class MainScreen(Screen):
     # -- triage, stats, related papers ---------------------------------------------------------
 
     def action_triage(self) -> None:
-        self.save_pending()
-        main_dialogs.triage(self, self.library, self.paper_list, self.browser, self.side.related.suggest_tags_for)
+        main_dialogs.triage(self)
 
     def action_stats(self) -> None:
-        main_dialogs.stats(self, self.library, list(self.paper_list.ids), self.browser.describe())
+        main_dialogs.stats(self)
 
     def action_related(self, step: int) -> None:
-        self.show_current_now()
-        if not self.side.step_related(step):
-            computing = self.side.related.index is None
-            self.notify("related: computing…" if computing else "No related papers", markup=False)
+        main_moves.related(self, step)
 
     def on_related_list_chosen(self, message: RelatedList.Chosen) -> None:
-        self.jump_to(message.paper_id)
-
-    def jump_to(self, paper_id: str) -> None:
-        """Put the list's cursor on `paper_id`, showing every paper when the current
-        filter or search hides it (ctrl+o comes back)."""
-        papers = self.paper_list
-        papers.focus()
-        if paper_id == papers.current_id:
-            return
-        self.browser.jumping()
-        if paper_id in papers.ids:
-            papers.move_to(papers.ids.index(paper_id))
-            return
-        hidden_by = self.browser.describe()
-        self.browser.show_everything(keep=paper_id)
-        self.show_search_bar_text()
-        self.notify(f"The paper was outside the list ({hidden_by}): showing every paper; ctrl+o goes back", markup=False)
+        main_moves.jump_to(self, message.paper_id)
 
     def action_more_like_this(self) -> None:
-        pid = self.paper_list.current_id
-        if pid is None:
-            return
-        ids = self.side.related.more_like_this(pid)
-        if ids is None:
-            self.notify("related: computing…, try again in a moment", markup=False)
-            return
-        title = one_line(self.library.view(pid).title, 30)
-        self.browser.show_more_like(MoreLike(pid, tuple(ids), f"more like: {title}"))
-        self.paper_list.focus()
+        main_moves.more_like_this(self)
 
     # -- sync through git ----------------------------------------------------------------------
 
@@ -525,21 +390,12 @@ class MainScreen(Screen):
 
     def run_saved_search(self, search: SavedSearch) -> None:
         """Run `search` in the search bar (within the current filter); escape restores."""
-        self.browser.jumping()
-        self.action_search()
-        self.query_one(SearchBar).value = search.query  # the bar's Changed event runs the search
-        self.paper_list.focus()
+        main_search.run_saved(self, search)
 
     def action_toggle_saved_searches(self) -> None:
-        side = self.query_one(SavedSearchList)
-        if not side.toggle():
-            self.paper_list.focus()
-        elif self.has_class("-narrow"):
-            self.notify("Too narrow for the saved searches list: find them in ctrl+p (\"Search: …\")", markup=False)
-        else:
-            self.call_after_refresh(side.focus)
+        main_search.toggle_saved_list(self)
 
     def on_saved_search_list_chosen(self, message: SavedSearchList.Chosen) -> None:
-        found = get_search(self.library, message.search.name)
+        found = get_search(self.library, message.search.name)  # as saved now: the list's may be older
         if found is not None:
-            self.run_saved_search(found)
+            main_search.run_saved(self, found)

@@ -8,6 +8,10 @@ asked, it trains in a thread worker (exclusive, group "for-you") a short while
 made in that worker from the search index the screen hands it (`set_index`), once per
 index. The trained model is published on the UI thread through `trained_signal`: the
 browser re-sorts, the detail pane explains, triage picks its next paper.
+
+Besides the user's model it keeps one tag's (`want(tag)`: "more like tag:X", the papers
+with that tag as the positives), trained in the same worker on the same features, so
+the list can be ranked by a tag while triage's "for you" stays the user's.
 """
 
 from __future__ import annotations
@@ -43,6 +47,13 @@ class ForYouModel(Widget):
         """How long the last training took (the features too, when it made them)."""
         self.wanted = False
         """True once something showed the model: from then on each decision retrains it."""
+        self.tag: str | None = None
+        """The tag whose model is asked for ("more like tag:X"), None for none."""
+        self.tag_model: Any = None
+        """The last model of `tag`'s papers, None before the first (or when none is tagged)."""
+        self.tag_trained = False
+        """A model of `tag` was trained since it was asked for (`tag_model` None: no paper has it)."""
+        self._tag_scores: dict[str, float] | None = None
         self.seen: set[str] = set()
         """Papers passed over in triage and left undecided (weak negatives)."""
         self.generation = 0
@@ -77,16 +88,27 @@ class ForYouModel(Widget):
         """Make the features from `index` from now on (a titles-only index first, then the
         full one: the model is trained again on the full one)."""
         self.index = index
-        if self.wanted:
+        if self.wanted or self.tag is not None:
             self.request(0)
 
-    def want(self) -> None:
-        """Something shows the model: train it now if there is none, and after each decision."""
-        if not self.wanted:
+    def want(self, tag: str | None = None) -> None:
+        """Something shows the model (with `tag`: that tag's model, instead of the one
+        asked for before): train it now if there is none, and after each decision."""
+        if tag is not None:
+            if tag != self.tag:
+                self.tag, self.tag_model, self._tag_scores, self.tag_trained = tag, None, None, False
+                self.request(0)
+            elif self.tag_model is None:
+                self.request(0)
+        elif not self.wanted:
             self.wanted = True
             self.request(0)
         elif self.model is None:
             self.request(0)
+
+    def drop_tag(self) -> None:
+        """No tag's model is shown any more: stop training it."""
+        self.tag, self.tag_model, self._tag_scores, self.tag_trained = None, None, None, False
 
     def request(self, delay: float | None = None) -> None:
         """Train `delay` seconds from now (default `TRAIN_DELAY`), unless asked again first."""
@@ -100,17 +122,17 @@ class ForYouModel(Widget):
             self._timer = self.set_timer(delay, self._start, name="for-you-debounce")
 
     def _library_changed(self, ids: frozenset[str] | None) -> None:
-        if self.wanted:
+        if self.wanted or self.tag is not None:
             self.request()
 
     def _start(self) -> None:
         self._timer = None
-        if self.index is None:
-            return  # trained once the index arrives (`set_index`)
-        self._train(self.index, frozenset(self.seen))
+        if self.index is None or not (self.wanted or self.tag is not None):
+            return  # trained once the index arrives (`set_index`), when asked
+        self._train(self.index, frozenset(self.seen), self.wanted, self.tag)
 
     @work(thread=True, exclusive=True, group="for-you", exit_on_error=False)
-    def _train(self, index: Any, seen: frozenset[str]) -> None:
+    def _train(self, index: Any, seen: frozenset[str], user: bool, tag: str | None) -> None:
         from reader_tui.core.related import for_you
 
         started = time.perf_counter()
@@ -118,9 +140,14 @@ class ForYouModel(Widget):
         if features is None:
             features = for_you.Features(index)
             self._features = (index, features)
-        model = for_you.train(features, self._decided_views(seen), seen=seen)
-        scores = model.scores() if model is not None else None
-        self.app.call_from_thread(self._publish, model, scores, time.perf_counter() - started)
+        views = self._decided_views(seen)
+        model = for_you.train(features, views, seen=seen) if user else None
+        tagged = for_you.train(features, views, tag=tag) if tag is not None else None
+        self.app.call_from_thread(
+            self._publish, (model, model.scores() if model is not None else None) if user else None,
+            (tag, tagged, tagged.scores() if tagged is not None else None) if tag is not None else None,
+            time.perf_counter() - started,
+        )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "for-you" and event.state is WorkerState.ERROR:
@@ -130,21 +157,26 @@ class ForYouModel(Widget):
             self.app.notify(self.failed, severity="error", markup=False, timeout=15)
             self.trained_signal.publish(self.model)  # the last model stands (the status line says when none)
 
-    def _publish(self, model: Any, scores: dict[str, float] | None, seconds: float) -> None:
+    def _publish(self, user: tuple[Any, Any] | None, tagged: tuple[str, Any, Any] | None, seconds: float) -> None:
         self.failed = ""
-        self.model = model
-        self._scores = scores
+        if user is not None:
+            self.model, self._scores = user
+        if tagged is not None and tagged[0] == self.tag:  # (else a tag no longer asked for)
+            _, self.tag_model, self._tag_scores = tagged
+            self.tag_trained = True
         self.seconds = seconds
         self.generation += 1
-        self.trained_signal.publish(model)
+        self.trained_signal.publish(self.model)
 
-    def scores(self) -> dict[str, float] | None:
-        """Paper id -> score of the last model (None: none yet)."""
-        return self._scores
+    def scores(self, tag: str | None = None) -> dict[str, float] | None:
+        """Paper id -> score of the last model (with `tag`: of that tag's; None: none yet)."""
+        if tag is None:
+            return self._scores
+        return self._tag_scores if tag == self.tag else None
 
-    def explain(self, paper_id: str, titles: Any) -> str:
+    def explain(self, paper_id: str, titles: Any, tag: str | None = None) -> str:
         """Why `paper_id` ranks where it does, one line ("" without a model or paper)."""
-        model = self.model
+        model = self.model if tag is None else self.tag_model if tag == self.tag else None
         if model is None or paper_id not in model.features.ordinal:
             return ""
         return model.explain(paper_id).describe(titles)

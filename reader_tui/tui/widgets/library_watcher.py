@@ -1,7 +1,8 @@
 """An invisible widget that keeps the main screen's Library current from the background:
 it loads (or has a child process build) the search and related-papers indexes after
 the first frame and again when another process changed the catalog, and polls the disk
-for what other processes wrote.
+for what other processes wrote. It says each damaged catalog record once, as it is met
+(`report_damaged`: the list draws such a record as a placeholder row).
 
 Its workers compute and post; nothing here changes a widget. `IndexReady` and
 `RelatedReady` bubble up to the screen, which hands each index to its owner; what the
@@ -32,6 +33,7 @@ class LibraryWatcher(Widget):
     def __init__(self, library: Library, **kwargs) -> None:
         super().__init__(**kwargs)
         self.library = library
+        self._damaged_shown: tuple[list[str] | None, int] = (None, 0)  # the catalog's problems, how many said
 
     def on_mount(self) -> None:
         self.app.library_changed_signal.subscribe(self, self._library_changed)
@@ -42,6 +44,16 @@ class LibraryWatcher(Widget):
     def _library_changed(self, ids: frozenset[str] | None) -> None:
         if ids is None:
             self.build_indexes()  # another process imported papers: index them
+        self.report_damaged()
+
+    def report_damaged(self) -> None:
+        """Say once each damaged catalog record met so far (drawn as placeholder rows)."""
+        problems = self.library.papers.problems
+        listed, count = self._damaged_shown
+        start = count if listed is problems else 0  # a reloaded catalog starts over
+        for line in problems[start:]:
+            self.app.notify(line, title="Damaged catalog record", severity="error", markup=False, timeout=30)
+        self._damaged_shown = (problems, len(problems))
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_indexes(self) -> None:
@@ -66,6 +78,7 @@ class LibraryWatcher(Widget):
 
     def on_index_ready(self, message: IndexReady) -> None:
         gc.freeze()  # the index lives as long as the app: out of the collector's sight
+        self.report_damaged()  # building the index met every record
 
     def on_related_ready(self, message: RelatedReady) -> None:
         gc.freeze()

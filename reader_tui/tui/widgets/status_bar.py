@@ -29,6 +29,7 @@ class StatusBar(Horizontal):
         self._saving: tuple[str, bool] = ("", False)
         self._read_only = False
         self._every_word: int | None = None
+        self._kept = ""  # said by `say`: said again as the list on its way arrives
         # The glyphs at the start of each row, explained where the eye goes to find out
         # (the same legend is in help).
         self.tooltip = f"{legend_line()}\n? lists every key and the search syntax"
@@ -69,6 +70,16 @@ class StatusBar(Horizontal):
         self._message = sanitize(message)
         self._message_is_error = error
         self._redraw()
+
+    def say(self, message: str) -> None:
+        """Put `message` in the status line, there still once a list on its way arrives."""
+        self._kept = message
+        self.set_message(message)
+
+    def listed(self, note: str = "") -> None:
+        """A new list is shown: say `note` about it, or else what `say` kept for it."""
+        note, self._kept = note or self._kept, ""
+        self.set_message(note)
 
     def set_saving(self, state: str, *, error: bool = False) -> None:
         """"editing…", "saving…", "saved", "not saved: …" (`error`) or ""."""

@@ -72,6 +72,15 @@ def test_unknown_field_is_refused_and_labels_read_well() -> None:
     assert list(SORT_FIELDS) == ["title", "status", "added", "changed"]
 
 
+def test_a_tag_names_its_model_and_goes_only_with_a_model_sort() -> None:
+    assert SortKey("for-you").label == "for you"
+    assert SortKey("for-you", tag="llm").label == "more like tag:llm"
+    assert SortKey("for-you", True, tag="llm").label == "more like tag:llm (least likely first)"
+    assert SortKey("for-you", tag="llm") != SortKey("for-you")
+    with pytest.raises(ValueError, match="a tag orders only a model's sort"):
+        SortKey("title", tag="llm")
+
+
 @pytest.mark.parametrize("field", list(SORT_FIELDS))
 @pytest.mark.parametrize("reverse", [False, True])
 def test_a_changed_paper_put_back_in_place_lands_where_a_full_sort_puts_it(field, reverse) -> None:
