@@ -1,22 +1,24 @@
 """The reviews of one paper as one scrollable text: each note of its forum (decision,
-meta-reviews, each review with the replies under it, comments, withdrawal) as a block.
+meta-reviews, each review with the replies under it, comments, withdrawal) one after
+another, a blank line between two.
 
 A line-API view like the detail pane, laid out lazily so that `R` shows a forum within
-a frame: a note is rendered (markdown and LaTeX, `note_content`) and wrapped into Strips
-only when the lines before it are laid out, which the first screen asks for its first
-note or two; the rest follow in small steps once the screen is drawn (or at once when a
-key goes further, `n`, `G`). Each note's Strips are kept per width and per look (a
-focus change, which only recolours the border, keeps them), replies indented under the
-note they answer with a rule down their left side, and the first line of each review is
-kept, so `n` / `N` jump from review to review. The texts are data, rendered as the
-abstract is (`core.text.display.styled_segments`: markdown and LaTeX for the terminal,
-control characters made visible), never markup.
+a frame: a note's lines (its head, scores, section names and each section's text,
+`note_lines`) are rendered (markdown and LaTeX) and wrapped only when the rows before
+them are laid out, so the first screen costs its own rows, not the forum's; the rest
+follow in small steps once the screen is drawn (or at once when a key goes further:
+`n`, `G`, page down). Each row is styled into a Strip when first drawn and kept per
+width and per look (a focus change, which only recolours the border, keeps them);
+replies are indented under the note they answer with a rule down their left side, and
+the first row of each review is kept, so `n` / `N` jump from review to review. The
+texts are data, rendered as the abstract is (`core.text.display.styled_segments`:
+markdown and LaTeX for the terminal, control characters made visible), never markup.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from time import perf_counter
 from typing import NamedTuple
 
@@ -31,7 +33,7 @@ from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.visual import Visual
 
-from reader_tui.core.reviews import Forum, Note
+from reader_tui.core.reviews import Note
 from reader_tui.core.text.display import visible_controls
 from reader_tui.tui.widgets.paper_detail import LABEL, _highlight, _rendered
 
@@ -53,47 +55,34 @@ def section_title(name: str) -> str:
     return SECTION_TITLES.get(name, name.replace("_", " ").capitalize())
 
 
-def note_content(note: Note, words: tuple[str, ...] = ()) -> Content:
-    """A note as styled Content: who and when, its scores, then each section under its
-    name, rendered like the abstract; the search's `words` highlighted."""
-    head = Content.assemble(
+def note_lines(note: Note, words: tuple[str, ...] = ()) -> Iterator[Content]:
+    """A note as styled lines, each made when asked for: who and when, its scores, then
+    each section under its name, rendered like the abstract (a section's text is one
+    "line" of paragraphs); the search's `words` highlighted."""
+    yield Content.assemble(
         (visible_controls(note.label), "bold $text-primary" if note.kind == "review" else "bold"),
         (f"  {note.date[:10]}" if note.date else "", LABEL),
     )
-    lines = [head]
     scores = note.scores_line()
     if scores:
-        lines.append(Content.styled(visible_controls(scores), "$text-accent"))
+        yield Content.styled(visible_controls(scores), "$text-accent")
     for name, text in note.sections:
         if not text.strip():
             continue
         if name == "title" and note.kind != "review":
-            lines.append(_highlight(_rendered(text, "bold"), words))
+            yield _highlight(_rendered(text, "bold"), words)
             continue
         if name == "comment" and note.kind != "review":  # a comment's one text needs no heading
-            lines.append(_highlight(_rendered(text), words))
+            yield _highlight(_rendered(text), words)
             continue
-        lines.append(Content(""))
-        lines.append(Content.styled(visible_controls(section_title(name)), "bold $text-secondary"))
-        lines.append(_highlight(_rendered(text), words))
-    return Content("\n").join(lines)
+        yield Content("")
+        yield Content.styled(visible_controls(section_title(name)), "bold $text-secondary")
+        yield _highlight(_rendered(text), words)
 
 
 def search_words(words: Sequence[str]) -> tuple[str, ...]:
-    """The search's words as `note_content` highlights them: longest first, once each."""
+    """The search's words as `note_lines` highlights them: longest first, once each."""
     return tuple(sorted({w for w in words if w.strip()}, key=len, reverse=True))
-
-
-def note_block(note: Note, depth: int, words: tuple[str, ...] = ()) -> Block:
-    """One note of a forum's thread as a block (`words` as `search_words` gives them)."""
-    return Block(note_content(note, words), depth, note.kind == "review" and depth == 0)
-
-
-def forum_blocks(forum: Forum, words: Sequence[str] = ()) -> list[Block]:
-    """Every note of `forum` in reading order (`Forum.thread`), as blocks (what the view
-    makes one at a time)."""
-    shown = search_words(words)
-    return [note_block(note, depth, shown) for note, depth in forum.thread()]
 
 
 Thread = Sequence[tuple[Note, int]]
@@ -127,17 +116,22 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._source: list[Block | tuple[Note, int]] = []  # blocks, or notes made into blocks when laid out
+        self._source: list[Block | tuple[Note, int]] = []  # blocks, or notes whose lines are made when laid out
         self._words: tuple[str, ...] = ()
-        self._made: list[Block | None] = []
-        # the layout for `_width`: the first line, the indent and the wrapped lines of each
-        # note laid out so far, and each line's Strip once drawn (until the look changes)
+        # each note's lines (`note_lines`: its head, scores, section names and texts) made
+        # so far, and what makes the rest (None once all are made)
+        self._parts: list[list[Content]] = []
+        self._making: list[Iterator[Content] | None] = []
+        # the layout for `_width`: the first row, the indent and the wrapped rows of each
+        # line laid out so far (`_next`: the note and line that come next), and each
+        # row's Strip once drawn (until the look changes)
         self._width = -1
         self._starts: list[int] = []
         self._indents: list[int] = []
-        self._lines: list[list[Content]] = []
+        self._rows: list[list[Content]] = []
+        self._next = (0, 0)
         self._strips: dict[int, Strip] = {}
-        self._extent = 0  # lines laid out (a blank line between two notes)
+        self._extent = 0  # rows laid out (a blank row between two notes)
         self.anchors: list[int] = []
         """The first line of each review (at depth 0) laid out so far, in order."""
         # the look the Strips were drawn with: checked again after a style update
@@ -164,7 +158,8 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def _show(self, source: list[Block | tuple[Note, int]], words: tuple[str, ...]) -> None:
         self._source, self._words = source, words
-        self._made = [item if isinstance(item, Block) else None for item in source]
+        self._parts = [[item.content] if isinstance(item, Block) else [] for item in source]
+        self._making = [None if isinstance(item, Block) else note_lines(item[0], words) for item in source]
         self._target = None
         self._at = -2
         self._reset_layout(self._width)
@@ -176,7 +171,7 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
     @property
     def complete(self) -> bool:
         """Every note is laid out (for the view's width)."""
-        return self._width > 0 and len(self._starts) == len(self._source)
+        return self._width > 0 and self._next[0] == len(self._source)
 
     @property
     def text(self) -> str:
@@ -278,7 +273,8 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         self._generation += 1
         self._stepping = False
         self._width = width
-        self._starts, self._indents, self._lines = [], [], []
+        self._starts, self._indents, self._rows = [], [], []
+        self._next = (0, 0)
         self._strips = {}
         self._extent = 0
         self.anchors = []
@@ -302,30 +298,59 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         return True
 
     def _layout_until(self, rows: int | None, reviews: int = 0) -> None:
-        """Lay out notes until `rows` lines (None: all) and `reviews` reviews are."""
-        count = len(self._source)
-        laid = len(self._starts)
-        if laid == count or (rows is not None and self._extent >= rows and len(self.anchors) >= reviews):
+        """Lay out the notes' lines until `rows` rows (None: all) and `reviews` reviews are."""
+        if rows is not None and self._extent >= rows and len(self.anchors) >= reviews:
             self._continue()
             return
-        while laid < count and (rows is None or self._extent < rows or len(self.anchors) < reviews):
-            block = self._block(laid)
-            indent = min(block.depth * INDENT, max(0, self._width - 20))
-            lines = block.content.wrap(max(1, self._width - indent))
-            start = self._extent + (1 if laid else 0)
-            self._starts.append(start)
+        count, width = len(self._source), self._width
+        note, index = self._next
+        grown = False
+        while note < count and (rows is None or self._extent < rows or len(self.anchors) < reviews):
+            line = self._part(note, index)
+            if line is None:  # the note is laid out: the next one, after a blank row
+                note, index = note + 1, 0
+                continue
+            depth, review = self._depth(note)
+            if index == 0:
+                if note:
+                    self._extent += 1
+                if review:
+                    self.anchors.append(self._extent)
+            indent = min(depth * INDENT, max(0, width - 20))
+            wrapped = line.wrap(max(1, width - indent))
+            self._starts.append(self._extent)
             self._indents.append(indent)
-            self._lines.append(lines)
-            if block.review:
-                self.anchors.append(start)
-            self._extent = start + len(lines)
-            laid += 1
-        self._sized()
+            self._rows.append(wrapped)
+            self._extent += len(wrapped)
+            index += 1
+            grown = True
+        self._next = (note, index)
+        if grown:
+            self._sized()
         self._continue()
+
+    def _part(self, note: int, index: int) -> Content | None:
+        """Line `index` of note `note` (made now if it was not), or None past its last."""
+        parts = self._parts[note]
+        while index >= len(parts):
+            making = self._making[note]
+            line = None if making is None else next(making, None)
+            if line is None:
+                self._making[note] = None
+                return None
+            parts.append(line)
+        return parts[index]
+
+    def _depth(self, note: int) -> tuple[int, bool]:
+        """The depth of note `note` and whether it is a review on the paper."""
+        item = self._source[note]
+        if isinstance(item, Block):
+            return item.depth, item.review
+        return item[1], item[0].kind == "review" and item[1] == 0
 
     def _continue(self) -> None:
         """Lay out the rest of the forum in steps once the screen is drawn."""
-        if not self._stepping and self._width > 0 and len(self._starts) < len(self._source) and self.is_attached:
+        if not self._stepping and self._width > 0 and not self.complete and self.is_attached:
             self._stepping = True
             self.call_after_refresh(self._step, self._generation)
 
@@ -334,10 +359,9 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
             return
         self._stepping = False
         started = perf_counter()
-        count = len(self._source)
-        while len(self._starts) < count and perf_counter() - started < STEP_S:
+        while not self.complete and perf_counter() - started < STEP_S:
             self._layout_until(self._extent + 1)
-        if len(self._starts) < count and not self._stepping:
+        if not self.complete and not self._stepping:
             self._stepping = True
             self.call_later(self._step, self._generation)
 
@@ -349,13 +373,6 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
             self._scroll_update(size)
         self._moved()  # the reviews' lines are known now
 
-    def _block(self, index: int) -> Block:
-        block = self._made[index]
-        if block is None:
-            note, depth = self._source[index]  # type: ignore[misc]
-            block = self._made[index] = note_block(note, depth, self._words)
-        return block
-
     def _row_strip(self, row: int) -> Strip | None:
         """The Strip of line `row`, drawn the first time it is asked for (None: a blank
         line between notes, or past the end)."""
@@ -363,11 +380,13 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         if strip is not None or not 0 <= row < self._extent:
             return strip
         index = bisect_right(self._starts, row) - 1
-        lines = self._lines[index]
-        line = row - self._starts[index]
-        if line >= len(lines):
+        if index < 0:
             return None
-        strip = self._strips[row] = self._draw(lines[line], self._indents[index])
+        rows = self._rows[index]
+        line = row - self._starts[index]
+        if line >= len(rows):
+            return None
+        strip = self._strips[row] = self._draw(rows[line], self._indents[index])
         return strip
 
     def _draw(self, line: Content, indent: int) -> Strip:
