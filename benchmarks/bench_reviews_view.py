@@ -12,7 +12,12 @@ random (the cursor moved down a random 1-40 rows with `j`, the screen let settle
   next / previous review", or "No reviews"), then `escape` back to the list;
 - in the TUI's own process (a probe loaded before the app starts, see `probe_main`):
   from the `R` key event's creation to the first frame written with the reviews in it,
-  and, with `--profile`, a cProfile of the UI thread over exactly those intervals.
+  the CPU time the UI thread used meanwhile (steadier than wall time on a shared
+  machine), and, with `--profile`, a cProfile of the UI thread over exactly those
+  intervals; both processes read the same monotonic clock, so the tmux figure is also
+  split into the key's way in, the TUI's work and the frame's way out;
+- with `RV_PHASES=module.Class.method,...` in the environment, the time spent in each
+  of those methods per `R` (a rough breakdown; nested ones count in both).
 
 p50 / p95 / max of each. The machine is shared: compare figures taken in the same minute.
 """
@@ -72,7 +77,7 @@ def measure(folder: Path, papers: int, profile: Path | None, seed: int = 15) -> 
         root = str(Path(__file__).resolve().parent.parent)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
         terminal = TmuxTerminal(argv, env, SIZE)
-        taken: list[float] = []
+        taken: list[tuple[float, float]] = []  # (R sent, reviews seen), on the monotonic clock the probe uses too
         try:
             start = terminal.press_enter()
             terminal.wait_for(marks, start + 180)
@@ -81,7 +86,7 @@ def measure(folder: Path, papers: int, profile: Path | None, seed: int = 15) -> 
                 terminal.send("j" * rng.randint(1, 40))
                 _quiet(terminal)
                 sent = terminal.send("R")
-                taken.append(_wait_screen(terminal, True, sent + KEY_TIMEOUT_S) - sent)
+                taken.append((sent, _wait_screen(terminal, True, sent + KEY_TIMEOUT_S)))
                 _quiet(terminal)
                 terminal.send("\x1b")
                 _wait_screen(terminal, False, time.perf_counter() + KEY_TIMEOUT_S)
@@ -92,11 +97,18 @@ def measure(folder: Path, papers: int, profile: Path | None, seed: int = 15) -> 
                 time.sleep(0.01)
         finally:
             terminal.close()
-        inside = json.loads(probe_out.read_text()) if probe_out.exists() else []
+        inside = json.loads(probe_out.read_text()) if probe_out.exists() else []  # (key event, frame written)
         phases_file = Path(str(probe_out) + ".phases")
         phases = json.loads(phases_file.read_text()) if phases_file.exists() else {}
-    return {"papers": papers, "terminal_ms": percentiles([t * 1000 for t in taken]),
-            "in_process_ms": percentiles([t * 1000 for t in inside]) if inside else None,
+    figures: dict[str, Any] = {"papers": papers, "terminal_ms": percentiles([(seen - sent) * 1000 for sent, seen in taken])}
+    if inside:
+        figures["in_process_ms"] = percentiles([(frame - key) * 1000 for key, frame, _ in inside])
+        figures["ui_cpu_ms"] = percentiles([used * 1000 for _, _, used in inside])
+    if len(inside) == len(taken):  # the same clock (CLOCK_MONOTONIC) in both processes
+        figures["key_latency_ms"] = percentiles([(key - sent) * 1000 for (sent, _), (key, _, _) in zip(taken, inside)])
+        figures["terminal_after_frame_ms"] = percentiles(
+            [(seen - frame) * 1000 for (_, seen), (_, frame, _) in zip(taken, inside)])
+    return {**figures,
             "phases_ms_per_R": {name: round(sum(v) / papers, 1) for name, v in phases.items()},
             "load": os.getloadavg()}
 
@@ -122,14 +134,16 @@ def probe_main(out: Path, profile: Path | None, db: str) -> int:
     from reader_tui.tui.screens.reviews_screen import ReviewsScreen
 
     profiler = cProfile.Profile() if profile else None
-    taken: list[float] = []
+    taken: list[tuple[float, float, float]] = []
     pending: list[float] = []
+    cpu: list[float] = []
     on_event, display = App.on_event, App._display
 
     async def timed_on_event(self, event):  # noqa: ANN001, ANN202
         if (isinstance(event, events.Key) and event.key == "R" and not pending
                 and not isinstance(self.screen, ReviewsScreen)):
             pending.append(event.time)
+            cpu.append(time.thread_time())
             if profiler:
                 profiler.enable()
         return await on_event(self, event)
@@ -139,7 +153,7 @@ def probe_main(out: Path, profile: Path | None, db: str) -> int:
         if pending and renderable is not None and isinstance(screen, ReviewsScreen) and screen.loaded:
             if profiler:
                 profiler.disable()
-            taken.append(_time.get_time() - pending.pop())
+            taken.append((pending.pop(), _time.get_time(), time.thread_time() - cpu.pop()))
 
     App.on_event, App._display = timed_on_event, timed_display  # type: ignore[method-assign]
     phases: dict[str, list[float]] = {}
@@ -187,7 +201,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures, indent=1))
         return 0
     for key, label in (("terminal_ms", "R to the reviews on screen (tmux)"),
-                       ("in_process_ms", "R key event to the frame written (in the TUI)")):
+                       ("key_latency_ms", "  R sent (tmux send-keys) to its key event"),
+                       ("in_process_ms", "  R key event to the frame written (in the TUI)"),
+                       ("terminal_after_frame_ms", "  frame written to seen in the pane"),
+                       ("ui_cpu_ms", "CPU time of the TUI's UI thread from R to the frame")):
         if figures.get(key):
             p = figures[key]
             print(f"{label:<48} p50 {p['p50']:.0f} ms, p95 {p['p95']:.0f} ms, max {p['max']:.0f} ms")

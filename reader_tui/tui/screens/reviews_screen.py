@@ -23,7 +23,6 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
@@ -80,11 +79,12 @@ class ReviewsScreen(Screen[None]):
         self._header: tuple[Content, Content | None] | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="reviews-column"):
-            yield Static(id="reviews-title", markup=False)
-            yield Static(id="reviews-scores", markup=False)
-            yield Static(Content.styled("reading the reviews…", LABEL), id="reviews-position", markup=False)
-            yield ReviewsView(id="reviews-view")
+        # no column container: the screen centres each line (one widget fewer to draw
+        # under the others each time the screen is shown)
+        yield Static(id="reviews-title", markup=False)
+        yield Static(id="reviews-scores", markup=False)
+        yield Static(Content.styled("reading the reviews…", LABEL), id="reviews-position", markup=False)
+        yield ReviewsView(id="reviews-view")
         yield KeyFooter(pinned=("close", "help"))
 
     def on_mount(self) -> None:
