@@ -118,12 +118,12 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         super().__init__(**kwargs)
         self._source: list[Block | tuple[Note, int]] = []  # blocks, or notes whose lines are made when laid out
         self._words: tuple[str, ...] = ()
-        # each note's lines (`note_lines`: its head, scores, section names and texts) made
-        # so far, and what makes the rest (None once all are made)
+        # each note's paragraphs (of `note_lines`: its head, scores, section names and
+        # texts) made so far, and what makes the rest (None once all are made)
         self._parts: list[list[Content]] = []
         self._making: list[Iterator[Content] | None] = []
         # the layout for `_width`: the first row, the indent and the wrapped rows of each
-        # line laid out so far (`_next`: the note and line that come next), and each
+        # paragraph laid out so far (`_next`: the note and line that come next), and each
         # row's Strip once drawn (until the look changes)
         self._width = -1
         self._starts: list[int] = []
@@ -158,7 +158,7 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def _show(self, source: list[Block | tuple[Note, int]], words: tuple[str, ...]) -> None:
         self._source, self._words = source, words
-        self._parts = [[item.content] if isinstance(item, Block) else [] for item in source]
+        self._parts = [item.content.split("\n", allow_blank=True) if isinstance(item, Block) else [] for item in source]
         self._making = [None if isinstance(item, Block) else note_lines(item[0], words) for item in source]
         self._target = None
         self._at = -2
@@ -330,7 +330,9 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         self._continue()
 
     def _part(self, note: int, index: int) -> Content | None:
-        """Line `index` of note `note` (made now if it was not), or None past its last."""
+        """Paragraph `index` of note `note` (its lines made now if they were not, each
+        split at its newlines as `Content.wrap` would: a paragraph is wrapped when the
+        rows before it are laid out), or None past its last."""
         parts = self._parts[note]
         while index >= len(parts):
             making = self._making[note]
@@ -338,7 +340,7 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
             if line is None:
                 self._making[note] = None
                 return None
-            parts.append(line)
+            parts.extend(line.split("\n", allow_blank=True))
         return parts[index]
 
     def _depth(self, note: int) -> tuple[int, bool]:
