@@ -5,8 +5,8 @@ on screen.
 
 `LIBRARY` holds a conference's list and its reviews (`reader-tui import` the list, then
 the reviews file). The TUI runs from this tree in tmux at 140x45, as typed in a shell
-(`SIZE` of `bench_terminal`); once it is idle, for each of `--papers` papers picked at
-random (the cursor moved down a random 1-40 rows with `j`, the screen let settle):
+(`SIZE` of `bench_terminal`); once it is idle and has made its reviews screen
+(`PREPARE_REVIEWS_S` after the start), for each of `--papers` papers picked at random (the cursor moved down a random 1-40 rows with `j`, the screen let settle):
 
 - in tmux: from `R` sent until the pane shows the reviews (the position line "n / N
   next / previous review", or "No reviews"), then `escape` back to the list;
@@ -16,7 +16,7 @@ random (the cursor moved down a random 1-40 rows with `j`, the screen let settle
   machine), and, with `--profile`, a cProfile of the UI thread over exactly those
   intervals; both processes read the same monotonic clock, so the tmux figure is also
   split into the key's way in, the TUI's work and the frame's way out;
-- with `RV_PHASES=module.Class.method,...` in the environment, the time spent in each
+- with `READER_TUI_BENCH_PHASES=module.Class.method,...` in the environment, the time spent in each
   of those methods per `R` (a rough breakdown; nested ones count in both).
 
 p50 / p95 / max of each. The machine is shared: compare figures taken in the same minute.
@@ -160,9 +160,9 @@ def probe_main(out: Path, profile: Path | None, db: str) -> int:
 
     App.on_event, App._display = timed_on_event, timed_display  # type: ignore[method-assign]
     phases: dict[str, list[float]] = {}
-    if os.environ.get("RV_PHASES"):
+    if os.environ.get("READER_TUI_BENCH_PHASES"):
         import importlib
-        for spec in os.environ["RV_PHASES"].split(","):
+        for spec in os.environ["READER_TUI_BENCH_PHASES"].split(","):
             module_name, cls_name, attr = spec.rsplit(".", 2)
             cls = getattr(importlib.import_module(module_name), cls_name)
             original = getattr(cls, attr)
