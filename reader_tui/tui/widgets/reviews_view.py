@@ -123,7 +123,7 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         self._parts: list[list[Content]] = []
         self._making: list[Iterator[Content] | None] = []
         # the layout for `_width`: the first row, the indent and the wrapped rows of each
-        # paragraph laid out so far (`_next`: the note and line that come next), and each
+        # paragraph laid out so far (`_next`: the note and paragraph that come next), and each
         # row's Strip once drawn (until the look changes)
         self._width = -1
         self._starts: list[int] = []
