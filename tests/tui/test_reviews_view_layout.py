@@ -118,9 +118,10 @@ async def test_keys_that_go_further_lay_out_what_they_need_first(long_forums: Li
         assert "Review by Reviewer_r7" in view.strips()[round(view.scroll_y)].text
         open_reviews(app, long_forums, "PaperLONG01")
         assert not view.complete and view.scroll_y == 0
-        await pilot.press("G")  # the end of the forum, not of what was laid out
-        await pilot.pause()
-        assert view.complete and round(view.scroll_y) == round(view.max_scroll_y) > 0
+        await pilot.press("G")  # the end of the forum, not of what was laid out (G scrolls there animated)
+        assert view.complete
+        end = round(view.max_scroll_y)
+        assert await wait_until(pilot, lambda: round(view.scroll_y) == end > 0)
         assert view.virtual_size.height == len(view.text.split("\n"))
         assert view.text.rstrip().endswith("Question of review 7?")
 
@@ -207,3 +208,15 @@ async def test_no_screen_is_made_ahead_for_a_library_without_reviews(tmp_path: P
             assert not app.is_screen_installed(SCREEN_NAME)
     finally:
         library.close()
+
+
+async def test_the_same_paper_again_shows_its_title_as_edited_meanwhile(long_forums: Library) -> None:
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _shown(app, pilot, long_forums, "PaperLONG01")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        long_forums.edit("PaperLONG01", title="A title of my own")
+        await settle(app, pilot)
+        await _shown(app, pilot, long_forums, "PaperLONG01")
+        assert "A title of my own" in str(app.screen.query_one("#reviews-title").render())

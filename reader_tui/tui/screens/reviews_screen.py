@@ -104,13 +104,6 @@ class ReviewsScreen(Screen[None]):
         meanwhile: the UI never stalls. The same paper (and words) again: what the view
         laid out is kept, shown from the top."""
         view = self.library.view(paper_id)
-        shown = (paper_id, tuple(words), view.paper)
-        if self.loaded and self._shown is not None and self._shown[:2] == shown[:2] and self._shown[2] is shown[2]:
-            reviews = self.query_one(ReviewsView)
-            reviews.scroll_to(y=0, animate=False, immediate=True)
-            return
-        self.paper_id, self.words = paper_id, tuple(words)
-        self.loaded, self.reviews, self._shown = False, 0, shown
         title, scores = Content.styled(one_line(view.title), "bold"), scores_content(view.paper)
         if (title, scores) != self._header:  # a Static's update lays the screen out again
             self._header = (title, scores)
@@ -118,6 +111,12 @@ class ReviewsScreen(Screen[None]):
             scores_line = self.query_one("#reviews-scores", Static)
             scores_line.update(scores or "")
             scores_line.display = scores is not None
+        shown = (paper_id, tuple(words), view.paper)
+        if self.loaded and self._shown is not None and self._shown[:2] == shown[:2] and self._shown[2] is shown[2]:
+            self.query_one(ReviewsView).scroll_to(y=0, animate=False, immediate=True)
+            return
+        self.paper_id, self.words = paper_id, tuple(words)
+        self.loaded, self.reviews, self._shown = False, 0, shown
         future = _READER.submit(read_forum, self.library, paper_id)
         try:
             loaded = future.result(timeout=WAIT_S)
