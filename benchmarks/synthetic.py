@@ -2,7 +2,8 @@
 
 With real papers to start from (an OpenReview dump), `grow` recombines their sentences,
 titles and keywords into as many new papers as asked, so a 100,000-paper list has the
-vocabulary and lengths of a real conference. Without any, `generate` starts from the
+vocabulary and lengths of a real conference (and, grown from a list with reviews, its
+TL;DRs, areas and scores). Without any, `generate` starts from the
 bundled seed list's abstracts. `load_papers` and `load_views` give the benchmarks (and the
 search tests) their papers: synthetic, or read from a list file.
 """
@@ -36,6 +37,11 @@ def grow(papers: Sequence[Paper], count: int, *, seed: int = 42) -> list[Paper]:
     pool = [s for p in papers for s in sentences(p.abstract)] or ["An abstract."]
     titles = [p.title for p in papers if p.title] or ["A paper"]
     keywords = [k for p in papers for k in p.keywords] or ["machine learning"]
+    # Grown from a list with reviews (the reviews file), each new paper takes the TL;DR,
+    # area and scores of a real one, so that memory is measured "with scores"; drawn
+    # from a generator of their own, so that lists without them grow as before.
+    reviewed = [p for p in papers if p.scores is not None]
+    donors = random.Random(seed + 1)
     n = len(result)
     while len(result) < count:
         name = rng.choice(_NAME_PARTS) + rng.choice(_NAME_ENDS) + (str(rng.randint(2, 99)) if rng.random() < 0.3 else "")
@@ -52,10 +58,16 @@ def grow(papers: Sequence[Paper], count: int, *, seed: int = 42) -> list[Paper]:
                 year=2026,
                 url=f"https://example.org/paper/syn{n:07d}",
                 short_name=name,
+                **_review_fields(donors.choice(reviewed), n) if reviewed else {},
             )
         )
         n += 1
     return result
+
+
+def _review_fields(donor: Paper, n: int) -> dict:
+    return {"tldr": donor.tldr, "area": donor.area, "withdrawn": donor.withdrawn, "scores": donor.scores,
+            "pdf_url": f"https://example.org/pdf/syn{n:07d}.pdf" if donor.pdf_url else ""}
 
 
 def generate(count: int, *, seed: int = 42) -> list[Paper]:

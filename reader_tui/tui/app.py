@@ -28,6 +28,10 @@ QUIT_GRACE = 3.0
 """Seconds a second q waits for the sync before quitting to stop (its local step, a commit
 or a merge, is let finish); past them the app quits all the same."""
 
+PREPARE_REVIEWS_S = 2.0
+"""When, after the start, the reviews screen is made ahead of the first `R` (once the
+list is painted and the first keys answered; about 50 ms of the UI thread)."""
+
 
 class ReaderApp(App[int]):
     """reader-tui: triage a conference's papers from the keyboard."""
@@ -89,6 +93,7 @@ class ReaderApp(App[int]):
         # a message hands it to the UI thread, where the signal fans it out.
         self.library.subscribe(lambda ids: self.post_message(LibraryChanged(ids)))
         self.push_screen(MainScreen(self.library))
+        self.set_timer(PREPARE_REVIEWS_S, self._prepare_reviews)
         if self.library.read_only:
             self.sub_title = "read-only"
             self.notify(
@@ -101,6 +106,11 @@ class ReaderApp(App[int]):
             )
         for notice in self.library.notices:
             self.notify(notice, severity="warning", timeout=10, markup=False)
+
+    def _prepare_reviews(self) -> None:
+        from reader_tui.tui.screens.reviews_screen import prepare_reviews
+
+        prepare_reviews(self, self.library)
 
     def on_library_changed(self, message: LibraryChanged) -> None:
         self.library_changed_signal.publish(message.ids)

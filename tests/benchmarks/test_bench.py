@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,3 +46,18 @@ def test_synthetic_lists_grow_to_the_size_asked(tmp_path: Path) -> None:
     assert len(papers) == 500
     assert len({p.id for p in papers}) == 500
     assert all(p.title and p.abstract for p in papers)
+
+
+def test_lists_with_scores_grow_with_scores_and_others_as_before() -> None:
+    from benchmarks.synthetic import grow
+    from reader_tui.core.model import Paper, Scores
+
+    plain = [Paper(id=f"p{n}", title=f"Paper {n}", abstract="One sentence. Another one here.") for n in range(3)]
+    reviewed = [replace(p, tldr="Short.", area="optimization", scores=Scores(ratings=(4, 6), confidences=(3, 4)))
+                for p in plain]
+    grown = grow(reviewed, 50)
+    assert all(p.scores == Scores(ratings=(4, 6), confidences=(3, 4)) and p.area == "optimization" for p in grown)
+    # a list without reviews grows into the same papers as before the scores were drawn
+    before = [(p.id, p.title, p.abstract) for p in grow(plain, 50)]
+    assert [(p.id, p.title, p.abstract) for p in grown] == before
+    assert all(p.scores is None and not p.tldr for p in grow(plain, 50))

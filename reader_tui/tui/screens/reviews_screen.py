@@ -1,14 +1,17 @@
 """The reviews view (`R` in the list and in triage): what reviewers and authors said of one
 paper, in the forum's reading order, the search's words highlighted.
 
-The forum is read from the reviews store and laid out off the UI thread (the read is a
-fraction of a millisecond, but a long forum's markdown and LaTeX take longer to render),
-then handed to the `ReviewsView` in one message. A paper without reviews says so; a
-damaged or busy store shows its one line instead of the reviews.
+The forum is read from the reviews store off the UI thread (a fraction of a millisecond,
+but a store busy with an import may make a read wait), then handed to the `ReviewsView`,
+which renders and lays out only what the first screen shows before it is drawn, and the
+rest after. A paper without reviews says so; a damaged or busy store shows its one line
+instead of the reviews.
 
 The app keeps one of these screens (`open_reviews`) and shows another paper in it each
 time: composing and styling a new screen with its footer took most of the time between
-`R` and the reviews on screen (a fifth of a second on a busy 2-core machine).
+`R` and the reviews on screen. For the same reason the screen is not restyled each time
+it is shown again, only after the app's CSS changed (a new theme), and the same paper
+shown again keeps what was laid out.
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
@@ -31,10 +34,11 @@ from reader_tui.core.reviews import pdf_link
 from reader_tui.core.text.display import one_line, sanitize
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.paper_detail import LABEL, scores_content
-from reader_tui.tui.widgets.reviews_view import Block, Lines, ReviewsView, forum_blocks, wrap_blocks
+from reader_tui.tui.widgets.reviews_view import Block, ReviewsView, Thread
 
 WAIT_S = 0.04
-"""How long `R` waits for a forum before showing the screen without it (it follows)."""
+"""How long `R` waits for a forum to be read before showing the screen without it (it
+follows): a read takes a fraction of a millisecond, unless an import holds the store."""
 _READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reader-tui-reviews")
 
 
@@ -52,19 +56,15 @@ class ReviewsScreen(Screen[None]):
     ]
 
     class Loaded(Message):
-        """The forum of `paper_id` was read and laid out (`blocks`), or could not be (`error`)."""
+        """The forum of `paper_id` was read (`thread`: its notes in reading order), or
+        could not be (`error`)."""
 
-        def __init__(
-            self, paper_id: str, blocks: list[Block] | None, reviews: int, error: str = "",
-            wrapped: tuple[int, Lines, list[int]] | None = None,
-        ) -> None:
+        def __init__(self, paper_id: str, thread: Thread | None, reviews: int, error: str = "") -> None:
             super().__init__()
             self.paper_id = paper_id
-            self.blocks = blocks
+            self.thread = thread
             self.reviews = reviews
             self.error = error
-            self.wrapped = wrapped
-            """The blocks wrapped for the width the view was expected to have."""
 
     def __init__(self, library: Library, paper_id: str | None = None, words: Sequence[str] = ()) -> None:
         super().__init__()
@@ -75,35 +75,49 @@ class ReviewsScreen(Screen[None]):
         """How many reviews the forum holds (known once loaded)."""
         self.loaded = False
         self._said: Content | None = None
+        self._shown: tuple[object, ...] | None = None  # the paper and words the view holds, once loaded
+        self._header: tuple[Content, Content | None] | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="reviews-column"):
-            yield Static(id="reviews-title", markup=False)
-            yield Static(id="reviews-scores", markup=False)
-            yield Static(Content.styled("reading the reviews…", LABEL), id="reviews-position", markup=False)
-            yield ReviewsView(id="reviews-view")
+        # no column container: the screen centres each line (one widget fewer to draw
+        # under the others each time the screen is shown)
+        yield Static(id="reviews-title", markup=False)
+        yield Static(id="reviews-scores", markup=False)
+        yield Static(Content.styled("reading the reviews…", LABEL), id="reviews-position", markup=False)
+        yield ReviewsView(id="reviews-view")
         yield KeyFooter(pinned=("close", "help"))
 
     def on_mount(self) -> None:
+        # styled as it mounted, with the app's CSS of now: no restyle at the first push
+        self._css_update_count = self.app._css_update_count
+        if not self.is_current:  # made ahead (`prepare_reviews`): laid out ahead too
+            self._refresh_layout(self.app.size)
         if self.paper_id is not None:
             self.show_paper(self.paper_id, self.words)
 
     def show_paper(self, paper_id: str, words: Sequence[str] = ()) -> None:
         """Show the reviews of `paper_id`, `words` highlighted.
 
-        The forum is read and laid out on a thread; the UI waits for it up to
-        `WAIT_S` (a forum takes a few ms), so that the screen is drawn once, with the
-        reviews in it. A forum that takes longer (a long one full of LaTeX) arrives by
-        message and the screen says it is reading meanwhile: the UI never stalls."""
-        self.paper_id, self.words = paper_id, tuple(words)
-        self.loaded, self.reviews = False, 0
+        The forum is read on a thread; the UI waits for it up to `WAIT_S`, so that the
+        screen is drawn once, with the reviews in it. A read that takes longer (the store
+        busy with an import) arrives by message and the screen says it is reading
+        meanwhile: the UI never stalls. The same paper (and words) again: what the view
+        laid out is kept, shown from the top."""
         view = self.library.view(paper_id)
-        self.query_one("#reviews-title", Static).update(Content.styled(one_line(view.title), "bold"))
-        scores = scores_content(view.paper)
-        scores_line = self.query_one("#reviews-scores", Static)
-        scores_line.update(scores or "")
-        scores_line.display = scores is not None
-        future = _READER.submit(read_forum, self.library, paper_id, self.words, self._expected_width())
+        title, scores = Content.styled(one_line(view.title), "bold"), scores_content(view.paper)
+        if (title, scores) != self._header:  # a Static's update lays the screen out again
+            self._header = (title, scores)
+            self.query_one("#reviews-title", Static).update(title)
+            scores_line = self.query_one("#reviews-scores", Static)
+            scores_line.update(scores or "")
+            scores_line.display = scores is not None
+        shown = (paper_id, tuple(words), view.paper)
+        if self.loaded and self._shown is not None and self._shown[:2] == shown[:2] and self._shown[2] is shown[2]:
+            self.query_one(ReviewsView).scroll_to(y=0, animate=False, immediate=True)
+            return
+        self.paper_id, self.words = paper_id, tuple(words)
+        self.loaded, self.reviews, self._shown = False, 0, shown
+        future = _READER.submit(read_forum, self.library, paper_id)
         try:
             loaded = future.result(timeout=WAIT_S)
         except FutureTimeout:
@@ -113,11 +127,13 @@ class ReviewsScreen(Screen[None]):
             return
         self.on_reviews_screen_loaded(loaded)
 
-    def _expected_width(self) -> int:
-        """The width of the view's text: as laid out last time, else as the CSS will make
-        it (a column of at most 110 cells, less border, padding and scrollbar)."""
-        width = self.query_one(ReviewsView).scrollable_content_region.width
-        return width if width > 0 else min(self.app.size.width, 110) - 5
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Runs before Screen's own handler, which restyles every widget of a screen pushed
+        # again (a fifth of the time `R` took): nothing of this screen's look can have
+        # changed unless the app's CSS did (a theme) since it was styled last.
+        if self._css_update_count == self.app._css_update_count:
+            event.refresh_styles = False
+        self._css_update_count = self.app._css_update_count
 
     def on_reviews_screen_loaded(self, message: ReviewsScreen.Loaded) -> None:
         if message.paper_id != self.paper_id:
@@ -126,10 +142,11 @@ class ReviewsScreen(Screen[None]):
         self.reviews = message.reviews
         view = self.query_one(ReviewsView)
         if message.error:
+            self._shown = None  # read it again next time
             view.set_blocks([Block(Content.styled(sanitize(message.error), "$text-error"), 0, False)])
             self._say(Content.styled("The reviews cannot be read", "bold $text-error"))
             return
-        if not message.blocks:
+        if not message.thread:
             imported = self.library.review_store.exists
             why = "No reviews of this paper in the library" + (
                 "" if imported else " (import the conference's reviews file: reader-tui import FILE)"
@@ -137,9 +154,10 @@ class ReviewsScreen(Screen[None]):
             view.set_blocks([Block(Content.styled(why, LABEL), 0, False)])
             self._say(Content.styled("No reviews", "bold"))
             return
-        view.set_blocks(message.blocks, message.wrapped)
+        view.set_thread(message.thread, self.words)
         # before its layout the view knows no lines: the text starts with a review or not
-        self._position(view.review_index if view.anchors else 0 if message.blocks[0].review else -1)
+        first, depth = message.thread[0]
+        self._position(view.review_index if view.anchors else 0 if first.kind == "review" and depth == 0 else -1)
 
     def on_reviews_view_moved(self, message: ReviewsView.Moved) -> None:
         if self.loaded and self.reviews:
@@ -181,9 +199,8 @@ class ReviewsScreen(Screen[None]):
         self.dismiss(None)
 
 
-def read_forum(library: Library, paper_id: str, words: tuple[str, ...], width: int = 0) -> ReviewsScreen.Loaded:
-    """The forum of `paper_id` read and laid out (any thread), wrapped for `width` cells
-    when given: what the screen shows."""
+def read_forum(library: Library, paper_id: str) -> ReviewsScreen.Loaded:
+    """The forum of `paper_id` read (any thread): its notes in reading order."""
     try:
         forum = library.forum(paper_id)
     except StoreError as error:
@@ -193,12 +210,22 @@ def read_forum(library: Library, paper_id: str, words: tuple[str, ...], width: i
                                     f"could not be read: {type(error).__name__}: {error}")
     if forum is None or not forum.notes:
         return ReviewsScreen.Loaded(paper_id, [], 0)
-    blocks = forum_blocks(forum, words)
-    wrapped = (width, *wrap_blocks(blocks, width)) if width > 20 else None
-    return ReviewsScreen.Loaded(paper_id, blocks, len(forum.reviews), wrapped=wrapped)
+    return ReviewsScreen.Loaded(paper_id, forum.thread(), len(forum.reviews))
 
 
 SCREEN_NAME = "reviews"
+
+
+def prepare_reviews(app: App, library: Library) -> None:
+    """Make the app's reviews screen ahead of the first `R`: composed, mounted and styled
+    off screen (Textual starts an installed screen's widgets only when it is first
+    pushed, which made the first `R` of a session take twice as long as the next)."""
+    if app.is_screen_installed(SCREEN_NAME) or not library.review_store.exists:
+        return
+    screen = ReviewsScreen(library)
+    app.install_screen(screen, SCREEN_NAME)
+    app._load_screen_css(screen)
+    app._register(app, screen)  # what a first push does: the screen runs, not shown
 
 
 def open_reviews(app: App, library: Library, paper_id: str, words: Sequence[str] = ()) -> ReviewsScreen:

@@ -1,29 +1,39 @@
 """The reviews of one paper as one scrollable text: each note of its forum (decision,
-meta-reviews, each review with the replies under it, comments, withdrawal) as a block.
+meta-reviews, each review with the replies under it, comments, withdrawal) one after
+another, a blank line between two.
 
-A line-API view like the detail pane: each block is wrapped once per width (replies
-indented under the note they answer, with a rule down their left side), each line made
-into a Strip when it is first drawn, and the first line of each review is kept, so
-`n` / `N` jump from review to review. The
+A line-API view like the detail pane, laid out lazily so that `R` shows a forum within
+a frame: a note's lines (its head, scores, section names and each section's text,
+`note_lines`) are rendered (markdown and LaTeX) and wrapped only when the rows before
+them are laid out, so the first screen costs its own rows, not the forum's; the rest
+follow in small steps once the screen is drawn (or at once when a key goes further:
+`n`, `G`, page down). Each row is styled into a Strip when first drawn and kept per
+width and per look (a focus change, which only recolours the border, keeps them);
+replies are indented under the note they answer with a rule down their left side, and
+the first row of each review is kept, so `n` / `N` jump from review to review. The
 texts are data, rendered as the abstract is (`core.text.display.styled_segments`:
 markdown and LaTeX for the terminal, control characters made visible), never markup.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from time import perf_counter
 from typing import NamedTuple
 
 from rich.segment import Segment
+from rich.style import Style as RichStyle
 from textual.binding import Binding
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.visual import Visual
 
-from reader_tui.core.reviews import Forum, Note
+from reader_tui.core.reviews import Note
 from reader_tui.core.text.display import visible_controls
 from reader_tui.tui.widgets.paper_detail import LABEL, _highlight, _rendered
 
@@ -45,56 +55,42 @@ def section_title(name: str) -> str:
     return SECTION_TITLES.get(name, name.replace("_", " ").capitalize())
 
 
-def note_content(note: Note, words: tuple[str, ...] = ()) -> Content:
-    """A note as styled Content: who and when, its scores, then each section under its
-    name, rendered like the abstract; the search's `words` highlighted."""
-    head = Content.assemble(
+def note_lines(note: Note, words: tuple[str, ...] = ()) -> Iterator[Content]:
+    """A note as styled lines, each made when asked for: who and when, its scores, then
+    each section under its name, rendered like the abstract (a section's text is one
+    "line" of paragraphs); the search's `words` highlighted."""
+    yield Content.assemble(
         (visible_controls(note.label), "bold $text-primary" if note.kind == "review" else "bold"),
         (f"  {note.date[:10]}" if note.date else "", LABEL),
     )
-    lines = [head]
     scores = note.scores_line()
     if scores:
-        lines.append(Content.styled(visible_controls(scores), "$text-accent"))
+        yield Content.styled(visible_controls(scores), "$text-accent")
     for name, text in note.sections:
         if not text.strip():
             continue
         if name == "title" and note.kind != "review":
-            lines.append(_highlight(_rendered(text, "bold"), words))
+            yield _highlight(_rendered(text, "bold"), words)
             continue
         if name == "comment" and note.kind != "review":  # a comment's one text needs no heading
-            lines.append(_highlight(_rendered(text), words))
+            yield _highlight(_rendered(text), words)
             continue
-        lines.append(Content(""))
-        lines.append(Content.styled(visible_controls(section_title(name)), "bold $text-secondary"))
-        lines.append(_highlight(_rendered(text), words))
-    return Content("\n").join(lines)
+        yield Content("")
+        yield Content.styled(visible_controls(section_title(name)), "bold $text-secondary")
+        yield _highlight(_rendered(text), words)
 
 
-def forum_blocks(forum: Forum, words: Sequence[str] = ()) -> list[Block]:
-    """Every note of `forum` in reading order (`Forum.thread`), as blocks. Pure: the
-    screen builds them off the UI thread."""
-    shown = tuple(sorted({w for w in words if w.strip()}, key=len, reverse=True))
-    return [Block(note_content(note, shown), depth, note.kind == "review" and depth == 0) for note, depth in forum.thread()]
+def search_words(words: Sequence[str]) -> tuple[str, ...]:
+    """The search's words as `note_lines` highlights them: longest first, once each."""
+    return tuple(sorted({w for w in words if w.strip()}, key=len, reverse=True))
 
 
-Lines = list[tuple[Content, int]]
-"""Wrapped lines, each with its indent."""
+Thread = Sequence[tuple[Note, int]]
+"""A forum's notes in reading order with their depth (`Forum.thread()`)."""
 
-
-def wrap_blocks(blocks: Sequence[Block], width: int) -> tuple[Lines, list[int]]:
-    """`blocks` wrapped to `width` cells (a blank line between two), and the first line of
-    each review. Pure: the screen may wrap on its thread, for the width it expects."""
-    lines: Lines = []
-    anchors: list[int] = []
-    for n, block in enumerate(blocks):
-        if n:
-            lines.append((Content(""), 0))
-        if block.review:
-            anchors.append(len(lines))
-        indent = min(block.depth * INDENT, max(0, width - 20))
-        lines.extend((line, indent) for line in block.content.wrap(width - indent))
-    return lines, anchors
+STEP_S = 0.004
+"""How long one step of laying out the rest of a forum may take once the screen is
+drawn (the notes below the first screen): keys are answered between two steps."""
 
 
 class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
@@ -120,44 +116,80 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._blocks: list[Block] = []
-        self._lines: list[tuple[Content, int]] = []  # each wrapped line and its indent
-        self._strips: dict[int, Strip] = {}  # the lines drawn so far, by row
-        self._rule: list[Segment] | None = None
-        self._prewrapped: tuple[int, Lines, list[int]] | None = None
-        self._wrapped_width = -1
+        self._source: list[Block | tuple[Note, int]] = []  # blocks, or notes whose lines are made when laid out
+        self._words: tuple[str, ...] = ()
+        # each note's paragraphs (of `note_lines`: its head, scores, section names and
+        # texts) made so far, and what makes the rest (None once all are made)
+        self._parts: list[list[Content]] = []
+        self._making: list[Iterator[Content] | None] = []
+        # the layout for `_width`: the first row, the indent and the wrapped rows of each
+        # paragraph laid out so far (`_next`: the note and paragraph that come next), and each
+        # row's Strip once drawn (until the look changes)
+        self._width = -1
+        self._starts: list[int] = []
+        self._indents: list[int] = []
+        self._rows: list[list[Content]] = []
+        self._next = (0, 0)
+        self._strips: dict[int, Strip] = {}
+        self._extent = 0  # rows laid out (a blank row between two notes)
         self.anchors: list[int] = []
-        """The first line of each review (at depth 0), in order."""
+        """The first line of each review (at depth 0) laid out so far, in order."""
+        # the look the Strips were drawn with: checked again after a style update
+        self._look: tuple[object, ...] | None = None
+        self._look_checked = False
+        self._style: VisualStyle = VisualStyle.null()
+        self._rich_style: RichStyle = RichStyle()
+        self._rule: list[Segment] | None = None
+        self._generation = 0  # a new forum or width: the steps laying out the last one stop
+        self._stepping = False
         self._at = -2
         self._target: tuple[int, int] | None = None  # (review, scroll y) that n / N went to
 
-    def set_blocks(self, blocks: Sequence[Block], wrapped: tuple[int, Lines, list[int]] | None = None) -> None:
-        """Show `blocks` from the top; `wrapped`: (width, lines, anchors) as `wrap_blocks`
-        made them, used when the view has that width."""
-        self._blocks = list(blocks)
+    # -- what is shown -----------------------------------------------------------------------
+
+    def set_blocks(self, blocks: Sequence[Block]) -> None:
+        """Show `blocks` (a message, or notes already made) from the top."""
+        self._show(list(blocks), ())
+
+    def set_thread(self, thread: Thread, words: Sequence[str] = ()) -> None:
+        """Show a forum's `thread` from the top, `words` highlighted: each note is rendered
+        when it is laid out, the first screen's now and the rest once it is drawn."""
+        self._show(list(thread), search_words(words))
+
+    def _show(self, source: list[Block | tuple[Note, int]], words: tuple[str, ...]) -> None:
+        self._source, self._words = source, words
+        self._parts = [item.content.split("\n", allow_blank=True) if isinstance(item, Block) else [] for item in source]
+        self._making = [None if isinstance(item, Block) else note_lines(item[0], words) for item in source]
         self._target = None
         self._at = -2
-        self._wrapped_width = -1
-        self._prewrapped = wrapped
-        self._rewrap()
+        self._reset_layout(self._width)
         self.scroll_to(y=0, animate=False, immediate=True)
+        if self._prepare():  # the width is known (the screen was shown before): the first screen now
+            self._layout_until(self.scrollable_content_region.height)
         self.refresh()
+
+    @property
+    def complete(self) -> bool:
+        """Every note is laid out (for the view's width)."""
+        return self._width > 0 and self._next[0] == len(self._source)
 
     @property
     def text(self) -> str:
         """What the view shows, as plain text (wrapped; replies after their indent and rule)."""
-        self._rewrap()
-        return "\n".join(
-            (" " * (indent - 2) + "│ " if indent >= 2 else " " * indent) + line.plain.rstrip() if line.plain.strip()
-            else line.plain.rstrip()
-            for line, indent in self._lines
-        )
+        lines = []
+        for strip in self.strips():
+            line = strip.text.rstrip()
+            lines.append(line if line.replace("│", "").strip() else "")
+        return "\n".join(lines)
 
     def strips(self) -> list[Strip]:
-        """Every line as drawn (for tests: what styles the text has)."""
-        self._rewrap()
-        width = self.scrollable_content_region.width
-        return [self._line_strip(row, width) for row in range(len(self._lines))]
+        """Every line as drawn, the forum laid out to its end (for tests: what styles the text has)."""
+        if not self._prepare():
+            return []
+        self._layout_until(None)
+        return [self._row_strip(row) or Strip.blank(self._width, self._rich_style) for row in range(self._extent)]
+
+    # -- review to review --------------------------------------------------------------------
 
     @property
     def review_index(self) -> int:
@@ -169,18 +201,20 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
             return self._target[0]
         index = -1
         for n, line in enumerate(self.anchors):
-            if line <= top:
-                index = n
+            if line > top:
+                break
+            index = n
         return index
 
     def go_to_review(self, step: int) -> int | None:
         """Scroll to the next (`step` 1) or previous (-1) review; its index, or None
         when there is none that way."""
-        if not self.anchors:
+        if not self._prepare():
             return None
         current, top = self.review_index, round(self.scroll_y)
         if step > 0:
             index = current + 1
+            self._layout_until(0, reviews=index + 1)
         elif current >= 0 and top > self.anchors[current] and self._target is None:
             index = current  # inside a review: back to its start first, as `[[` does
         else:
@@ -188,14 +222,37 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         if not 0 <= index < len(self.anchors):
             return None
         y = self.anchors[index]
+        self._layout_until(y + self.scrollable_content_region.height)  # so that it can reach the top
         self._target = (index, min(y, round(self.max_scroll_y)))
         self.scroll_to(y=y, animate=False, immediate=True)
         self._moved()
         self.refresh()
         return index
 
+    # -- scrolling: what a key would scroll to is laid out first -----------------------------
+
+    def _ahead(self, rows: int) -> None:
+        if self._prepare():
+            region = self.scrollable_content_region
+            self._layout_until(round(self.scroll_y) + region.height + rows)
+
+    def action_scroll_down(self) -> None:
+        self._ahead(1)
+        super().action_scroll_down()
+
+    def action_page_down(self) -> None:
+        self._ahead(self.scrollable_content_region.height)
+        super().action_page_down()
+
+    def action_scroll_end(self) -> None:
+        if self._prepare():
+            self._layout_until(None)
+        super().action_scroll_end()
+
     def action_half_page(self, direction: int) -> None:
         step = max(1, self.scrollable_content_region.height // 2) * direction
+        if step > 0:
+            self._ahead(step)
         self.scroll_to(y=max(0, round(self.scroll_y) + step), animate=False, immediate=True)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
@@ -210,59 +267,159 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
             self._at = index
             self.post_message(self.Moved(index))
 
-    def _rewrap(self) -> None:
-        # Wrapping is cheap (Content.wrap: a few ms for a long forum); turning a line
-        # into styled Strips is what costs, so that is done per line as it is drawn
-        # (`_line_strip`) and kept until the width or the look changes.
+    # -- layout ------------------------------------------------------------------------------
+
+    def _reset_layout(self, width: int) -> None:
+        self._generation += 1
+        self._stepping = False
+        self._width = width
+        self._starts, self._indents, self._rows = [], [], []
+        self._next = (0, 0)
+        self._strips = {}
+        self._extent = 0
+        self.anchors = []
+
+    def _prepare(self) -> bool:
+        """The layout made for the view's width and the Strips for its look; False while
+        the view has no width yet."""
         width = self.scrollable_content_region.width
-        if width <= 0 or width == self._wrapped_width:
+        if width <= 0:
+            return False
+        if width != self._width:
+            self._reset_layout(width)
+            self._sized()
+        if not self._look_checked:
+            self._look_checked = True
+            style, rich_style = self.visual_style, self.rich_style
+            look = (style, rich_style, self.app.theme)
+            if look != self._look:  # a new theme: every line drawn again (the wrapping stays)
+                self._look, self._style, self._rich_style, self._rule = look, style, rich_style, None
+                self._strips = {}
+        return True
+
+    def _layout_until(self, rows: int | None, reviews: int = 0) -> None:
+        """Lay out the notes' lines until `rows` rows (None: all) and `reviews` reviews are."""
+        if rows is not None and self._extent >= rows and len(self.anchors) >= reviews:
+            self._continue()
             return
-        self._wrapped_width = width
-        self._strips.clear()
-        if self._prewrapped is not None and self._prewrapped[0] == width:
-            _, lines, anchors = self._prewrapped
-        else:
-            lines, anchors = wrap_blocks(self._blocks, width)
-        self._prewrapped = None
-        self._lines = lines
-        self.anchors = anchors
-        size = Size(width, len(lines))
+        count, width = len(self._source), self._width
+        note, index = self._next
+        grown = False
+        while note < count and (rows is None or self._extent < rows or len(self.anchors) < reviews):
+            line = self._part(note, index)
+            if line is None:  # the note is laid out: the next one, after a blank row
+                note, index = note + 1, 0
+                continue
+            depth, review = self._depth(note)
+            if index == 0:
+                if note:
+                    self._extent += 1
+                if review:
+                    self.anchors.append(self._extent)
+            indent = min(depth * INDENT, max(0, width - 20))
+            wrapped = line.wrap(max(1, width - indent))
+            self._starts.append(self._extent)
+            self._indents.append(indent)
+            self._rows.append(wrapped)
+            self._extent += len(wrapped)
+            index += 1
+            grown = True
+        self._next = (note, index)
+        if grown:
+            self._sized()
+        self._continue()
+
+    def _part(self, note: int, index: int) -> Content | None:
+        """Paragraph `index` of note `note` (its lines made now if they were not, each
+        split at its newlines as `Content.wrap` would: a paragraph is wrapped when the
+        rows before it are laid out), or None past its last."""
+        parts = self._parts[note]
+        while index >= len(parts):
+            making = self._making[note]
+            line = None if making is None else next(making, None)
+            if line is None:
+                self._making[note] = None
+                return None
+            parts.extend(line.split("\n", allow_blank=True))
+        return parts[index]
+
+    def _depth(self, note: int) -> tuple[int, bool]:
+        """The depth of note `note` and whether it is a review on the paper."""
+        item = self._source[note]
+        if isinstance(item, Block):
+            return item.depth, item.review
+        return item[1], item[0].kind == "review" and item[1] == 0
+
+    def _continue(self) -> None:
+        """Lay out the rest of the forum in steps once the screen is drawn."""
+        if not self._stepping and self._width > 0 and not self.complete and self.is_attached:
+            self._stepping = True
+            self.call_after_refresh(self._step, self._generation)
+
+    def _step(self, generation: int) -> None:
+        if generation != self._generation or not self._stepping:
+            return
+        self._stepping = False
+        started = perf_counter()
+        while not self.complete and perf_counter() - started < STEP_S:
+            self._layout_until(self._extent + 1)
+        if not self.complete and not self._stepping:
+            self._stepping = True
+            self.call_later(self._step, self._generation)
+
+    def _sized(self) -> None:
+        size = Size(max(self._width, 0), self._extent)
         if size != self.virtual_size:
             # only this view's extent changes: no relayout of the screen
             self.set_reactive(ScrollView.virtual_size, size)
             self._scroll_update(size)
         self._moved()  # the reviews' lines are known now
 
-    def _line_strip(self, row: int, width: int) -> Strip:
+    def _row_strip(self, row: int) -> Strip | None:
+        """The Strip of line `row`, drawn the first time it is asked for (None: a blank
+        line between notes, or past the end)."""
         strip = self._strips.get(row)
-        if strip is None:
-            line, indent = self._lines[row]
-            style = self.visual_style
-            strips = Visual.to_strips(self, line, max(1, width - indent), 1, style)
-            strip = strips[0] if strips else Strip.blank(width - indent)
-            if indent:
-                if self._rule is None:
-                    # the rule's look from the theme, as Content draws it
-                    self._rule = list(Visual.to_strips(self, Content.styled("│ ", "$text-muted"), 2, 1, style)[0])
-                prefix = [Segment(" " * (indent - 2)), *self._rule] if indent >= 2 else [Segment(" " * indent)]
-                strip = Strip([*prefix, *strip], indent + strip.cell_length)
-            self._strips[row] = strip
+        if strip is not None or not 0 <= row < self._extent:
+            return strip
+        index = bisect_right(self._starts, row) - 1
+        if index < 0:
+            return None
+        rows = self._rows[index]
+        line = row - self._starts[index]
+        if line >= len(rows):
+            return None
+        strip = self._strips[row] = self._draw(rows[line], self._indents[index])
         return strip
 
+    def _draw(self, line: Content, indent: int) -> Strip:
+        """A wrapped line styled as `Visual.to_strips` would (without its per-call cost),
+        after its indent and rule when it is a reply's, as wide as the view."""
+        style, get_style = self._style, self._get_style
+        segments = [Segment(text, (style + text_style).rich_style)
+                    for text, text_style in line.render(style, end="", parse_style=get_style)]
+        if indent:
+            if self._rule is None:
+                # the rule's look from the theme, as Content draws it
+                self._rule = list(Visual.to_strips(self, Content.styled("│ ", "$text-muted"), 2, 1, style)[0])
+            prefix = [Segment(" " * (indent - 2)), *self._rule] if indent >= 2 else [Segment(" " * indent)]
+            segments[:0] = prefix
+        return Strip(segments, indent + line.cell_length).adjust_cell_length(self._width, self._rich_style)
+
+    # -- Textual -----------------------------------------------------------------------------
+
     def on_resize(self) -> None:
-        self._wrapped_width = -1
-        self._rewrap()
+        if self._prepare():
+            self._layout_until(round(self.scroll_y) + self.scrollable_content_region.height)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        # a theme or focus change: the lines are drawn again, not wrapped again
-        self._strips.clear()
-        self._rule = None
+        self._look_checked = False  # the Strips are drawn again only if the look changed
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if self._prepare():
+            self._layout_until(round(self.scroll_y) + self.scrollable_content_region.height)
+        return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        self._rewrap()
-        width = self.scrollable_content_region.width
-        row = y + round(self.scroll_y)
-        if 0 <= row < len(self._lines):
-            return self._line_strip(row, width).adjust_cell_length(width, self.rich_style)
-        return Strip.blank(width, self.rich_style)
+        strip = self._row_strip(y + round(self.scroll_y))
+        return Strip.blank(max(self._width, 0), self._rich_style) if strip is None else strip

@@ -1,0 +1,222 @@
+"""The reviews view's lazy layout: `R` lays out the first screen's rows only and the rest
+after the frame, keys that go further lay out what they need first, the text is the same
+as a whole layout's, and the kept reviews screen is restyled only when the CSS changed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.content import Content
+
+from reader_tui.core.formats.openreview import read_openreview
+from reader_tui.core.library.library import Library
+from reader_tui.tui.app import create_app
+from reader_tui.tui.screens.main_screen import MainScreen
+from reader_tui.tui.screens.reviews_screen import SCREEN_NAME, ReviewsScreen, open_reviews, prepare_reviews
+from reader_tui.tui.widgets.reviews_view import INDENT, ReviewsView, note_lines
+from tui_support import settle, wait_until
+
+REVIEWS = 8
+PARAGRAPH = "The method is sound and the experiments are thorough; the $O(n)$ cost is **clear**. " * 4
+
+
+def _paper(pid: str, number: int, title: str) -> dict:
+    replies = []
+    for n in range(REVIEWS):
+        replies.append({
+            "id": f"{pid}R{n}", "replyto": pid, "cdate": 1760000000000 + n * 1000,
+            "invitations": [f"ICLR.cc/2026/Conference/Submission{number}/-/Official_Review"],
+            "signatures": [f"ICLR.cc/2026/Conference/Submission{number}/Reviewer_r{n}"],
+            "content": {"summary": {"value": f"Review {n} summary. " + PARAGRAPH},
+                        "strengths": {"value": "\n\n".join([PARAGRAPH] * 3)},
+                        "weaknesses": {"value": "\n\n".join([PARAGRAPH] * 3)},
+                        "questions": {"value": f"Question of review {n}?"},
+                        "rating": {"value": 2 + n % 7}, "confidence": {"value": 3}},
+        })
+    replies.append({  # the authors' answer under the first review
+        "id": f"{pid}C0", "replyto": f"{pid}R0", "cdate": 1761000000000,
+        "invitations": [f"ICLR.cc/2026/Conference/Submission{number}/-/Official_Comment"],
+        "signatures": [f"ICLR.cc/2026/Conference/Submission{number}/Authors"],
+        "content": {"comment": {"value": "We thank the reviewer. " + PARAGRAPH}},
+    })
+    return {"id": pid, "cdate": 1757000000000, "content": {
+        "title": title, "abstract": "Long reviews.", "primary_area": "optimization",
+        "venue": "ICLR 2026 Conference Submission"}, "replies": replies}
+
+
+@pytest.fixture
+def long_forums(tmp_path: Path):
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(json.dumps(_paper(pid, n, title)) + "\n" for n, (pid, title) in enumerate(
+        [("PaperLONG01", "Long forum one"), ("PaperLONG02", "Long forum two")], start=1)))
+    library = Library.open(tmp_path / "lib", background_writes=True)
+    result = read_openreview(path)
+    library.import_papers(result.papers, result.annotations, result.forums)
+    library.flush()
+    yield library
+    library.close()
+
+
+async def _shown(app, pilot, library: Library, pid: str) -> ReviewsView:
+    """The reviews of `pid` on screen and laid out to the end: the view."""
+    await settle(app, pilot)
+    assert isinstance(app.screen, MainScreen)
+    open_reviews(app, library, pid)
+    assert await wait_until(pilot, lambda: isinstance(app.screen, ReviewsScreen) and app.screen.loaded)
+    view = app.screen.query_one(ReviewsView)
+    assert await wait_until(pilot, lambda: view.complete)
+    return view
+
+
+def _whole(library: Library, pid: str, width: int) -> str:
+    """The forum laid out at once, as the view's `text` gives it."""
+    rows: list[str] = []
+    for n, (note, depth) in enumerate(library.forum(pid).thread()):
+        if n:
+            rows.append("")
+        indent = min(depth * INDENT, max(0, width - 20))
+        for line in Content("\n").join(list(note_lines(note))).wrap(width - indent):
+            text = line.plain.rstrip()
+            rows.append((" " * (indent - 2) + "│ " + text) if text.strip() and indent >= 2 else text)
+    return "\n".join(rows)
+
+
+async def test_r_lays_out_the_first_screen_and_the_rest_after_it(long_forums: Library) -> None:
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        view = await _shown(app, pilot, long_forums, "PaperLONG01")
+        screen = app.screen
+        await pilot.press("escape")
+        await settle(app, pilot)
+        open_reviews(app, long_forums, "PaperLONG02")  # the screen is kept: its width is known
+        height = view.scrollable_content_region.height
+        # before any frame: the first screen's rows and a little more, not the forum
+        assert not view.complete and height <= view.virtual_size.height < 3 * height
+        assert len(view.anchors) < REVIEWS
+        assert await wait_until(pilot, lambda: view.complete)  # the rest once drawn
+        assert app.screen is screen and len(view.anchors) == REVIEWS
+        width = view.scrollable_content_region.width
+        assert view.text == _whole(long_forums, "PaperLONG02", width)
+        assert view.virtual_size.height == len(view.text.split("\n"))
+
+
+async def test_keys_that_go_further_lay_out_what_they_need_first(long_forums: Library) -> None:
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        view = await _shown(app, pilot, long_forums, "PaperLONG01")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        open_reviews(app, long_forums, "PaperLONG02")
+        assert not view.complete
+        # n, before the rest is laid out, still goes review by review to the last
+        assert view.review_index == 0  # the forum starts with the first review
+        for index in range(1, REVIEWS):
+            assert view.go_to_review(1) == index
+        assert view.review_index == REVIEWS - 1 and view.go_to_review(1) is None
+        assert "Review by Reviewer_r7" in view.strips()[round(view.scroll_y)].text
+        open_reviews(app, long_forums, "PaperLONG01")
+        assert not view.complete and view.scroll_y == 0
+        await pilot.press("G")  # the end of the forum, not of what was laid out (G scrolls there animated)
+        assert view.complete
+        end = round(view.max_scroll_y)
+        assert await wait_until(pilot, lambda: round(view.scroll_y) == end > 0)
+        assert view.virtual_size.height == len(view.text.split("\n"))
+        assert view.text.rstrip().endswith("Question of review 7?")
+
+
+async def test_the_text_is_the_same_after_a_resize(long_forums: Library) -> None:
+    app = create_app(long_forums)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await _shown(app, pilot, long_forums, "PaperLONG01")
+        wide = view.scrollable_content_region.width
+        assert view.text == _whole(long_forums, "PaperLONG01", wide)
+        await pilot.resize_terminal(70, 30)
+        await settle(app, pilot)
+        assert await wait_until(pilot, lambda: view.complete and view.scrollable_content_region.width < wide)
+        narrow = view.scrollable_content_region.width
+        assert view.text == _whole(long_forums, "PaperLONG01", narrow)
+        assert max(len(line) for line in view.text.split("\n")) <= narrow
+
+
+async def test_the_kept_screen_is_restyled_only_after_a_css_change(long_forums: Library, monkeypatch) -> None:
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        view = await _shown(app, pilot, long_forums, "PaperLONG01")
+        screen = app.screen
+        restyled: list[object] = []
+        original = ReviewsScreen.update_node_styles
+        monkeypatch.setattr(ReviewsScreen, "update_node_styles",
+                            lambda self, animate=True: (restyled.append(self), original(self, animate))[1])
+        dark = view.strips()[0]
+        await pilot.press("escape")
+        await settle(app, pilot)
+        await _shown(app, pilot, long_forums, "PaperLONG02")
+        assert app.screen is screen and restyled == []  # shown again: nothing of its look changed
+        await pilot.press("escape")
+        await settle(app, pilot)
+        app.theme = "textual-light"
+        await settle(app, pilot)
+        await _shown(app, pilot, long_forums, "PaperLONG01")
+        assert restyled  # a theme changed meanwhile: restyled, and the lines drawn in it
+        light = view.strips()[0]
+        assert light.text == dark.text
+        assert [s.style.bgcolor for s in light if s.style] != [s.style.bgcolor for s in dark if s.style]
+
+
+async def test_the_same_paper_again_keeps_its_layout(long_forums: Library) -> None:
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        view = await _shown(app, pilot, long_forums, "PaperLONG01")
+        view.go_to_review(1)
+        view.go_to_review(1)
+        assert view.scroll_y > 0
+        await pilot.press("escape")
+        await settle(app, pilot)
+        open_reviews(app, long_forums, "PaperLONG01")
+        assert view.complete and view.scroll_y == 0  # nothing laid out again; from the top
+        await pilot.pause()
+        assert "review 1 of 8" in "".join(str(w.render()) for w in app.screen.query("#reviews-position"))
+
+
+async def test_the_screen_made_ahead_shows_the_first_r_without_restyling(long_forums: Library, monkeypatch) -> None:
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        prepare_reviews(app, long_forums)
+        screen = app.get_screen(SCREEN_NAME)
+        assert await wait_until(pilot, lambda: screen.is_mounted)
+        assert isinstance(app.screen, MainScreen)  # made, not shown
+        restyled: list[object] = []
+        original = ReviewsScreen.update_node_styles
+        monkeypatch.setattr(ReviewsScreen, "update_node_styles",
+                            lambda self, animate=True: (restyled.append(self), original(self, animate))[1])
+        view = await _shown(app, pilot, long_forums, "PaperLONG02")
+        assert app.screen is screen and restyled == []
+        assert view.text == _whole(long_forums, "PaperLONG02", view.scrollable_content_region.width)
+        assert "review 1 of 8" in "".join(str(w.render()) for w in screen.query("#reviews-position"))
+
+
+async def test_no_screen_is_made_ahead_for_a_library_without_reviews(tmp_path: Path) -> None:
+    library = Library.open(tmp_path / "lib", background_writes=True)
+    try:
+        app = create_app(library)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(app, pilot)
+            prepare_reviews(app, library)
+            assert not app.is_screen_installed(SCREEN_NAME)
+    finally:
+        library.close()
+
+
+async def test_the_same_paper_again_shows_its_title_as_edited_meanwhile(long_forums: Library) -> None:
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _shown(app, pilot, long_forums, "PaperLONG01")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        long_forums.edit("PaperLONG01", title="A title of my own")
+        await settle(app, pilot)
+        await _shown(app, pilot, long_forums, "PaperLONG01")
+        assert "A title of my own" in str(app.screen.query_one("#reviews-title").render())
