@@ -61,7 +61,7 @@ from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
 from .acronyms import mine as mine_acronyms
-from .postings import FlatPostings
+from .postings import FlatPostings, bulk_postings
 from .query import Query, in_bounds, number_bounds, parse_query, year_bounds
 from .scoring import (
     ABSTRACT,
@@ -106,6 +106,9 @@ def venue_key(venue: str | None) -> str:
 
 
 _NAN = float("nan")
+#: From this many papers on, a list's abstracts are indexed at once with numpy
+#: (`postings.bulk_postings`); fewer are appended one by one (no numpy to import).
+BULK_MIN = 1000
 _AREA_STOPWORDS = frozenset({"and", "or", "of", "to", "for", "the", "in", "on", "other", "e", "g", "eg", "etc", "including"})
 
 
@@ -237,21 +240,46 @@ class SearchIndex(Matching):
         """Tokenise the abstracts not yet indexed (idempotent, thread-safe)."""
         with self._lock, gc_paused():
             start = self._abstracts_done
-            if start < len(self._ids):
-                self._thaw()
-            post = self._post[ABSTRACT]
-            get, append = post.__getitem__, array.append
-            consume = deque(maxlen=0).extend
-            for o in range(start, len(self._ids)):
-                abstract = self._records[o].abstract
-                if abstract:
-                    # map(append, ...) keeps the per-token loop in C: these appends are
-                    # the bulk of the build time
-                    consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
-            self._abstracts_done = len(self._ids)
-            if start < self._abstracts_done:
-                self._acronyms = mine_acronyms(r.abstract for r in self._records)
+            if start == len(self._ids):
+                return
+            self._thaw()
+            if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
+                self._index_all_abstracts()
+            else:
+                post = self._post[ABSTRACT]
+                get, append = post.__getitem__, array.append
+                consume = deque(maxlen=0).extend
+                for o in range(start, len(self._ids)):
+                    abstract = self._records[o].abstract
+                    if abstract:
+                        # map(append, ...) keeps the per-token loop in C
+                        consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
                 self._refresh_vocabulary()
+            self._abstracts_done = len(self._ids)
+            self._acronyms = mine_acronyms(r.abstract for r in self._records)
+
+    def _index_all_abstracts(self) -> None:
+        """Index every abstract of a list at once (`postings.bulk_postings`: numpy sorts
+        the word/paper pairs, where appending them one by one was most of a build), and
+        leave every field flat over the new vocabulary, as a loaded index is. Callers
+        hold the lock."""
+        import numpy as np
+
+        n = len(self._ids)
+        abstracts = (r.abstract for r in self._records)
+        _, words, counts, ordinals = bulk_postings(tokens(a) if a else () for a in abstracts)
+        title_post, meta_post, _ = self._post
+        title_vocab = list(title_post)
+        vocab = sorted(set(title_post).union(meta_post, words))
+        place = dict(zip(vocab, range(len(vocab))))
+        spread = np.zeros(len(vocab), dtype=np.int64)  # the abstracts' counts, word by word of vocab
+        spread[np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))] = counts
+        self._post = (
+            FlatPostings.of(vocab, title_post, n),
+            FlatPostings.of(vocab, meta_post, n),
+            FlatPostings.from_counts(vocab, spread, ordinals, n),
+        )
+        self._refresh_vocabulary(vocab, title_vocab)
 
     def __len__(self) -> int:
         return len(self._ids) - len(self._removed)
@@ -370,16 +398,16 @@ class SearchIndex(Matching):
         if getattr(record, "withdrawn", False):
             self._withdrawn.add(o)
 
-    def _refresh_vocabulary(self) -> None:
+    def _refresh_vocabulary(self, vocab: list[str] | None = None, title_vocab: list[str] | None = None) -> None:
         """Rebuild the sorted vocabulary (prefixes), its length buckets (typos) and the
-        title words (infixes); drop cached expansions. Callers hold the lock."""
+        title words (infixes), unless given; drop cached expansions. Callers hold the lock."""
         title_post, meta_post, abstract_post = self._post
-        self._vocab = sorted(set(title_post).union(meta_post, abstract_post))
+        self._vocab = sorted(set(title_post).union(meta_post, abstract_post)) if vocab is None else vocab
         by_length: dict[int, list[str]] = defaultdict(list)
         for word in self._vocab:
             by_length[len(word)].append(word)
         self._by_length = dict(by_length)
-        self._title_vocab = list(title_post)
+        self._title_vocab = list(title_post) if title_vocab is None else title_vocab
         self._cache.clear()
 
     # -- searching ------------------------------------------------------------------
