@@ -57,7 +57,10 @@ def _expansion(before: str, letters: str) -> tuple[str, ...] | None:
         return None
     chosen.reverse()
     chosen[-1] = singular(chosen[-1])
-    return tuple(tokens(" ".join(chosen)))
+    joined = " ".join(chosen)
+    # lower-case ASCII letters and digits are tokens already (most definitions): the
+    # tokeniser is only needed for accents
+    return tuple(chosen) if joined.isascii() else tuple(tokens(joined))
 
 
 def mine(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:

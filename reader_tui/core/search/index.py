@@ -56,7 +56,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from ..gc_pause import gc_paused
-from ..model import Status, has_conflict
+from ..model import PaperView, Status, has_conflict
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
@@ -225,10 +225,17 @@ class SearchIndex(Matching):
         start-up; a search that needs abstracts before that runs it first.
         """
         index = cls()
+        records = records if isinstance(records, list) else list(records)
         with gc_paused():
-            index._append(records, refresh=not abstracts)
-            if abstracts:
-                index.index_abstracts()
+            if abstracts and len(records) >= BULK_MIN:
+                # every field at once (`postings.bulk_postings`), none appended word by word
+                fields = index._append(records, refresh=False, postings=False)
+                with index._lock:
+                    index._index_all_abstracts(fields)
+            else:
+                index._append(records, refresh=not abstracts)
+                if abstracts:
+                    index.index_abstracts()
         return index
 
     @property
@@ -244,42 +251,54 @@ class SearchIndex(Matching):
                 return
             self._thaw()
             if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
-                self._index_all_abstracts()
-            else:
-                post = self._post[ABSTRACT]
-                get, append = post.__getitem__, array.append
-                consume = deque(maxlen=0).extend
-                for o in range(start, len(self._ids)):
-                    abstract = self._records[o].abstract
-                    if abstract:
-                        # map(append, ...) keeps the per-token loop in C
-                        consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
-                self._refresh_vocabulary()
+                self._index_all_abstracts()  # a whole list's: at once
+                return
+            post = self._post[ABSTRACT]
+            get, append = post.__getitem__, array.append
+            consume = deque(maxlen=0).extend
+            for o in range(start, len(self._ids)):
+                abstract = self._records[o].abstract
+                if abstract:
+                    # map(append, ...) keeps the per-token loop in C
+                    consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
+            self._refresh_vocabulary()
             self._abstracts_done = len(self._ids)
             self._acronyms = mine_acronyms(r.abstract for r in self._records)
 
-    def _index_all_abstracts(self) -> None:
+    def _index_all_abstracts(self, fields: tuple[list, list] | None = None) -> None:
         """Index every abstract of a list at once (`postings.bulk_postings`: numpy sorts
         the word/paper pairs, where appending them one by one was most of a build), and
-        leave every field flat over the new vocabulary, as a loaded index is. Callers
-        hold the lock."""
+        leave every field flat over the new vocabulary, as a loaded index is. `fields`,
+        each paper's title words and meta words, are indexed the same way; without them
+        the title and meta postings already made are laid flat. Callers hold the lock."""
         import numpy as np
 
         n = len(self._ids)
         abstracts = (r.abstract for r in self._records)
-        _, words, counts, ordinals = bulk_postings(tokens(a) if a else () for a in abstracts)
-        title_post, meta_post, _ = self._post
-        title_vocab = list(title_post)
-        vocab = sorted(set(title_post).union(meta_post, words))
+        built = [bulk_postings(tokens(a) if a else () for a in abstracts)]
+        if fields is not None:
+            built += [bulk_postings(words) for words in fields]
+            title_vocab = built[1][0]
+            vocab = sorted(set(built[0][1]).union(built[1][1], built[2][1]))
+        else:
+            title_post, meta_post, _ = self._post
+            title_vocab = list(title_post)
+            vocab = sorted(set(title_post).union(meta_post, built[0][1]))
         place = dict(zip(vocab, range(len(vocab))))
-        spread = np.zeros(len(vocab), dtype=np.int64)  # the abstracts' counts, word by word of vocab
-        spread[np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))] = counts
-        self._post = (
-            FlatPostings.of(vocab, title_post, n),
-            FlatPostings.of(vocab, meta_post, n),
-            FlatPostings.from_counts(vocab, spread, ordinals, n),
-        )
+
+        def flat(words: list[str], counts, ordinals) -> FlatPostings:
+            spread = np.zeros(len(vocab), dtype=np.int64)  # the counts, word by word of vocab
+            spread[np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))] = counts
+            return FlatPostings.from_counts(vocab, spread, ordinals, n)
+
+        abstract = flat(*built[0][1:])
+        if fields is not None:
+            self._post = (flat(*built[1][1:]), flat(*built[2][1:]), abstract)
+        else:
+            self._post = (FlatPostings.of(vocab, title_post, n), FlatPostings.of(vocab, meta_post, n), abstract)
         self._refresh_vocabulary(vocab, title_vocab)
+        self._abstracts_done = n
+        self._acronyms = mine_acronyms(r.abstract for r in self._records)
 
     def __len__(self) -> int:
         return len(self._ids) - len(self._removed)
@@ -333,37 +352,53 @@ class SearchIndex(Matching):
                 for field, post in enumerate(self._post)
             )
 
-    def _append(self, records: Iterable, refresh: bool = True) -> None:
+    def _append(self, records: Iterable, refresh: bool = True, postings: bool = True) -> tuple[list, list] | None:
+        """Index `records` after those indexed, all but their abstracts. Without
+        `postings`, the title and meta words are not put in the postings but returned,
+        one list per paper each (for `_index_all_abstracts`)."""
         consume = deque(maxlen=0).extend
         append = array.append
+        title_words: list[list[str]] = []
+        meta_words: list[list[str]] = []
         with self._lock:
             self._thaw()
             title_post, meta_post, _ = self._post
             self._keys = None
+            ids, ordinal, kept, titles, status = self._ids, self._ordinal, self._records, self._titles, self._status
+            years, venues, tags, notes = self._years, self._venues, self._tags, self._notes
             for record in records:
-                o = len(self._ids)
-                self._ids.append(record.id)
-                self._ordinal[record.id] = o
-                self._records.append(record)
+                o = len(ids)
+                pid = record.id
+                ids.append(pid)
+                ordinal[pid] = o
+                kept.append(record)
+                # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
+                paper = record.paper if type(record) is PaperView else record
                 # titles, names and venues as the user reads them (LaTeX rendered), so
                 # "Vélez" finds V{\'e}lez; abstracts are tokenised as they are (too long
                 # to render at every build), the tokeniser reading their accents
-                words = tokens(f"{search_text(record.title)} {record.short_name or ''}")
-                self._titles.append(" ".join(words))
-                consume(map(append, map(title_post.__getitem__, set(words)), repeat(o)))
-                meta = search_texts((*record.keywords, *record.authors))
-                if meta:
-                    consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
-                self._years[record.year].append(o)
-                self._venues[venue_key(record.venue)].append(o)
-                self._status.append(record.status)
-                self._index_review(o, record)
+                words = tokens(f"{search_text(record.title)} {paper.short_name or ''}")
+                titles.append(" ".join(words))
+                meta = search_texts((*paper.keywords, *record.authors))
+                if postings:
+                    # first-seen order (not a set's): the title words' order is the infix search's
+                    consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
+                    if meta:
+                        consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
+                else:
+                    title_words.append(words)
+                    meta_words.append(tokens(meta) if meta else ())
+                years[paper.year].append(o)
+                venues[venue_key(paper.venue)].append(o)
+                status.append(record.status)
+                self._index_review(o, paper)
                 if record.tags:
-                    self._tags[o] = tag_keys(record.tags)
+                    tags[o] = tag_keys(record.tags)
                 if record.notes:
-                    self._notes[o] = notes_key(record.notes)
+                    notes[o] = notes_key(record.notes)
             if refresh:
                 self._refresh_vocabulary()
+        return None if postings else (title_words, meta_words)
 
     def _tie_breaks(self) -> array:
         """Per ordinal, what breaks a tie of scores: a ten-thousandth of the mean rating,
