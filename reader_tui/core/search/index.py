@@ -61,7 +61,7 @@ from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
 from .acronyms import mine as mine_acronyms
-from .postings import FlatPostings, bulk_postings
+from .postings import FlatPostings, lay_out, word_pairs
 from .query import Query, in_bounds, number_bounds, parse_query, year_bounds
 from .scoring import (
     ABSTRACT,
@@ -107,7 +107,7 @@ def venue_key(venue: str | None) -> str:
 
 _NAN = float("nan")
 #: From this many papers on, a list's abstracts are indexed at once with numpy
-#: (`postings.bulk_postings`); fewer are appended one by one (no numpy to import).
+#: (`postings.word_pairs`); fewer are appended one by one (no numpy to import).
 BULK_MIN = 1000
 _AREA_STOPWORDS = frozenset({"and", "or", "of", "to", "for", "the", "in", "on", "other", "e", "g", "eg", "etc", "including"})
 
@@ -226,7 +226,7 @@ class SearchIndex(Matching):
 
         Tokenising abstracts is most of the work (3.8 million words at 20,000 papers).
         From `BULK_MIN` papers on, every field's postings are made at once with numpy
-        (`postings.bulk_postings`) and come out flat, as a loaded index's are. With
+        (`postings.word_pairs`) and come out flat, as a loaded index's are. With
         `abstracts=False` the abstracts are left to `index_abstracts()`, which an app can
         run in a worker right after start-up; a search that needs abstracts before that
         runs it first.
@@ -235,7 +235,7 @@ class SearchIndex(Matching):
         records = records if isinstance(records, list) else list(records)
         with gc_paused():
             if abstracts and len(records) >= BULK_MIN:
-                # every field at once (`postings.bulk_postings`), none appended word by word
+                # every field at once (`postings.word_pairs`), none appended word by word
                 fields = index._append(records, refresh=False, postings=False)
                 with index._lock:
                     index._index_all_abstracts(fields)
@@ -273,34 +273,30 @@ class SearchIndex(Matching):
             self._acronyms = mine_acronyms(r.abstract for r in self._records)
 
     def _index_all_abstracts(self, fields: tuple[list, list] | None = None) -> None:
-        """Index every abstract of a list at once (`postings.bulk_postings`: numpy sorts
+        """Index every abstract of a list at once (`postings.word_pairs`: numpy sorts
         the word/paper pairs, where appending them one by one was most of a build), and
         leave every field flat over the new vocabulary, as a loaded index is. `fields`,
         each paper's title words and meta words, are indexed the same way; without them
         the title and meta postings already made are laid flat. Callers hold the lock."""
-        import numpy as np
-
         n = len(self._ids)
         abstracts = (r.abstract for r in self._records)
-        built = [bulk_postings(tokens(a) if a else () for a in abstracts)]
+        built = [word_pairs(tokens(a) if a else () for a in abstracts)]
         if fields is not None:
-            built += [bulk_postings(words) for words in fields]
+            built += [word_pairs(words) for words in fields]
             title_vocab = built[1][0]
-            vocab = sorted(set(built[0][1]).union(built[1][1], built[2][1]))
+            vocab = sorted(set(built[0][0]).union(built[1][0], built[2][0]))
         else:
             title_post, meta_post, _ = self._post
             title_vocab = list(title_post)
-            vocab = sorted(set(title_post).union(meta_post, built[0][1]))
+            vocab = sorted(set(title_post).union(meta_post, built[0][0]))
         place = dict(zip(vocab, range(len(vocab))))
 
-        def flat(words: list[str], counts, ordinals) -> FlatPostings:
-            spread = np.zeros(len(vocab), dtype=np.int64)  # the counts, word by word of vocab
-            spread[np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))] = counts
-            return FlatPostings.from_counts(vocab, spread, ordinals, n)
+        def flat(words: list[str], keys) -> FlatPostings:
+            return FlatPostings.from_counts(vocab, *lay_out(words, keys, place, len(vocab)), n)
 
-        abstract = flat(*built[0][1:])
+        abstract = flat(*built[0])
         if fields is not None:
-            self._post = (flat(*built[1][1:]), flat(*built[2][1:]), abstract)
+            self._post = (flat(*built[1]), flat(*built[2]), abstract)
         else:
             self._post = (FlatPostings.of(vocab, title_post, n), FlatPostings.of(vocab, meta_post, n), abstract)
         self._refresh_vocabulary(vocab, title_vocab)

@@ -17,7 +17,7 @@ the segment's first, and `starts` has `segments` entries per word. A lookup of a
 a single-segment list is a slice, as before; in a longer list it is a list of ordinals
 put back together (about as fast to read: it holds the ints the caller iterates).
 
-`bulk_postings` builds a field's postings from the tokens of many papers at once with
+`word_pairs` and `lay_out` build a field's postings from the tokens of many papers at once with
 numpy (sorting word/paper pairs instead of appending to 50,000 arrays: several times
 faster), which `SearchIndex` uses for the abstracts of a whole list. numpy is imported
 only there: loading and searching an index never need it.
@@ -207,22 +207,20 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         return thawed
 
 
-#: Papers tokenised and paired with their words per step of `bulk_postings` (bounds the
+#: Papers tokenised and paired with their words per step of `word_pairs` (bounds the
 #: memory of the pairs not yet made distinct).
 _CHUNK = 4096
 
 
-def bulk_postings(docs: Iterable[Iterable[str]], first: int = 0) -> tuple[list[str], list[str], Any, Any]:
-    """The postings of many papers at once: `docs` yields each paper's words (repeats
-    allowed), the first paper being ordinal `first`.
+def word_pairs(docs: Iterable[Iterable[str]], first: int = 0) -> tuple[list[str], Any]:
+    """The distinct (word, paper) pairs of many papers: `docs` yields each paper's words
+    (repeats allowed), the first paper being ordinal `first`. Returns the words in
+    first-seen order and the pairs as a numpy array of 64-bit keys, `i << 32 | ordinal`
+    for `words[i]` (for `lay_out`).
 
-    Returns (words, sorted words, counts, ordinals): the distinct words in first-seen
-    order, the same sorted, and as numpy arrays how many papers use each sorted word and
-    their ordinals, word after word, ascending (`FlatPostings.from_counts`).
-
-    Every word gets a number the first time it is seen, by a C-level dict lookup (a
-    `defaultdict` whose factory counts); the (word, paper) pairs are then made distinct
-    and put in word order by sorting 64-bit keys, not appended one by one.
+    Every word gets its number the first time it is seen, by a C-level dict lookup (a
+    `defaultdict` whose factory counts); the pairs are made distinct by sorting the keys,
+    a chunk of papers at a time, not appended one by one.
     """
     import numpy as np
 
@@ -236,22 +234,35 @@ def bulk_postings(docs: Iterable[Iterable[str]], first: int = 0) -> tuple[list[s
         if not chunk:
             break
         lengths = np.fromiter(map(len, chunk), dtype=np.int64, count=len(chunk))
-        total = int(lengths.sum())
-        ids = np.fromiter(map(number, chain.from_iterable(chunk)), dtype=np.int64, count=total)
+        ids = np.fromiter(map(number, chain.from_iterable(chunk)), dtype=np.int64, count=int(lengths.sum()))
         papers = np.repeat(np.arange(o, o + len(chunk), dtype=np.int64), lengths)
         o += len(chunk)
         parts.append(_distinct((ids << 32) | papers))
         del chunk, ids, papers
-    words = list(numbers)  # in the order they were numbered
-    order = sorted(range(len(words)), key=words.__getitem__)
-    rank = np.empty(len(words), dtype=np.int64)
-    rank[np.array(order, dtype=np.int64)] = np.arange(len(words), dtype=np.int64)
     keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-    del parts
+    return list(numbers), keys
+
+
+def lay_out(words: list[str], keys: Any, place: Mapping[str, int], size: int) -> tuple[Any, Any]:
+    """`word_pairs`' output over a vocabulary of `size` words (`place`: word -> its index,
+    for every word of `words`): how many papers use each vocabulary word, and their
+    ordinals word after word, ascending (`FlatPostings.from_counts`)."""
+    import numpy as np
+
+    rank = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))
     keys = (rank[keys >> 32] << 32) | (keys & 0xFFFFFFFF)
     keys.sort()
-    counts = np.bincount(keys >> 32, minlength=len(words))
-    return words, [words[i] for i in order], counts, keys & 0xFFFFFFFF
+    return np.bincount(keys >> 32, minlength=size), keys & 0xFFFFFFFF
+
+
+def bulk_postings(docs: Iterable[Iterable[str]], first: int = 0) -> tuple[list[str], list[str], Any, Any]:
+    """The postings of many papers at once (`word_pairs`): the words in first-seen order,
+    the same sorted, and as numpy arrays how many papers use each sorted word and their
+    ordinals, word after word, ascending."""
+    words, keys = word_pairs(docs, first)
+    ordered = sorted(words)
+    counts, ordinals = lay_out(words, keys, dict(zip(ordered, range(len(ordered)))), len(ordered))
+    return words, ordered, counts, ordinals
 
 
 def _distinct(keys):
@@ -267,4 +278,4 @@ def _distinct(keys):
     return keys[keep]
 
 
-__all__ = ["BITS", "FlatPostings", "bulk_postings", "segments_for"]
+__all__ = ["BITS", "FlatPostings", "bulk_postings", "lay_out", "segments_for", "word_pairs"]

@@ -120,3 +120,21 @@ def test_an_index_of_segmented_postings_searches_and_caches_like_one_segment(pap
     assert _fields(segmented) == _fields(plain) == _fields(loaded)
     for query in QUERIES:
         assert segmented.search(query) == plain.search(query) == loaded.search(query), query
+
+
+def test_acronyms_are_read_whatever_the_length_of_their_words():
+    # the expansion's words are read from a window at the end of the text first: words
+    # longer than it holds, or a definition at the very start, still count
+    from reader_tui.core.search.acronyms import mine
+
+    long = "Incomprehensibilities Electroencephalographically Characterised Measurements (IECM)"
+    texts = [
+        f"We study {long}.", f"Our {long} help.",
+        "Reinforcement Learning (RL) at the start.", "Reinforcement Learning (RL) again.",
+        "Chain of Thought (CoT) is used; see chain of thought (CoT).",
+        "Direct preference optimization (DPO), a kind of RL from human feedback (RLHF).",
+    ]
+    found = mine(texts)
+    assert found["iecm"] == ("incomprehensibilities", "electroencephalographically", "characterised", "measurement")
+    assert found["rl"] == ("reinforcement", "learning") and found["cot"] == ("chain", "of", "thought")
+    assert "dpo" not in found  # seen once: not trusted
