@@ -225,8 +225,8 @@ class SearchIndex(Matching):
         """Index `records` (in list order, which filter-only queries keep).
 
         Tokenising abstracts is most of the work (3.8 million words at 20,000 papers).
-        From `BULK_MIN` papers on, every field's postings are made at once with numpy
-        (`postings.word_pairs`) and come out flat, as a loaded index's are. With
+        From `BULK_MIN` papers on, their postings are made at once with numpy
+        (`postings.word_pairs`), and every field comes out flat, as a loaded index's. With
         `abstracts=False` the abstracts are left to `index_abstracts()`, which an app can
         run in a worker right after start-up; a search that needs abstracts before that
         runs it first.
@@ -234,15 +234,9 @@ class SearchIndex(Matching):
         index = cls()
         records = records if isinstance(records, list) else list(records)
         with gc_paused():
-            if abstracts and len(records) >= BULK_MIN:
-                # every field at once (`postings.word_pairs`), none appended word by word
-                fields = index._append(records, refresh=False, postings=False)
-                with index._lock:
-                    index._index_all_abstracts(fields)
-            else:
-                index._append(records, refresh=not abstracts)
-                if abstracts:
-                    index.index_abstracts()
+            index._append(records, refresh=not abstracts)
+            if abstracts:
+                index.index_abstracts()
         return index
 
     @property
@@ -272,33 +266,23 @@ class SearchIndex(Matching):
             self._abstracts_done = len(self._ids)
             self._acronyms = mine_acronyms(r.abstract for r in self._records)
 
-    def _index_all_abstracts(self, fields: tuple[list, list] | None = None) -> None:
-        """Index every abstract of a list at once (`postings.word_pairs`: numpy sorts
-        the word/paper pairs, where appending them one by one was most of a build), and
-        leave every field flat over the new vocabulary, as a loaded index is. `fields`,
-        each paper's title words and meta words, are indexed the same way; without them
-        the title and meta postings already made are laid flat. Callers hold the lock."""
+    def _index_all_abstracts(self) -> None:
+        """Index every abstract of a list at once (`postings.word_pairs`: numpy sorts the
+        word/paper pairs, where appending them one by one was most of a build), and leave
+        every field flat over the new vocabulary, as a loaded index is. The title and
+        meta words were appended as they came (`_append`): holding every paper's words
+        for a numpy pass was 200 MB at 100,000 papers, for a tenth of a second.
+        Callers hold the lock."""
         n = len(self._ids)
         abstracts = (r.abstract for r in self._records)
-        built = [word_pairs(tokens(a) if a else () for a in abstracts)]
-        if fields is not None:
-            built += [word_pairs(words) for words in fields]
-            title_vocab = built[1][0]
-            vocab = sorted(set(built[0][0]).union(built[1][0], built[2][0]))
-        else:
-            title_post, meta_post, _ = self._post
-            title_vocab = list(title_post)
-            vocab = sorted(set(title_post).union(meta_post, built[0][0]))
+        words, pairs = word_pairs(tokens(a) if a else () for a in abstracts)
+        title_post, meta_post, _ = self._post
+        title_vocab = list(title_post)
+        vocab = sorted(set(title_post).union(meta_post, words))
         place = dict(zip(vocab, range(len(vocab))))
-
-        def flat(words: list[str], keys) -> FlatPostings:
-            return FlatPostings.from_counts(vocab, *lay_out(words, keys, place, len(vocab)), n)
-
-        abstract = flat(*built[0])
-        if fields is not None:
-            self._post = (flat(*built[1]), flat(*built[2]), abstract)
-        else:
-            self._post = (FlatPostings.of(vocab, title_post, n), FlatPostings.of(vocab, meta_post, n), abstract)
+        abstract = FlatPostings(vocab, *lay_out(words, pairs, place, len(vocab), n))
+        del pairs
+        self._post = (FlatPostings.of(vocab, title_post, n), FlatPostings.of(vocab, meta_post, n), abstract)
         self._refresh_vocabulary(vocab, title_vocab)
         self._abstracts_done = n
         self._acronyms = mine_acronyms(r.abstract for r in self._records)
@@ -355,14 +339,10 @@ class SearchIndex(Matching):
                 for field, post in enumerate(self._post)
             )
 
-    def _append(self, records: Iterable, refresh: bool = True, postings: bool = True) -> tuple[list, list] | None:
-        """Index `records` after those indexed, all but their abstracts. Without
-        `postings`, the title and meta words are not put in the postings but returned,
-        one list per paper each (for `_index_all_abstracts`)."""
+    def _append(self, records: Iterable, refresh: bool = True) -> None:
+        """Index `records` after those indexed, all but their abstracts."""
         consume = deque(maxlen=0).extend
         append = array.append
-        title_words: list[list[str]] = []
-        meta_words: list[list[str]] = []
         with self._lock:
             self._thaw()
             title_post, meta_post, _ = self._post
@@ -382,15 +362,11 @@ class SearchIndex(Matching):
                 # to render at every build), the tokeniser reading their accents
                 words = tokens(f"{search_text(record.title)} {paper.short_name or ''}")
                 titles.append(" ".join(words))
+                # first-seen order (not a set's): the title words' order is the infix search's
+                consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
                 meta = search_texts((*paper.keywords, *record.authors))
-                if postings:
-                    # first-seen order (not a set's): the title words' order is the infix search's
-                    consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
-                    if meta:
-                        consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
-                else:
-                    title_words.append(words)
-                    meta_words.append(tokens(meta) if meta else ())
+                if meta:
+                    consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
                 years[paper.year].append(o)
                 venues[venue_key(paper.venue)].append(o)
                 status.append(record.status)
@@ -401,7 +377,6 @@ class SearchIndex(Matching):
                     notes[o] = notes_key(record.notes)
             if refresh:
                 self._refresh_vocabulary()
-        return None if postings else (title_words, meta_words)
 
     def _tie_breaks(self) -> array:
         """Per ordinal, what breaks a tie of scores: a ten-thousandth of the mean rating,

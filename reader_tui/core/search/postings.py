@@ -52,7 +52,10 @@ class FlatPostings(Mapping[str, Sequence[int]]):
 
     __slots__ = ("_bits", "_flat", "_segments", "_starts", "_vocab")
 
-    def __init__(self, vocab: list[str], starts: array, flat: array, segments: int = 1, bits: int = BITS) -> None:
+    def __init__(
+        self, vocab: list[str], starts: array, flat: array, segments: int = 1, bits: int | None = None
+    ) -> None:
+        bits = BITS if bits is None else bits
         if (
             segments < 1 or len(starts) != len(vocab) * segments + 1 or starts[-1] != len(flat)
             or flat.typecode != "H" or starts.typecode != "I" or not 0 < bits <= 16
@@ -92,28 +95,6 @@ class FlatPostings(Mapping[str, Sequence[int]]):
                     flat.extend(map(sub, ordinals[lo:hi], repeat(base)))
                 starts.append(len(flat))
                 lo = hi
-        return cls(vocab, starts, flat, segments, bits)
-
-    @classmethod
-    def from_counts(
-        cls, vocab: list[str], counts: Any, ordinals: Any, papers: int, bits: int | None = None
-    ) -> FlatPostings:
-        """Flat postings from numpy arrays: `counts[i]`, how many papers use `vocab[i]`,
-        and `ordinals`, theirs, word after word (ascending within a word)."""
-        import numpy as np
-
-        bits = BITS if bits is None else bits
-        segments = segments_for(papers, bits)
-        counts = np.asarray(counts, dtype=np.int64)
-        ordinals = np.asarray(ordinals, dtype=np.int64)
-        if segments > 1:  # one run per word and segment
-            cell = np.repeat(np.arange(len(vocab), dtype=np.int64) * segments, counts) + (ordinals >> bits)
-            counts = np.bincount(cell, minlength=len(vocab) * segments)
-            ordinals = ordinals & ((1 << bits) - 1)
-        starts = array("I", [0])
-        starts.frombytes(np.cumsum(counts, dtype=np.int64).astype(np.uint32).tobytes())
-        flat = array("H")
-        flat.frombytes(ordinals.astype(np.uint16).tobytes())
         return cls(vocab, starts, flat, segments, bits)
 
     def _cell(self, word: str) -> int:
@@ -212,15 +193,17 @@ class FlatPostings(Mapping[str, Sequence[int]]):
 _CHUNK = 4096
 
 
-def word_pairs(docs: Iterable[Iterable[str]], first: int = 0) -> tuple[list[str], Any]:
+def word_pairs(docs: Iterable[Iterable[str]], first: int = 0) -> tuple[list[str], list[Any]]:
     """The distinct (word, paper) pairs of many papers: `docs` yields each paper's words
     (repeats allowed), the first paper being ordinal `first`. Returns the words in
-    first-seen order and the pairs as a numpy array of 64-bit keys, `i << 32 | ordinal`
-    for `words[i]` (for `lay_out`).
+    first-seen order and the pairs, for `lay_out`: per chunk of at most 65,536 papers, its
+    first ordinal, the numbers of its words (ascending), how many of its papers use each,
+    and those papers (16-bit offsets from the first, ascending per word). At 100,000 papers
+    the 15 million pairs take 38 MB so, 120 MB as 64-bit keys.
 
     Every word gets its number the first time it is seen, by a C-level dict lookup (a
-    `defaultdict` whose factory counts); the pairs are made distinct by sorting the keys,
-    a chunk of papers at a time, not appended one by one.
+    `defaultdict` whose factory counts); the pairs are made distinct by sorting 64-bit
+    keys, a chunk at a time, not appended one by one.
     """
     import numpy as np
 
@@ -236,33 +219,69 @@ def word_pairs(docs: Iterable[Iterable[str]], first: int = 0) -> tuple[list[str]
         lengths = np.fromiter(map(len, chunk), dtype=np.int64, count=len(chunk))
         ids = np.fromiter(map(number, chain.from_iterable(chunk)), dtype=np.int64, count=int(lengths.sum()))
         papers = np.repeat(np.arange(o, o + len(chunk), dtype=np.int64), lengths)
-        o += len(chunk)
-        parts.append(_distinct((ids << 32) | papers))
-        del chunk, ids, papers
-    keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-    return list(numbers), keys
+        start, o = o, o + len(chunk)
+        del chunk
+        keys = _distinct((ids << 32) | papers)
+        del ids, papers
+        numbered = keys >> 32
+        runs = np.flatnonzero(np.concatenate(([True], numbered[1:] != numbered[:-1]))) if len(keys) else keys
+        parts.append((
+            start,
+            numbered[runs].astype(np.uint32),
+            np.diff(np.append(runs, len(keys))).astype(np.uint32),
+            ((keys & 0xFFFFFFFF) - start).astype(np.uint16),
+        ))
+    return list(numbers), parts
 
 
-def lay_out(words: list[str], keys: Any, place: Mapping[str, int], size: int) -> tuple[Any, Any]:
-    """`word_pairs`' output over a vocabulary of `size` words (`place`: word -> its index,
-    for every word of `words`): how many papers use each vocabulary word, and their
-    ordinals word after word, ascending (`FlatPostings.from_counts`)."""
+def lay_out(
+    words: list[str], parts: list[Any], place: Mapping[str, int], size: int, papers: int, bits: int | None = None
+) -> tuple[array, array, int, int]:
+    """`word_pairs`' output laid over a vocabulary of `size` words (`place`: word -> its
+    index, for every word of `words`), as `FlatPostings` takes it: (starts, flat,
+    segments, bits) for ordinals below `papers`.
+
+    A counting sort: the runs' lengths first, then each chunk's ordinals written in place
+    (a chunk holds each word's ordinals together and ascending, and the chunks come in
+    ordinal order). No array as long as all the pairs is made but the result: at 100,000
+    papers they are 15 million, and sorting them all at once held three 120 MB arrays.
+    """
     import numpy as np
 
-    rank = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))
-    keys = (rank[keys >> 32] << 32) | (keys & 0xFFFFFFFF)
-    keys.sort()
-    return np.bincount(keys >> 32, minlength=size), keys & 0xFFFFFFFF
+    bits = BITS if bits is None else bits
+    segments = segments_for(papers, bits)
+    cells = size * segments  # one run per word and segment
+    rank = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words)) * segments
 
+    def cell(part) -> tuple[Any, Any]:
+        """A chunk's pairs: their runs' cells, and their ordinals."""
+        start, numbered, users, offsets = part
+        ordinals = offsets.astype(np.int64) + start
+        return np.repeat(rank[numbered], users) + (ordinals >> bits), ordinals
 
-def bulk_postings(docs: Iterable[Iterable[str]], first: int = 0) -> tuple[list[str], list[str], Any, Any]:
-    """The postings of many papers at once (`word_pairs`): the words in first-seen order,
-    the same sorted, and as numpy arrays how many papers use each sorted word and their
-    ordinals, word after word, ascending."""
-    words, keys = word_pairs(docs, first)
-    ordered = sorted(words)
-    counts, ordinals = lay_out(words, keys, dict(zip(ordered, range(len(ordered)))), len(ordered))
-    return words, ordered, counts, ordinals
+    counts = np.zeros(cells, dtype=np.int64)
+    for part in parts:
+        counts += np.bincount(cell(part)[0], minlength=cells)
+    bounds = np.zeros(cells + 1, dtype=np.int64)
+    np.cumsum(counts, out=bounds[1:])
+    del counts
+    flat = np.empty(int(bounds[-1]), dtype=np.uint16)
+    cursor = bounds[:-1].copy()  # where each run's next ordinal goes
+    for part in parts:
+        at, ordinals = cell(part)
+        if not len(at):
+            continue
+        # a chunk's pairs of one cell are side by side: number them within their run
+        first = np.flatnonzero(np.concatenate(([True], at[1:] != at[:-1])))
+        length = np.diff(np.append(first, len(at)))
+        within = np.arange(len(at), dtype=np.int64) - np.repeat(first, length)
+        flat[cursor[at] + within] = ordinals & ((1 << bits) - 1)
+        cursor[at[first]] += length
+    starts = array("I")
+    starts.frombytes(memoryview(bounds.astype(np.uint32)).cast("B"))
+    ordinals = array("H")
+    ordinals.frombytes(memoryview(flat).cast("B"))
+    return starts, ordinals, segments, bits
 
 
 def _distinct(keys):
@@ -278,4 +297,4 @@ def _distinct(keys):
     return keys[keep]
 
 
-__all__ = ["BITS", "FlatPostings", "bulk_postings", "lay_out", "segments_for", "word_pairs"]
+__all__ = ["BITS", "FlatPostings", "lay_out", "segments_for", "word_pairs"]

@@ -16,7 +16,7 @@ from reader_tui.core.search import cache as search_cache
 from reader_tui.core.search import index as index_module
 from reader_tui.core.search import postings
 from reader_tui.core.search.index import SearchIndex
-from reader_tui.core.search.postings import FlatPostings, bulk_postings, segments_for
+from reader_tui.core.search.postings import FlatPostings, lay_out, segments_for, word_pairs
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "papers_sample.jsonl"
 QUERIES = [
@@ -34,6 +34,7 @@ def papers() -> list[PaperView]:
 def _build(papers, monkeypatch, *, bulk: bool) -> SearchIndex:
     with monkeypatch.context() as m:
         m.setattr(index_module, "BULK_MIN", 1 if bulk else 10**9)
+        m.setattr(postings, "_CHUNK", 7)  # many chunks of papers, as a long list has
         return SearchIndex.build(papers)
 
 
@@ -63,12 +64,19 @@ def test_a_bulk_built_index_takes_more_papers_like_a_fresh_build(papers, monkeyp
         assert grown.search(query) == fresh.search(query), query
 
 
-def test_bulk_postings_are_distinct_ascending_and_word_sorted():
-    words, ordered, counts, ordinals = bulk_postings([["b", "a", "b"], [], ["c", "a"], ["a"]], first=10)
-    assert words == ["b", "a", "c"] and ordered == ["a", "b", "c"]
-    assert counts.tolist() == [3, 1, 1] and ordinals.tolist() == [10, 12, 13, 10, 12]
-    words, ordered, counts, ordinals = bulk_postings([])
-    assert words == ordered == [] and len(counts) == len(ordinals) == 0
+def _laid_out(docs, vocab, papers, bits=None, first=0) -> FlatPostings:
+    words, pairs = word_pairs(docs, first)
+    return FlatPostings(vocab, *lay_out(words, pairs, dict(zip(vocab, range(len(vocab)))), len(vocab), papers, bits))
+
+
+def test_word_pairs_are_distinct_ascending_and_laid_out_in_vocabulary_order():
+    docs = [["b", "a", "b"], [], ["c", "a"], ["a"]]
+    words, pairs = word_pairs(docs, first=10)
+    assert words == ["b", "a", "c"] and sum(len(part[3]) for part in pairs) == 5  # each (word, paper) once
+    flat = _laid_out(docs, ["a", "b", "c", "d"], papers=14, first=10)
+    assert {w: list(o) for w, o in flat.items()} == {"a": [10, 12, 13], "b": [10], "c": [12]}
+    empty = _laid_out([], [], papers=1)
+    assert len(empty) == 0 and empty.arrays[0].tolist() == [0]
 
 
 SAMPLE = {"alpha": [0, 1, 5, 9, 10], "beta": [3], "delta": [7, 8, 9, 11], "gamma": []}
@@ -89,8 +97,8 @@ def test_segmented_postings_read_back_the_same_ordinals(bits):
     assert [ordinals[indptr[i]:indptr[i + 1]].tolist() for i in range(len(VOCAB))] == [
         SAMPLE.get(w, []) for w in VOCAB
     ]
-    counts = [len(SAMPLE.get(w, [])) for w in VOCAB]
-    again = FlatPostings.from_counts(VOCAB, counts, [o for w in VOCAB for o in SAMPLE.get(w, [])], 12, bits)
+    docs = [[w for w, ordinals in SAMPLE.items() if o in ordinals] for o in range(12)]
+    again = _laid_out(docs, VOCAB, 12, bits)  # the numpy build lays them out the same
     assert again.arrays == flat.arrays and again.segments == flat.segments
     # thawed to growable arrays of full ordinals
     thawed = flat.thaw()
@@ -110,6 +118,7 @@ def test_an_index_of_segmented_postings_searches_and_caches_like_one_segment(pap
     plain = SearchIndex.build(papers)
     with monkeypatch.context() as m:
         m.setattr(postings, "BITS", 5)  # 32 papers a segment: the fixture's 300 take ten
+        m.setattr(postings, "_CHUNK", 13)  # chunks across segments
         m.setattr(index_module, "BULK_MIN", 1)
         segmented = SearchIndex.build(papers)
         assert segmented._post[2].segments == 10
