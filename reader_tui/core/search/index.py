@@ -232,7 +232,6 @@ class SearchIndex(Matching):
         runs it first.
         """
         index = cls()
-        records = records if isinstance(records, list) else list(records)
         with gc_paused():
             index._append(records, refresh=not abstracts)
             if abstracts:
@@ -267,8 +266,8 @@ class SearchIndex(Matching):
             self._acronyms = mine_acronyms(r.abstract for r in self._records)
 
     def _index_all_abstracts(self) -> None:
-        """Index every abstract of a list at once (`postings.word_pairs`: numpy sorts the
-        word/paper pairs, where appending them one by one was most of a build), and leave
+        """Index every abstract of a list at once (`postings.word_pairs` and `lay_out`: numpy
+        arrays of word/paper pairs, where appending them one by one was most of a build), and leave
         every field flat over the new vocabulary, as a loaded index is. The title and
         meta words were appended as they came (`_append`): holding every paper's words
         for a numpy pass was 200 MB at 100,000 papers, for a tenth of a second.
