@@ -61,7 +61,7 @@ from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
 from .acronyms import mine as mine_acronyms
-from .postings import FlatPostings, lay_out, word_pairs
+from .postings import FlatPostings
 from .query import Query, in_bounds, number_bounds, parse_query, year_bounds
 from .scoring import (
     ABSTRACT,
@@ -106,9 +106,6 @@ def venue_key(venue: str | None) -> str:
 
 
 _NAN = float("nan")
-#: From this many papers on, a list's abstracts are indexed at once with numpy
-#: (`postings.word_pairs`); fewer are appended one by one (no numpy to import).
-BULK_MIN = 1000
 _AREA_STOPWORDS = frozenset({"and", "or", "of", "to", "for", "the", "in", "on", "other", "e", "g", "eg", "etc", "including"})
 
 
@@ -224,12 +221,10 @@ class SearchIndex(Matching):
     def build(cls, records: Iterable, *, abstracts: bool = True) -> SearchIndex:
         """Index `records` (in list order, which filter-only queries keep).
 
-        Tokenising abstracts is most of the work (3.8 million words at 20,000 papers).
-        From `BULK_MIN` papers on, their postings are made at once with numpy
-        (`postings.word_pairs`), and every field comes out flat, as a loaded index's. With
-        `abstracts=False` the abstracts are left to `index_abstracts()`, which an app can
-        run in a worker right after start-up; a search that needs abstracts before that
-        runs it first.
+        Tokenising abstracts is most of the work (3.8 million words at 20,000 papers,
+        about 2 s on a slow 2-core machine). With `abstracts=False` it is left to
+        `index_abstracts()`, which an app can run in a worker right after start-up; a
+        search that needs abstracts before that runs it first.
         """
         index = cls()
         with gc_paused():
@@ -250,41 +245,19 @@ class SearchIndex(Matching):
             if start == len(self._ids):
                 return
             self._thaw()
-            if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
-                self._index_all_abstracts()  # a whole list's: at once
-                return
             post = self._post[ABSTRACT]
             get, append = post.__getitem__, array.append
             consume = deque(maxlen=0).extend
             for o in range(start, len(self._ids)):
                 abstract = self._records[o].abstract
                 if abstract:
-                    # map(append, ...) keeps the per-token loop in C
+                    # map(append, ...) keeps the per-token loop in C: these appends are
+                    # half of the build's time, and a numpy build of the pairs was no
+                    # faster (see `postings`)
                     consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
             self._refresh_vocabulary()
             self._abstracts_done = len(self._ids)
             self._acronyms = mine_acronyms(r.abstract for r in self._records)
-
-    def _index_all_abstracts(self) -> None:
-        """Index every abstract of a list at once (`postings.word_pairs` and `lay_out`: numpy
-        arrays of word/paper pairs, where appending them one by one was most of a build), and leave
-        every field flat over the new vocabulary, as a loaded index is. The title and
-        meta words were appended as they came (`_append`): holding every paper's words
-        for a numpy pass was 200 MB at 100,000 papers, for a tenth of a second.
-        Callers hold the lock."""
-        n = len(self._ids)
-        abstracts = (r.abstract for r in self._records)
-        words, pairs = word_pairs(tokens(a) if a else () for a in abstracts)
-        title_post, meta_post, _ = self._post
-        title_vocab = list(title_post)
-        vocab = sorted(set(title_post).union(meta_post, words))
-        place = dict(zip(vocab, range(len(vocab))))
-        abstract = FlatPostings(vocab, *lay_out(words, pairs, place, len(vocab), n))
-        del pairs
-        self._post = (FlatPostings.of(vocab, title_post, n), FlatPostings.of(vocab, meta_post, n), abstract)
-        self._refresh_vocabulary(vocab, title_vocab)
-        self._abstracts_done = n
-        self._acronyms = mine_acronyms(r.abstract for r in self._records)
 
     def __len__(self) -> int:
         return len(self._ids) - len(self._removed)

@@ -1,7 +1,7 @@
-"""The flat postings: a whole list's abstracts indexed at once (numpy) give exactly the
-postings and results of indexing them one paper at a time; ordinals kept in 16 bits,
-in segments once a list outgrows them, read back as the same ordinals; and a cached
-index of segmented postings loads and searches like a fresh build."""
+"""The flat postings: ordinals kept in 16 bits, in segments once a list outgrows them,
+read back as the same ordinals; a cached index of segmented postings loads and searches
+like a fresh build; an index built, flattened and grown again searches like a fresh one;
+acronyms read whatever the length of their words."""
 
 from __future__ import annotations
 
@@ -13,10 +13,9 @@ import pytest
 from benchmarks.synthetic import load_views
 from reader_tui.core.model import PaperView
 from reader_tui.core.search import cache as search_cache
-from reader_tui.core.search import index as index_module
 from reader_tui.core.search import postings
 from reader_tui.core.search.index import SearchIndex
-from reader_tui.core.search.postings import FlatPostings, lay_out, segments_for, word_pairs
+from reader_tui.core.search.postings import FlatPostings, segments_for
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "papers_sample.jsonl"
 QUERIES = [
@@ -31,52 +30,19 @@ def papers() -> list[PaperView]:
     return load_views(FIXTURE)
 
 
-def _build(papers, monkeypatch, *, bulk: bool) -> SearchIndex:
-    with monkeypatch.context() as m:
-        m.setattr(index_module, "BULK_MIN", 1 if bulk else 10**9)
-        m.setattr(postings, "_CHUNK", 7)  # many chunks of papers, as a long list has
-        return SearchIndex.build(papers)
-
-
 def _fields(index: SearchIndex) -> list[dict[str, list[int]]]:
     return [{word: list(ordinals) for word, ordinals in post.items()} for post in index._post]
 
 
-def test_bulk_build_gives_the_postings_and_results_of_one_by_one(papers, monkeypatch):
-    bulk, single = _build(papers, monkeypatch, bulk=True), _build(papers, monkeypatch, bulk=False)
-    assert all(isinstance(post, FlatPostings) for post in bulk._post)  # built flat, as loaded
-    assert not isinstance(single._post[2], FlatPostings)  # the other path really ran
-    assert _fields(bulk) == _fields(single)
-    assert bulk._vocab == single._vocab and bulk._by_length == single._by_length
-    assert bulk._title_vocab == single._title_vocab and bulk._acronyms == single._acronyms
-    for query in QUERIES:
-        assert bulk.search(query) == single.search(query), query
-
-
-def test_a_bulk_built_index_takes_more_papers_like_a_fresh_build(papers, monkeypatch):
-    with monkeypatch.context() as m:
-        m.setattr(index_module, "BULK_MIN", 1)
-        grown = SearchIndex.build(papers[:-5])
-        grown.add(papers[-5:])
-        fresh = SearchIndex.build(papers)
-    assert _fields(grown) == _fields(fresh)
+def test_a_flattened_index_that_takes_more_papers_searches_like_a_fresh_build(papers):
+    grown = SearchIndex.build(papers[:-5])
+    vocab, n = grown._vocab, len(grown._ids)
+    grown._post = tuple(FlatPostings.of(vocab, post, n) for post in grown._post)  # as loaded
+    grown.add(papers[-5:])
+    fresh = SearchIndex.build(papers)
+    assert _fields(grown) == _fields(fresh) and grown._title_vocab == fresh._title_vocab
     for query in QUERIES:
         assert grown.search(query) == fresh.search(query), query
-
-
-def _laid_out(docs, vocab, papers, bits=None, first=0) -> FlatPostings:
-    words, pairs = word_pairs(docs, first)
-    return FlatPostings(vocab, *lay_out(words, pairs, dict(zip(vocab, range(len(vocab)))), len(vocab), papers, bits))
-
-
-def test_word_pairs_are_distinct_ascending_and_laid_out_in_vocabulary_order():
-    docs = [["b", "a", "b"], [], ["c", "a"], ["a"]]
-    words, pairs = word_pairs(docs, first=10)
-    assert words == ["b", "a", "c"] and sum(len(part[3]) for part in pairs) == 5  # each (word, paper) once
-    flat = _laid_out(docs, ["a", "b", "c", "d"], papers=14, first=10)
-    assert {w: list(o) for w, o in flat.items()} == {"a": [10, 12, 13], "b": [10], "c": [12]}
-    empty = _laid_out([], [], papers=1)
-    assert len(empty) == 0 and empty.arrays[0].tolist() == [0]
 
 
 SAMPLE = {"alpha": [0, 1, 5, 9, 10], "beta": [3], "delta": [7, 8, 9, 11], "gamma": []}
@@ -92,14 +58,11 @@ def test_segmented_postings_read_back_the_same_ordinals(bits):
     assert "gamma" not in flat and "epsilon" not in flat and flat.get("zeta") is None
     with pytest.raises(KeyError):
         flat["gamma"]
-    # the numpy form (what "for you" reads) and the one built from numpy agree
+    # the numpy form (what "for you" reads)
     indptr, ordinals = flat.columns()
     assert [ordinals[indptr[i]:indptr[i + 1]].tolist() for i in range(len(VOCAB))] == [
         SAMPLE.get(w, []) for w in VOCAB
     ]
-    docs = [[w for w, ordinals in SAMPLE.items() if o in ordinals] for o in range(12)]
-    again = _laid_out(docs, VOCAB, 12, bits)  # the numpy build lays them out the same
-    assert again.arrays == flat.arrays and again.segments == flat.segments
     # thawed to growable arrays of full ordinals
     thawed = flat.thaw()
     assert {w: list(o) for w, o in thawed.items()} == {w: o for w, o in SAMPLE.items() if o}
@@ -116,19 +79,17 @@ def test_sixteen_bit_ordinals_halve_the_postings():
 
 def test_an_index_of_segmented_postings_searches_and_caches_like_one_segment(papers, monkeypatch, tmp_path):
     plain = SearchIndex.build(papers)
+    cache = tmp_path / "search.idx"
     with monkeypatch.context() as m:
         m.setattr(postings, "BITS", 5)  # 32 papers a segment: the fixture's 300 take ten
-        m.setattr(postings, "_CHUNK", 13)  # chunks across segments
-        m.setattr(index_module, "BULK_MIN", 1)
-        segmented = SearchIndex.build(papers)
-        assert segmented._post[2].segments == 10
-        cache = tmp_path / "search.idx"
-        assert search_cache.save(segmented, cache)
+        assert search_cache.save(SearchIndex.build(papers), cache)
     loaded = search_cache.load(papers, cache)
-    assert loaded is not None and loaded._post[2].segments == 10
-    assert _fields(segmented) == _fields(plain) == _fields(loaded)
+    assert loaded is not None and loaded._post[2].segments == 10 and loaded._post[2].bits == 5
+    assert _fields(plain) == _fields(loaded)
     for query in QUERIES:
-        assert segmented.search(query) == plain.search(query) == loaded.search(query), query
+        assert plain.search(query) == loaded.search(query), query
+    loaded.add([])  # thawed and flat again on save: still the same
+    assert _fields(plain) == _fields(loaded)
 
 
 def test_acronyms_are_read_whatever_the_length_of_their_words():
