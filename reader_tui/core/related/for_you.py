@@ -90,10 +90,8 @@ class Features:
         blocks, words = [], []
         names = ("title", "meta", "abstract")
         for name, weight, post in zip(names, FIELD_WEIGHTS, posts):
-            flat = post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post)
-            starts, ordinals = flat.arrays
-            indptr = np.frombuffer(starts, dtype=np.uint32).astype(np.int64)
-            rows = np.frombuffer(ordinals, dtype=np.uint32).astype(np.int32)
+            flat = post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post, n)
+            indptr, rows = flat.columns()
             df = np.diff(indptr)
             # words in 2 papers at least and in at most a quarter of them: the rest say nothing
             keep = (df >= 2) & (df <= n // 4 + 1) & ~np.isin(np.arange(len(vocab)), stop)

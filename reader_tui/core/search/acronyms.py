@@ -36,28 +36,55 @@ def singular(word: str) -> str:
 _WORD = re.compile(r"[^\W_]+")
 
 
-def _expansion(before: str, letters: str) -> tuple[str, ...] | None:
-    """The words at the end of `before` whose initials spell `letters`, or None. A
-    common word may be an initial ("chain of thought": CoT) or skipped ("reinforcement
-    learning from human feedback": RLHF)."""
-    words = _WORD.findall(before[-120:].lower())
-    if not words or words[-1][0] != letters[-1]:
-        return None  # most parentheses: cheap to refuse
+_TOO_FEW: list[str] = []  # `_initials` reached the window's first word, perhaps cut
+
+
+def _initials(words: list[str], letters: str, whole: bool) -> list[str] | None:
+    """The last words of `words` whose initials spell `letters` (the last one first), or
+    None when they do not. Unless `words` are the `whole` text's, their first word may be
+    cut: `_TOO_FEW` when the choice reaches it."""
     chosen: list[str] = []
     need = len(letters)
-    for word in reversed(words):
+    for i in range(len(words) - 1, -1, -1):
         if need == 0:
-            break
+            return chosen
+        if i == 0 and not whole:
+            return _TOO_FEW
+        word = words[i]
         if word[0] == letters[need - 1]:
             chosen.append(word)
             need -= 1
         elif not (word in _SKIPPED and chosen):
             return None
-    if need:
+    return chosen if need == 0 else None
+
+
+def _expansion(before: str, letters: str) -> tuple[str, ...] | None:
+    """The words at the end of `before` whose initials spell `letters`, or None. A
+    common word may be an initial ("chain of thought": CoT) or skipped ("reinforcement
+    learning from human feedback": RLHF)."""
+    # The words are read from the end: a window of a dozen letters per initial nearly
+    # always holds them. Only the window's first word may be cut: the whole text is read
+    # when the choice reaches it (the same result, for a fraction of the regex work).
+    window = 12 * len(letters) + 12
+    while True:
+        whole = window >= len(before)
+        words = _WORD.findall(before[-window:].lower())
+        if whole or len(words) > 1:
+            if not words or words[-1][0] != letters[-1]:
+                return None  # most parentheses: cheap to refuse
+            chosen = _initials(words, letters, whole)
+            if chosen is not _TOO_FEW:
+                break
+        window = len(before)
+    if not chosen:
         return None
     chosen.reverse()
     chosen[-1] = singular(chosen[-1])
-    return tuple(tokens(" ".join(chosen)))
+    joined = " ".join(chosen)
+    # lower-case ASCII letters and digits are tokens already (most definitions): the
+    # tokeniser is only needed for accents
+    return tuple(chosen) if joined.isascii() else tuple(tokens(joined))
 
 
 def mine(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:

@@ -46,8 +46,9 @@ from .postings import FlatPostings
 #: 2: titles, names and venues indexed as displayed, accents folded;
 #: 3: nested-brace accents ({\c{c}}), letter commands (\ss, \"\i) and ø ł ß æ folded;
 #: 4: each field's postings flat over the vocabulary (`FlatPostings`), title words' order kept,
-#: their arrays raw after the pickle; 5: the acronyms the abstracts define
-FORMAT = 5
+#: their arrays raw after the pickle; 5: the acronyms the abstracts define; 6: ordinals in
+#: 16 bits, in segments of 65,536 papers (`postings.FlatPostings`)
+FORMAT = 6
 KIND = "search index"
 #: The attributes of a SearchIndex this module knows how to store or rebuild (a test checks
 #: that the index has no others, so a new field cannot be silently left out of the cache).
@@ -122,11 +123,13 @@ def _state(index: SearchIndex) -> dict:
     and is what a loaded index keeps: each field's postings as two flat arrays over the
     sorted vocabulary (`FlatPostings`), not tens of thousands of small arrays."""
     vocab = index._vocab
-    fields = []
+    fields, shapes = [], []
     for post in index._post:
-        flat = post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post)
+        flat = post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post, len(index._ids))
         fields.append(flat.arrays)
+        shapes.append((flat.segments, flat.bits))
     return {
+        "shapes": shapes,
         "n": len(index._ids),
         "fields": fields,
         "vocab": "\n".join(vocab),  # words are tokens: never whitespace, so a newline separates them
@@ -181,7 +184,10 @@ def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
     index._records = list(records)
     vocab = state["vocab"].split("\n") if state["vocab"] else []
     # flat, sharing the vocabulary's strings (FlatPostings checks that they line up)
-    index._post = tuple(FlatPostings(vocab, starts, flat) for starts, flat in state["fields"])
+    index._post = tuple(
+        FlatPostings(vocab, starts, flat, segments, bits)
+        for (starts, flat), (segments, bits) in zip(state["fields"], state["shapes"], strict=True)
+    )
     if len(index._post) != 3:
         raise ValueError("damaged postings")
     index._titles = titles

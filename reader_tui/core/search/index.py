@@ -50,13 +50,13 @@ from array import array
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Iterable
 from functools import lru_cache, partial
-from itertools import repeat
-from operator import add
+from itertools import filterfalse, repeat
+from operator import add, mul, sub
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from ..gc_pause import gc_paused
-from ..model import Status, has_conflict
+from ..model import PaperView, Status, has_conflict
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
@@ -150,6 +150,11 @@ class Hit(NamedTuple):
     matched: tuple[str, ...]
 
 
+#: A Hit made from an (id, score, matched) tuple in C (a NamedTuple's own __new__ is Python:
+#: 40,000 hits of a common word at 100,000 papers took 50 ms to make that way)
+_make_hit = partial(tuple.__new__, Hit)
+
+
 class SearchResult(list):
     """The hits, best first. `partial` is True when no paper matched every word and
     these are the best partial matches instead; `complete` is how many of the hits match
@@ -216,10 +221,10 @@ class SearchIndex(Matching):
     def build(cls, records: Iterable, *, abstracts: bool = True) -> SearchIndex:
         """Index `records` (in list order, which filter-only queries keep).
 
-        Tokenising abstracts is most of the work (about 2 s for 20,000 papers on a slow
-        2-core machine, against 0.3 s for everything else). With `abstracts=False` it is
-        left to `index_abstracts()`, which an app can run in a worker right after
-        start-up; a search that needs abstracts before that runs it first.
+        Tokenising abstracts is most of the work (3.8 million words at 20,000 papers,
+        about 2 s on a slow 2-core machine). With `abstracts=False` it is left to
+        `index_abstracts()`, which an app can run in a worker right after start-up; a
+        search that needs abstracts before that runs it first.
         """
         index = cls()
         with gc_paused():
@@ -237,8 +242,9 @@ class SearchIndex(Matching):
         """Tokenise the abstracts not yet indexed (idempotent, thread-safe)."""
         with self._lock, gc_paused():
             start = self._abstracts_done
-            if start < len(self._ids):
-                self._thaw()
+            if start == len(self._ids):
+                return
+            self._thaw()
             post = self._post[ABSTRACT]
             get, append = post.__getitem__, array.append
             consume = deque(maxlen=0).extend
@@ -246,12 +252,12 @@ class SearchIndex(Matching):
                 abstract = self._records[o].abstract
                 if abstract:
                     # map(append, ...) keeps the per-token loop in C: these appends are
-                    # the bulk of the build time
+                    # half of the build's time, and a numpy build of the pairs was no
+                    # faster (see `postings`)
                     consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
+            self._refresh_vocabulary()
             self._abstracts_done = len(self._ids)
-            if start < self._abstracts_done:
-                self._acronyms = mine_acronyms(r.abstract for r in self._records)
-                self._refresh_vocabulary()
+            self._acronyms = mine_acronyms(r.abstract for r in self._records)
 
     def __len__(self) -> int:
         return len(self._ids) - len(self._removed)
@@ -306,34 +312,41 @@ class SearchIndex(Matching):
             )
 
     def _append(self, records: Iterable, refresh: bool = True) -> None:
+        """Index `records` after those indexed, all but their abstracts."""
         consume = deque(maxlen=0).extend
         append = array.append
         with self._lock:
             self._thaw()
             title_post, meta_post, _ = self._post
             self._keys = None
+            ids, ordinal, kept, titles, status = self._ids, self._ordinal, self._records, self._titles, self._status
+            years, venues, tags, notes = self._years, self._venues, self._tags, self._notes
             for record in records:
-                o = len(self._ids)
-                self._ids.append(record.id)
-                self._ordinal[record.id] = o
-                self._records.append(record)
+                o = len(ids)
+                pid = record.id
+                ids.append(pid)
+                ordinal[pid] = o
+                kept.append(record)
+                # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
+                paper = record.paper if type(record) is PaperView else record
                 # titles, names and venues as the user reads them (LaTeX rendered), so
                 # "Vélez" finds V{\'e}lez; abstracts are tokenised as they are (too long
                 # to render at every build), the tokeniser reading their accents
-                words = tokens(f"{search_text(record.title)} {record.short_name or ''}")
-                self._titles.append(" ".join(words))
-                consume(map(append, map(title_post.__getitem__, set(words)), repeat(o)))
-                meta = search_texts((*record.keywords, *record.authors))
+                words = tokens(f"{search_text(record.title)} {paper.short_name or ''}")
+                titles.append(" ".join(words))
+                # first-seen order (not a set's): the title words' order is the infix search's
+                consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
+                meta = search_texts((*paper.keywords, *record.authors))
                 if meta:
                     consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
-                self._years[record.year].append(o)
-                self._venues[venue_key(record.venue)].append(o)
-                self._status.append(record.status)
-                self._index_review(o, record)
+                years[paper.year].append(o)
+                venues[venue_key(paper.venue)].append(o)
+                status.append(record.status)
+                self._index_review(o, paper)
                 if record.tags:
-                    self._tags[o] = tag_keys(record.tags)
+                    tags[o] = tag_keys(record.tags)
                 if record.notes:
-                    self._notes[o] = notes_key(record.notes)
+                    notes[o] = notes_key(record.notes)
             if refresh:
                 self._refresh_vocabulary()
 
@@ -370,16 +383,16 @@ class SearchIndex(Matching):
         if getattr(record, "withdrawn", False):
             self._withdrawn.add(o)
 
-    def _refresh_vocabulary(self) -> None:
+    def _refresh_vocabulary(self, vocab: list[str] | None = None, title_vocab: list[str] | None = None) -> None:
         """Rebuild the sorted vocabulary (prefixes), its length buckets (typos) and the
-        title words (infixes); drop cached expansions. Callers hold the lock."""
+        title words (infixes), unless given; drop cached expansions. Callers hold the lock."""
         title_post, meta_post, abstract_post = self._post
-        self._vocab = sorted(set(title_post).union(meta_post, abstract_post))
+        self._vocab = sorted(set(title_post).union(meta_post, abstract_post)) if vocab is None else vocab
         by_length: dict[int, list[str]] = defaultdict(list)
         for word in self._vocab:
             by_length[len(word)].append(word)
         self._by_length = dict(by_length)
-        self._title_vocab = list(title_post)
+        self._title_vocab = list(title_post) if title_vocab is None else title_vocab
         self._cache.clear()
 
     # -- searching ------------------------------------------------------------------
@@ -411,7 +424,8 @@ class SearchIndex(Matching):
         if not words and not query.phrases:
             ordinals = range(len(self._ids)) if allowed is None else sorted(allowed)
             removed = self._removed
-            result.extend(Hit(self._ids[o], 0.0, ()) for o in ordinals if o not in removed)
+            kept = filterfalse(removed.__contains__, ordinals) if removed else ordinals
+            result.extend(map(_make_hit, zip(map(self._ids.__getitem__, kept), repeat(0.0), repeat(()))))
             return result[:limit] if limit is not None else result
 
         words = list(dict.fromkeys(words))
@@ -445,7 +459,10 @@ class SearchIndex(Matching):
         if withdrawn.isdisjoint(scores):
             withdrawn = set()
         if len(covered) < len(ranked) or withdrawn:  # else the order stands (the usual case)
-            ranked = sorted(ranked, key=lambda o: (o not in covered, o in withdrawn))
+            # (covered first, withdrawn last in each) as one key per hit made in C: -2 covered,
+            # -1 covered and withdrawn, 0 neither, 1 withdrawn (the sort is stable)
+            order = map(sub, map(withdrawn.__contains__, ranked), map(mul, map(covered.__contains__, ranked), repeat(2)))
+            ranked = sorted(ranked, key=dict(zip(ranked, order)).__getitem__)
         if found is not None and (allowed is None or found in allowed):
             ranked = [found] + [o for o in ranked if o != found]
             scores.setdefault(found, 0.0)
@@ -465,8 +482,8 @@ class SearchIndex(Matching):
         matched = dict(zip(combos, combos))
         for combo in matched:
             matched[combo] = _matched(*combo)
-        result.extend(map(Hit, map(self._ids.__getitem__, ranked), map(scores.__getitem__, ranked),
-                          map(matched.__getitem__, combos)))
+        result.extend(map(_make_hit, zip(map(self._ids.__getitem__, ranked), map(scores.__getitem__, ranked),
+                                         map(matched.__getitem__, combos))))
         return result
 
     # -- filters --------------------------------------------------------------------

@@ -1,0 +1,110 @@
+"""The flat postings: ordinals kept in 16 bits, in segments once a list outgrows them,
+read back as the same ordinals; a cached index of segmented postings loads and searches
+like a fresh build; an index built, flattened and grown again searches like a fresh one;
+acronyms read whatever the length of their words."""
+
+from __future__ import annotations
+
+from array import array
+from pathlib import Path
+
+import pytest
+
+from benchmarks.synthetic import load_views
+from reader_tui.core.model import PaperView
+from reader_tui.core.search import cache as search_cache
+from reader_tui.core.search import postings
+from reader_tui.core.search.index import SearchIndex
+from reader_tui.core.search.postings import FlatPostings, segments_for
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "papers_sample.jsonl"
+QUERIES = [
+    "conformal singleton", "geopurfy", "log-lin atten", "NorMuon", "attenton sparse", "llm", "rl",
+    "large language models", '"linear attention" -softmax', "year:2026 reasoning", "pre training",
+    "diffusion language model inference", "the", "-diffusion", "does reinforcement learning improve reasoning",
+]
+
+
+@pytest.fixture(scope="module")
+def papers() -> list[PaperView]:
+    return load_views(FIXTURE)
+
+
+def _fields(index: SearchIndex) -> list[dict[str, list[int]]]:
+    return [{word: list(ordinals) for word, ordinals in post.items()} for post in index._post]
+
+
+def test_a_flattened_index_that_takes_more_papers_searches_like_a_fresh_build(papers):
+    grown = SearchIndex.build(papers[:-5])
+    vocab, n = grown._vocab, len(grown._ids)
+    grown._post = tuple(FlatPostings.of(vocab, post, n) for post in grown._post)  # as loaded
+    grown.add(papers[-5:])
+    fresh = SearchIndex.build(papers)
+    assert _fields(grown) == _fields(fresh) and grown._title_vocab == fresh._title_vocab
+    for query in QUERIES:
+        assert grown.search(query) == fresh.search(query), query
+
+
+SAMPLE = {"alpha": [0, 1, 5, 9, 10], "beta": [3], "delta": [7, 8, 9, 11], "gamma": []}
+VOCAB = ["alpha", "beta", "delta", "epsilon", "gamma"]
+
+
+@pytest.mark.parametrize("bits", [16, 2, 1])
+def test_segmented_postings_read_back_the_same_ordinals(bits):
+    flat = FlatPostings.of(VOCAB, SAMPLE, papers=12, bits=bits)
+    assert flat.segments == segments_for(12, bits) and flat.arrays[1].typecode == "H"
+    assert {w: list(flat[w]) for w in flat} == {w: o for w, o in SAMPLE.items() if o}
+    assert list(flat) == ["alpha", "beta", "delta"] and len(flat) == 3
+    assert "gamma" not in flat and "epsilon" not in flat and flat.get("zeta") is None
+    with pytest.raises(KeyError):
+        flat["gamma"]
+    # the numpy form (what "for you" reads)
+    indptr, ordinals = flat.columns()
+    assert [ordinals[indptr[i]:indptr[i + 1]].tolist() for i in range(len(VOCAB))] == [
+        SAMPLE.get(w, []) for w in VOCAB
+    ]
+    # thawed to growable arrays of full ordinals
+    thawed = flat.thaw()
+    assert {w: list(o) for w, o in thawed.items()} == {w: o for w, o in SAMPLE.items() if o}
+    assert all(isinstance(o, array) and o.typecode == "I" for o in thawed.values())
+
+
+def test_sixteen_bit_ordinals_halve_the_postings():
+    many = {"word": list(range(0, 70000, 3))}
+    flat = FlatPostings.of(["word"], many, papers=70000)
+    starts, ordinals = flat.arrays
+    assert flat.segments == 2 and ordinals.itemsize == 2 and len(ordinals) == len(many["word"])
+    assert list(flat["word"]) == many["word"]
+
+
+def test_an_index_of_segmented_postings_searches_and_caches_like_one_segment(papers, monkeypatch, tmp_path):
+    plain = SearchIndex.build(papers)
+    cache = tmp_path / "search.idx"
+    with monkeypatch.context() as m:
+        m.setattr(postings, "BITS", 5)  # 32 papers a segment: the fixture's 300 take ten
+        assert search_cache.save(SearchIndex.build(papers), cache)
+    loaded = search_cache.load(papers, cache)
+    assert loaded is not None and loaded._post[2].segments == 10 and loaded._post[2].bits == 5
+    assert _fields(plain) == _fields(loaded)
+    for query in QUERIES:
+        assert plain.search(query) == loaded.search(query), query
+    loaded.add([])  # thawed and flat again on save: still the same
+    assert _fields(plain) == _fields(loaded)
+
+
+def test_acronyms_are_read_whatever_the_length_of_their_words():
+    # the expansion's words are read from a window at the end of the text first: words
+    # longer than it holds, or a definition at the very start, still count
+    from reader_tui.core.search.acronyms import mine
+
+    long = "Incomprehensibilities Electroencephalographically Characterised Measurements (IECM)"
+    texts = [
+        f"We study {long}.", f"Our {long} help.",
+        "Reinforcement Learning (RL) at the start.", "Reinforcement Learning (RL) again.",
+        "Chain of Thought (CoT) is used; see chain of thought (CoT).",
+        "Direct preference optimization (DPO), a kind of RL from human feedback (RLHF).",
+    ]
+    found = mine(texts)
+    assert found["iecm"] == ("incomprehensibilities", "electroencephalographically", "characterised", "measurement")
+    assert found["rl"] == ("reinforcement", "learning") and found["cot"] == ("chain", "of", "thought")
+    assert "dpo" not in found  # seen once: not trusted
