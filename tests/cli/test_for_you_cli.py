@@ -70,3 +70,10 @@ def test_search_says_when_not_every_word_matched(reader_tui: Cli, db: str) -> No
     assert "no paper has every word of 'protein xylophone'" in err
     _, err = reader_tui("list", "--db", db, "--search", "protein folding")
     assert err == ""
+
+
+def test_a_query_of_fields_alone_says_nothing_of_words(reader_tui: Cli, db: str) -> None:
+    """`status:to-read` has no words to cover: every paper it lists fits it whole."""
+    reader_tui("status", "--db", db, "to-read", "opt3")
+    out, err = reader_tui("list", "--db", db, "--search", "status:to-read")
+    assert out.count("\n") == 1 and err == ""

@@ -426,7 +426,10 @@ class SearchIndex(Matching):
             removed = self._removed
             kept = filterfalse(removed.__contains__, ordinals) if removed else ordinals
             result.extend(map(_make_hit, zip(map(self._ids.__getitem__, kept), repeat(0.0), repeat(()))))
-            return result[:limit] if limit is not None else result
+            if limit is not None:
+                del result[limit:]
+            result.complete = len(result)  # no words to cover: every hit fits the query whole
+            return result
 
         words = list(dict.fromkeys(words))
         # earlier words are complete; the last one may still be being typed
