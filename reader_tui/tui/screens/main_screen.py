@@ -355,12 +355,9 @@ class MainScreen(Screen):
         """Sync now: what `reader-tui sync` does, in a thread; one line says how it went."""
         if self.library.read_only:
             self.say("sync: the library is read-only here, nothing can be merged into it")
-            return
-        self.save_pending()  # the notes being typed go into the commit too
-        if self.query_one(LibrarySync).sync_now():
-            self.say("syncing…")
         else:
-            self.say("a sync is running")
+            self.save_pending()  # the notes being typed go into the commit too
+            self.say("syncing…" if self.query_one(LibrarySync).sync_now() else "a sync is running")
 
     def on_library_sync_finished(self, message: LibrarySync.Finished) -> None:
         self.status_bar.set_message(message.line, error=message.severity == "error")
