@@ -10,6 +10,7 @@ cycles below, which are being removed."""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import subprocess
 import sys
@@ -160,7 +161,8 @@ def targets(importer: str, node: ast.Import | ast.ImportFrom, is_package: bool) 
     return [f"{prefix}.{alias.name}" if f"{prefix}.{alias.name}" in MODULES else prefix for alias in node.names]
 
 
-def import_edges() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+@functools.cache  # the tree does not change during a run: parsed once for the three tests that read it
+def import_edges() -> tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]]:
     """(module-level edges, deferred edges) between the modules of reader_tui."""
     eager: set[tuple[str, str]] = set()
     deferred: set[tuple[str, str]] = set()
@@ -182,7 +184,7 @@ def import_edges() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
                     visit(child, later)
 
         visit(ast.parse(path.read_text(encoding="utf-8")), False)
-    return eager, deferred
+    return frozenset(eager), frozenset(deferred)
 
 
 def cycles(edges: set[tuple[str, str]]) -> list[list[str]]:

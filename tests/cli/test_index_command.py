@@ -50,16 +50,21 @@ def cache_files(tmp_path: Path) -> list[Path]:
     return sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file() and not p.name.endswith(".lock"))
 
 
-def test_index_builds_both_caches_then_finds_them_up_to_date(tmp_path: Path, env: dict[str, str]) -> None:
-    db = tmp_path / "library"
-    env["READER_TUI_BACKGROUND_INDEX"] = "0"
-    reader_tui(env, db, "list")  # a new store, filled with the seed list
-    first = reader_tui(env, db, "index").stdout
+def ok(run, *args: str) -> str:
+    """`reader-tui ARGS --db DB` in this process (conftest's `run`): its output, exit code 0."""
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_index_builds_both_caches_then_finds_them_up_to_date(tmp_path: Path, run) -> None:
+    ok(run, "list")  # a new store, filled with the seed list
+    first = ok(run, "index")
     assert "search index: built" in first and "related index: built" in first
     assert {p.parent.name for p in cache_files(tmp_path)} == {"search", "related"}
-    second = reader_tui(env, db, "index").stdout
+    second = ok(run, "index")
     assert "search index: up to date" in second and "related index: up to date" in second
-    assert reader_tui(env, db, "index", "--quiet").stdout == ""
+    assert ok(run, "index", "--quiet") == ""
 
 
 def test_import_builds_the_indexes_in_the_background(tmp_path: Path, env: dict[str, str]) -> None:
@@ -103,24 +108,24 @@ def test_the_background_build_can_be_turned_off(tmp_path: Path, monkeypatch: pyt
     assert start_background_prepare(tmp_path / "library") is None
 
 
-def test_editing_a_title_rebuilds_the_caches_in_the_background(tmp_path: Path, env: dict[str, str]) -> None:
-    db = tmp_path / "library"
-    env["READER_TUI_BACKGROUND_INDEX"] = "0"
-    reader_tui(env, db, "index", "--quiet")  # a new store (the seed list) with fresh caches
-    pid = reader_tui(env, db, "list", "--limit", "1").stdout.split()[0]
-    del env["READER_TUI_BACKGROUND_INDEX"]
-    reader_tui(env, db, "edit", pid, "--title", "Quokkas Considered Harmful")
+def test_editing_a_title_rebuilds_the_caches_in_the_background(
+    tmp_path: Path, run, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reader_tui.core.library.indexing import BACKGROUND_ENV, load_related_index, load_search_index
+    from reader_tui.core.library.library import Library
+
+    ok(run, "index", "--quiet")  # a new store (the seed list) with fresh caches (no background build: conftest)
+    pid = ok(run, "list", "--limit", "1").split()[0]
+    monkeypatch.delenv(BACKGROUND_ENV)
+    monkeypatch.setenv("PYTHONPATH", str(REPO))  # the background `reader-tui index`: this checkout's code
+    ok(run, "edit", pid, "--title", "Quokkas Considered Harmful")
     # fresh again only if something rebuilt them: the edit's background `reader-tui index`
-    check = (
-        "import sys; from pathlib import Path; from reader_tui.core.library.library import Library; "
-        "from reader_tui.core.library.indexing import load_search_index, load_related_index; "
-        "lib = Library.open(Path(sys.argv[1])); "
-        "print(load_search_index(lib) is not None and load_related_index(lib) is not None)"
-    )
-    deadline, fresh = time.monotonic() + 90, "False"
-    while fresh != "True" and time.monotonic() < deadline:
-        time.sleep(0.3)
-        fresh = subprocess.run(
-            [sys.executable, "-c", check, str(db)], capture_output=True, text=True, env=env, timeout=60
-        ).stdout.strip()
-    assert fresh == "True"
+
+    def fresh() -> bool:
+        library = Library.open(db)
+        return load_search_index(library) is not None and load_related_index(library) is not None
+
+    deadline = time.monotonic() + 90
+    while not fresh() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert fresh()
