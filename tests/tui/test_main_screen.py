@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.css.query import NoMatches
 from textual.widgets import Input
 
 from reader_tui.core.library.library import Library
@@ -379,3 +380,20 @@ async def test_editing_a_title_makes_it_searchable_and_marks_the_index_caches_st
         assert library.view(IDS[0]).title == "Quokkas Considered Harmful"
         assert app.indexes_stale  # run_app has the caches rebuilt as the app exits
         assert [hit.id for hit in app.screen.browser.index.search("quokkas")] == [IDS[0]]
+
+
+async def test_the_detail_timer_firing_as_the_screen_empties_raises_nothing(library: Library, monkeypatch) -> None:
+    """Quitting removes the screen's children while the detail pane's timer may still fire
+    (seen under load: NoMatches for the browser, an error line on quit): the side pane
+    reaches the browser it was made with, not a query of what is left."""
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        side = app.screen.query_one(SidePane)
+
+        def gone(screen):
+            raise NoMatches("the browser has been removed")
+
+        monkeypatch.setattr(MainScreen, "browser", property(gone))
+        side.show(IDS[1])
+        assert side.detail.paper_id == IDS[1]

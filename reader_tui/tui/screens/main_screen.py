@@ -100,10 +100,11 @@ class MainScreen(Screen):
         yield search
         with Horizontal(id="panes"):
             yield SavedSearchList(self.library, id="saved-searches")
-            yield PaperBrowser(self.library, id="browser")
+            browser = PaperBrowser(self.library, id="browser")  # not queried: gone as the app quits
+            yield browser
             yield SidePane(
-                self.library, lambda paper_id: self.browser.matched.get(paper_id, ()),
-                lambda paper_id: self.browser.order.why(paper_id), id="side",
+                self.library, lambda paper_id: browser.matched.get(paper_id, ()),
+                lambda paper_id: browser.order.why(paper_id), id="side",
             )
         yield StatusBar(id="status")
         yield LibraryWatcher(self.library)
@@ -386,7 +387,6 @@ class MainScreen(Screen):
         self.query_one(SavedSearchList).save_search(self.browser.query_text())
 
     def run_saved_search(self, search: SavedSearch) -> None:
-        """Run `search` in the search bar (within the current filter); escape restores."""
         main_search.run_saved(self, search)
 
     def action_toggle_saved_searches(self) -> None:
