@@ -14,7 +14,8 @@ import enum
 import sys
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from functools import partial
+from typing import Any
 
 
 class Status(str, enum.Enum):
@@ -86,8 +87,12 @@ DECISIONS = ("oral", "spotlight", "poster", "accept", "reject")
 # Score tuples repeat from paper to paper (a few hundred distinct ones among 20,000
 # papers): each distinct tuple is kept once.
 _shared_tuples: dict[tuple[int, ...], tuple[int, ...]] = {}
-_parsed: dict[str, tuple[int, ...]] = {"": ()}  # a stored column ("4,6,8") -> its shared tuple
-_new_tuple = tuple.__new__
+#: a column as the catalog writes it (b"4,6,8", canonical: what `_column_text` makes) ->
+#: its shared tuple
+_columns: dict[bytes, tuple[int, ...]] = {b"": ()}
+_decisions: dict[bytes, str] = {b"": ""}
+_new_bytes = bytes.__new__
+_BAR = b"|"
 
 
 def _ints(value: Any, pid: str, name: str) -> tuple[int, ...]:
@@ -101,7 +106,34 @@ def _mean(values: tuple[int, ...]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-class Scores(NamedTuple):
+def _column(text: bytes) -> tuple[int, ...]:
+    """The shared tuple of a canonical column text."""
+    found = _columns.get(text)
+    if found is None:
+        items = tuple(int(x) for x in text.split(b","))
+        found = _columns[text] = _shared_tuples.setdefault(items, items)
+    return found
+
+
+def _column_text(values: tuple[int, ...]) -> str:
+    return ",".join(map(str, values))
+
+
+def _decision(text: bytes) -> str:
+    found = _decisions.get(text)
+    if found is None:
+        found = _decisions[text] = sys.intern(text.decode("utf-8", "surrogatepass"))
+    return found
+
+
+#: The names of a Scores' stored figures, in the order its constructor takes them.
+SCORE_FIELDS = (
+    "ratings", "confidences", "soundness_scores", "presentation_scores", "contribution_scores",
+    "decision", "decision_text", "captured", "previous", "previous_captured",
+)
+
+
+class Scores(bytes):
     """What reviewers (and, once out, the decision) said of a paper, as lists, sorts and
     filters need it: each official review's numbers, aligned by review (`ratings[i]`,
     `confidences[i]`... are review i's; a review that did not give one is left out of
@@ -111,18 +143,91 @@ class Scores(NamedTuple):
     paper's forum, ISO time). `previous` holds the ratings of the capture before, when a
     newer snapshot changed them (4 -> 6 during the rebuttal), captured at
     `previous_captured`. The review texts are not here: `Library.forum` reads them.
+
+    Kept as one bytes object, the catalog's own text of them (`to_text`), each figure
+    read from it when asked for: a tuple of ten fields and its capture time were two
+    objects of 194 bytes a paper (19 MB at 100,000 papers); this is one of about 100.
+    Built with the fields as keywords (or positionally, in `SCORE_FIELDS`' order); equal
+    when every field is (the text is canonical).
     """
 
-    ratings: tuple[int, ...] = ()
-    confidences: tuple[int, ...] = ()
-    soundness_scores: tuple[int, ...] = ()
-    presentation_scores: tuple[int, ...] = ()
-    contribution_scores: tuple[int, ...] = ()
-    decision: str = ""
-    decision_text: str = ""
-    captured: str = ""
-    previous: tuple[int, ...] = ()
-    previous_captured: str = ""
+    __slots__ = ()
+    _fields = SCORE_FIELDS
+
+    def __new__(
+        cls,
+        ratings: tuple[int, ...] | bytes = (),
+        confidences: tuple[int, ...] = (),
+        soundness_scores: tuple[int, ...] = (),
+        presentation_scores: tuple[int, ...] = (),
+        contribution_scores: tuple[int, ...] = (),
+        decision: str = "",
+        decision_text: str = "",
+        captured: str = "",
+        previous: tuple[int, ...] = (),
+        previous_captured: str = "",
+    ) -> Scores:
+        if type(ratings) is bytes:  # its text, as copy and pickle give it back
+            return _new_bytes(cls, ratings)
+        columns = (ratings, confidences, soundness_scores, presentation_scores, contribution_scores, previous)
+        parts = [_column_text(column) for column in columns]
+        parts += [captured, previous_captured, decision, decision_text]
+        return _new_bytes(cls, "|".join(parts).encode("utf-8", "surrogatepass"))
+
+    def __getnewargs__(self) -> tuple[bytes]:
+        return (bytes(self),)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in SCORE_FIELDS)
+        return f"Scores({inner})"
+
+    __str__ = __repr__
+
+    def _part(self, index: int) -> bytes:
+        return self.split(_BAR, 9)[index]
+
+    def _text_part(self, index: int) -> str:
+        return self._part(index).decode("utf-8", "surrogatepass")
+
+    @property
+    def ratings(self) -> tuple[int, ...]:
+        return _column(self[: self.find(_BAR)])
+
+    @property
+    def confidences(self) -> tuple[int, ...]:
+        return _column(self.split(_BAR, 2)[1])
+
+    @property
+    def soundness_scores(self) -> tuple[int, ...]:
+        return _column(self._part(2))
+
+    @property
+    def presentation_scores(self) -> tuple[int, ...]:
+        return _column(self._part(3))
+
+    @property
+    def contribution_scores(self) -> tuple[int, ...]:
+        return _column(self._part(4))
+
+    @property
+    def previous(self) -> tuple[int, ...]:
+        return _column(self._part(5))
+
+    @property
+    def captured(self) -> str:
+        return self._text_part(6)
+
+    @property
+    def previous_captured(self) -> str:
+        return self._text_part(7)
+
+    @property
+    def decision(self) -> str:
+        return _decision(self._part(8))
+
+    @property
+    def decision_text(self) -> str:
+        return _decision(self._part(9))
 
     @property
     def reviews(self) -> int:
@@ -209,33 +314,34 @@ class Scores(NamedTuple):
         `,`-separated), the previous ratings, captured, previous captured, decision and
         decision text (last: it may hold a `|`). One string per paper instead of an object
         of lists keeps a conference's catalog 8 MB smaller and its parse lighter."""
-        columns = (
-            self.ratings, self.confidences, self.soundness_scores, self.presentation_scores,
-            self.contribution_scores, self.previous,
-        )
-        parts = [",".join(map(str, column)) for column in columns]
-        parts += [self.captured, self.previous_captured, self.decision, self.decision_text]
-        return "|".join(parts)
+        return self.decode("utf-8", "surrogatepass")
 
     @classmethod
     def from_text(cls, text: str, pid: str = "?") -> Scores:
         """Scores from `to_text`'s string. Raises ValueError on a bad one."""
-        parts = text.split("|", 9)
+        raw = text.encode("utf-8", "surrogatepass")
+        parts = raw.split(_BAR, 9)
         if len(parts) != 10:
             raise ValueError(f"paper {pid}: scores {text[:40]!r} are not in the catalog's form")
-        try:
-            r, c, s, p, n, prev = map(_parsed.__getitem__, parts[:6])
-        except KeyError:
-            for part in parts[:6]:
-                if part not in _parsed:
-                    try:
-                        items = tuple(int(x) for x in part.split(",")) if part else ()
-                    except ValueError:
-                        raise ValueError(f"paper {pid}: scores {text[:40]!r} hold a score that is not a number") from None
-                    _parsed[part] = _shared_tuples.setdefault(items, items)
-            r, c, s, p, n, prev = map(_parsed.__getitem__, parts[:6])
-        intern = sys.intern
-        return _new_tuple(cls, (r, c, s, p, n, intern(parts[8]), intern(parts[9]), parts[6], prev, parts[7]))
+        columns = _columns
+        if all(part in columns for part in parts[:6]):  # the usual case: columns seen before
+            return _new_bytes(cls, raw)
+        values: list[Any] = []
+        for part in parts[:6]:
+            found = columns.get(part)
+            if found is None:
+                try:
+                    items = tuple(int(x) for x in part.split(b",")) if part else ()
+                except ValueError:
+                    raise ValueError(f"paper {pid}: scores {text[:40]!r} hold a score that is not a number") from None
+                found = _shared_tuples.setdefault(items, items)
+                canonical = _column_text(found).encode()
+                columns.setdefault(canonical, found)
+            values.append(found)
+        r, c, s, p, n, prev = values
+        decode = partial(bytes.decode, encoding="utf-8", errors="surrogatepass")
+        captured, previous_captured, decision, decision_text = map(decode, parts[6:])
+        return cls(r, c, s, p, n, decision, decision_text, captured, prev, previous_captured)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
