@@ -62,3 +62,13 @@ def test_copies_pickles_and_papers_keep_the_scores() -> None:
     back = Paper.from_dict(paper.to_dict())
     assert back == paper and back.scores.decision == "oral"
     assert "ratings=(4, 6, 8)" in repr(scores)
+
+
+def test_what_sorts_read_is_what_the_scores_say() -> None:
+    from reader_tui.core.model import rating_figures, weighted_figure
+
+    for scores in (Scores.from_text(TEXT), Scores((5, 5), (1, 1)), Scores((3,), (4, 4)), Scores((8, 2, 6), (0, 0, 0))):
+        assert rating_figures(scores) == (scores.rating, scores.spread)
+        assert rating_figures(scores) == (scores.rating, scores.spread)  # memoized: the same again
+        assert weighted_figure(scores) == scores.weighted_rating
+    assert rating_figures(Scores(decision="oral")) is None and weighted_figure(Scores()) is None

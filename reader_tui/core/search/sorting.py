@@ -12,10 +12,9 @@ import bisect
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from operator import mul
 from typing import Any
 
-from ..model import PaperView, Status
+from ..model import PaperView, Status, rating_figures, weighted_figure
 from ..text.display import to_display
 
 #: Sort field name -> what a person calls it, in the order a menu shows them.
@@ -193,18 +192,14 @@ def _score_order(key: SortKey) -> Callable[[PaperView], float]:
         paper = view.paper
         scores = paper.scores
         base = _GROUP * 2 if last and paper.withdrawn else 0.0
-        ratings = scores.ratings if scores is not None else ()
-        if not ratings:
+        figures = rating_figures(scores) if scores is not None else None
+        if figures is None:
             return base + _GROUP
         if field == "rating":
-            return base + sign * (sum(ratings) / len(ratings))
+            return base + sign * figures[0]
         if field == "spread":
-            return base + sign * (max(ratings) - min(ratings))
-        weights = scores.confidences  # as Scores.weighted_rating, inlined: this runs 20,000 times
-        total = sum(weights) if len(weights) == len(ratings) else 0
-        if not total:
-            return base + sign * (sum(ratings) / len(ratings))
-        return base + sign * (sum(map(mul, ratings, weights)) / total)
+            return base + sign * figures[1]
+        return base + sign * weighted_figure(scores)  # type: ignore[operator]
 
     return order
 
