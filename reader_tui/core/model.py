@@ -127,32 +127,40 @@ def _decision(text: bytes) -> str:
 
 
 # What sorts read of each paper, by the text it is made from (a few thousand distinct
-# among 20,000 papers): reading it off the text and looking it up costs less than
-# summing the ratings of every paper at every sort.
-_rating_figures: dict[bytes, tuple[float, int] | None] = {b"": None}
-_weighted_figures: dict[bytes, float | None] = {}
+# among 20,000 papers): looking it up costs less than summing every paper's ratings.
+class ScoreFigures(dict):
+    """One sort's figure of a paper's `Scores` (None without ratings), by the part of
+    its text the figure is made from: `figures.head(scores)` is that part, `figures[head]`
+    the figure (made on the first miss). "rating" and "spread" are made from the
+    ratings, "weighted" (`Scores.weighted_rating`) from the ratings and confidences."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__()
+        self.fields = 1 if field in ("rating", "spread") else 2
+        self.field = field
+
+    def head(self, scores: Scores) -> bytes:
+        end = scores.find(_BAR)
+        if self.fields == 2:
+            end = scores.find(_BAR, end + 1)
+        return scores[:end]
+
+    def __missing__(self, head: bytes) -> float | None:
+        scores = Scores(head + _BAR * (10 - self.fields))
+        value = scores.rating if self.field == "rating" else scores.spread if self.field == "spread" else scores.weighted_rating
+        self[head] = value
+        return value
 
 
-def rating_figures(scores: Scores) -> tuple[float, int] | None:
-    """(mean rating, spread) of `scores`, None without ratings: as `Scores.rating` and
-    `Scores.spread` give them, for sorting every paper."""
-    head = scores[: scores.find(_BAR)]
-    try:
-        return _rating_figures[head]
-    except KeyError:
-        ratings = _column(head)
-        found = _rating_figures[head] = (sum(ratings) / len(ratings), max(ratings) - min(ratings))
-        return found
+_score_figures: dict[str, ScoreFigures] = {}
 
 
-def weighted_figure(scores: Scores) -> float | None:
-    """`scores.weighted_rating`, for sorting every paper."""
-    head = scores[: scores.find(_BAR, scores.find(_BAR) + 1)]
-    try:
-        return _weighted_figures[head]
-    except KeyError:
-        found = _weighted_figures[head] = scores.weighted_rating
-        return found
+def score_figures(field: str) -> ScoreFigures:
+    """The shared table of `field`'s figures ("rating", "spread" or "weighted")."""
+    table = _score_figures.get(field)
+    if table is None:
+        table = _score_figures.setdefault(field, ScoreFigures(field))
+    return table
 
 
 #: The names of a Scores' stored figures, in the order its constructor takes them.

@@ -65,10 +65,14 @@ def test_copies_pickles_and_papers_keep_the_scores() -> None:
 
 
 def test_what_sorts_read_is_what_the_scores_say() -> None:
-    from reader_tui.core.model import rating_figures, weighted_figure
+    from reader_tui.core.model import score_figures
 
+    rating, spread, weighted = score_figures("rating"), score_figures("spread"), score_figures("weighted")
     for scores in (Scores.from_text(TEXT), Scores((5, 5), (1, 1)), Scores((3,), (4, 4)), Scores((8, 2, 6), (0, 0, 0))):
-        assert rating_figures(scores) == (scores.rating, scores.spread)
-        assert rating_figures(scores) == (scores.rating, scores.spread)  # memoized: the same again
-        assert weighted_figure(scores) == scores.weighted_rating
-    assert rating_figures(Scores(decision="oral")) is None and weighted_figure(Scores()) is None
+        assert rating[rating.head(scores)] == scores.rating
+        assert spread[spread.head(scores)] == scores.spread
+        assert weighted[weighted.head(scores)] == scores.weighted_rating
+        assert weighted.head(scores) in weighted  # kept for the next paper with the same text
+    unrated = Scores(decision="oral")
+    assert rating[rating.head(unrated)] is None and weighted[weighted.head(unrated)] is None
+    assert score_figures("rating") is rating

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import PaperView, Status, rating_figures, weighted_figure
+from ..model import PaperView, Status, score_figures
 from ..text.display import to_display
 
 #: Sort field name -> what a person calls it, in the order a menu shows them.
@@ -188,18 +188,24 @@ def _score_order(key: SortKey) -> Callable[[PaperView], float]:
     last = key.withdrawn_last
     field = key.field
 
+    # each paper's figure looked up by the part of its scores' text it is made from
+    figures = score_figures(field)
+    find = bytes.find
+    second = field == "weighted"
+
     def order(view: PaperView) -> float:
         paper = view.paper
         scores = paper.scores
         base = _GROUP * 2 if last and paper.withdrawn else 0.0
-        figures = rating_figures(scores) if scores is not None else None
-        if figures is None:
+        if scores is None:
             return base + _GROUP
-        if field == "rating":
-            return base + sign * figures[0]
-        if field == "spread":
-            return base + sign * figures[1]
-        return base + sign * weighted_figure(scores)  # type: ignore[operator]
+        end = find(scores, b"|")
+        if second:
+            end = find(scores, b"|", end + 1)
+        figure = figures[scores[:end]]
+        if figure is None:
+            return base + _GROUP
+        return base + sign * figure
 
     return order
 
