@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -37,6 +38,14 @@ def test_watch_rewrites_the_export_after_another_process_changes_the_library(tmp
                                 "--status", "read", "-o", str(out), "--watch"], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=_sigint_as_in_a_terminal)
+    # its lines as they come: the file is replaced a moment before "wrote" is printed
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(watcher.stderr), daemon=True)
+    reader.start()
+
+    def writes() -> int:
+        return sum("wrote" in line for line in list(said))
+
     try:
         deadline = time.monotonic() + 30
         while not out.exists() and time.monotonic() < deadline:
@@ -55,9 +64,13 @@ def test_watch_rewrites_the_export_after_another_process_changes_the_library(tmp
         while "Residual" in out.read_text("utf-8") and time.monotonic() < deadline:
             time.sleep(0.02)
         assert "Residual" not in out.read_text("utf-8")
+        while writes() < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
     finally:
         watcher.send_signal(signal.SIGINT)
-        _, err = watcher.communicate(timeout=30)
+        watcher.wait(timeout=30)
+        reader.join(timeout=30)
+    err = "".join(said)
     assert watcher.returncode == 130
     # nothing read, then Residual, then nothing again: the tag changed no text, so no write
     # (a tag on Residual itself would: the export writes a paper's tags)
