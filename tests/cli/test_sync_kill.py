@@ -38,11 +38,18 @@ def test_kill_9_during_sync_leaves_a_readable_store_and_the_next_sync_completes(
 
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    # The remote's side of a push runs in a session of its own, as a server's does: the kill
+    # below reaches the sync and every git it started here, not the remote repository.
+    receive = tmp_path / "receive-pack"
+    receive.write_text(f"#!{sys.executable}\nimport os, sys\nos.setsid()\n"
+                       "os.execvp('git', ['git', 'receive-pack', *sys.argv[1:]])\n", "utf-8")
+    receive.chmod(0o755)
     bib = tmp_path / "seed.bib"
     bib.write_text("".join(f"@article{{k{i}, title={{Paper {i} ünï}}, year={{2020}}}}\n" for i in range(ROUNDS)), "utf-8")
     a, b = tmp_path / "A", tmp_path / "B"
     run(a, "import", str(bib))
     run(a, "sync", "init", str(remote))
+    subprocess.run(["git", "-C", str(a), "config", "remote.origin.receivepack", str(receive)], check=True)
     run(a, "sync")
     run(b, "sync", "init", str(remote))
     pids = [p["id"] for p in json.loads(run(a, "list", "--json"))]

@@ -13,6 +13,7 @@ as usual, and every write fails with one `ReadOnlyError` line naming the folder.
 
 from __future__ import annotations
 
+import sys
 import time
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -38,6 +39,7 @@ from .files import (
     table,
 )
 from .reviews_store import REVIEWS_FILE, ReviewStore
+from .sync_state import merge_cut_short
 from .writer import BackgroundWriter, BlockedWrite
 
 Listener = Callable[[frozenset[str] | None], None]
@@ -155,6 +157,11 @@ class Library:
         A read-only folder opens read-only, taking no lock, backup or seed. Raises
         StoreError on an unreadable store.
         """
+        if merge_cut_short(Path(folder)):
+            from .sync import restore_cut_merge
+
+            for note in restore_cut_merge(Path(folder)):
+                print(f"reader-tui: {note}", file=sys.stderr)
         library = cls(Path(folder), background_writes=background_writes)
         is_new = library.files.catalog_signature is None
         if is_new and library.annotations and not rebuilding_catalog:

@@ -35,7 +35,7 @@ from ..atomic_storage import StoreError, write_file_atomically
 from .files import ANNOTATIONS_FILE, CATALOG_FILE, LOCK_FILE
 from .locks import exclusive
 from .sync_changes import MEMBERS_DIR, count_waiting, describe_changes, new_conflicts
-from .sync_state import mark_synced
+from .sync_state import MERGING_FILE, mark_synced, merge_cut_short
 
 DRIVER = "reader-tui"
 MEMBER_KEY = "reader-tui.member"
@@ -338,7 +338,10 @@ def _sync(
                 if late:
                     report.committed = f"{report.committed}; {late}" if report.committed else late
                 own_before = None if member else _tracked_version(folder, ANNOTATIONS_FILE)
+                merging = folder / ".git" / MERGING_FILE
+                merging.touch()
                 received, conflicts = _merge(folder, theirs)
+                merging.unlink()
                 if member:
                     _member_to_own(folder, member)
                 elif own_before is not None and not (folder / ANNOTATIONS_FILE).exists():
@@ -364,6 +367,10 @@ def _sync(
             report.pushed = True
             return report
         text = (pushed.stderr or "").lower()
+        if "failed to lock" in text or "cannot lock ref" in text:
+            # a push to the remote cut short there left its lock; pushing again cannot help
+            report.offline = f"{_remote_url(folder)}: push refused, the remote's branch is locked ({_last_line(pushed)})"
+            return report
         if "rejected" not in text and "fetch first" not in text and "non-fast-forward" not in text:
             report.offline = f"{_remote_url(folder)}: push failed ({_last_line(pushed)})"
             return report
@@ -397,6 +404,27 @@ def _recover(folder: Path) -> list[str]:
         if (folder / ".git" / "MERGE_HEAD").exists():
             git(folder, "reset", "--quiet", "--merge", check=False)
         notes.append("a merge left unfinished (a sync cut short?) was undone; merging again")
+    return notes
+
+
+def restore_cut_merge(folder: Path) -> list[str]:
+    """A sync killed while git merged may have left a store file cut off (git writes the
+    merged files in place). Local work was committed before the merge began, so the
+    library's files as committed at HEAD lose nothing: they are written back, each
+    atomically, and the next sync merges again. One line per file restored."""
+    folder = Path(folder)
+    notes = []
+    with _store_lock(folder):
+        if not merge_cut_short(folder):
+            return notes  # a sync that was running has finished its merge meanwhile
+        listed = git(folder, "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *SHARED, check=False)
+        for name in _names(listed.stdout):
+            committed = _tracked_version(folder, name)
+            path = folder / name
+            if committed is not None and (not path.is_file() or path.read_bytes() != committed):
+                write_file_atomically(path, committed)
+                notes.append(f"{path}: restored as last committed (a sync was stopped while it merged; sync again)")
+        (folder / ".git" / MERGING_FILE).unlink(missing_ok=True)
     return notes
 
 

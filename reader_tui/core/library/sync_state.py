@@ -8,6 +8,10 @@ from datetime import datetime
 from pathlib import Path
 
 SYNCED_FILE = "reader-tui-synced"
+MERGING_FILE = "reader-tui-merging"
+"""Set in git's folder while a sync's `git merge` runs: git writes the merged files into
+the folder in place (not atomically), so a sync killed then can leave a store file cut
+off. Opening the library restores them from the last commit (`sync.restore_cut_merge`)."""
 AUTO_SYNC = "sync_auto"
 """The library setting (True/False) that has the TUI sync on start and on quit
 (`reader-tui sync auto on|off`)."""
@@ -29,3 +33,8 @@ def last_synced(folder: Path) -> datetime | None:
         return datetime.fromtimestamp((Path(folder) / ".git" / SYNCED_FILE).stat().st_mtime).astimezone()
     except OSError:
         return None
+
+
+def merge_cut_short(folder: Path) -> bool:
+    """Whether a sync was stopped while git merged into the library's files."""
+    return (Path(folder) / ".git" / MERGING_FILE).exists()
