@@ -12,6 +12,7 @@ from collections.abc import Callable
 from textual.app import App
 from textual.timer import Timer
 
+from reader_tui.core.atomic_storage import describe_error
 from reader_tui.core.library.library import Library
 
 DELAY = 0.5
@@ -64,7 +65,7 @@ class AutoExports:
             self.app.call_from_thread(self.changed)
             return
         except Exception as error:  # never a traceback: one line, the files as they were
-            written, errors = [], [f"auto-export: {' '.join(str(error).split()) or type(error).__name__}"]
+            written, errors = [], [f"auto-export: {describe_error(error)}"]
         self.app.call_from_thread(self._finished, asked, exported_ids(written), errors)
 
     def _finished(self, asked: int, ids: list[str], errors: list[str]) -> None:
@@ -91,6 +92,6 @@ class AutoExports:
             try:
                 _, errors = refresh_saved(self.library, self._memos)
             except Exception as error:
-                errors = [f"auto-export: {' '.join(str(error).split()) or type(error).__name__}"]
+                errors = [f"auto-export: {describe_error(error)}"]
         self._done = self._asked
         return errors

@@ -340,8 +340,10 @@ def _sync(
                 own_before = None if member else _tracked_version(folder, ANNOTATIONS_FILE)
                 merging = folder / ".git" / MERGING_FILE
                 merging.touch()
-                received, conflicts = _merge(folder, theirs)
-                merging.unlink()
+                try:
+                    received, conflicts = _merge(folder, theirs)
+                finally:  # a merge git refused is undone already; only a kill leaves the mark
+                    merging.unlink(missing_ok=True)
                 if member:
                     _member_to_own(folder, member)
                 elif own_before is not None and not (folder / ANNOTATIONS_FILE).exists():

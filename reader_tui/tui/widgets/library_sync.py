@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 
+from reader_tui.core.atomic_storage import describe_error
 from reader_tui.core.library.library import Library
 
 CHECK_EVERY = 2.0
@@ -255,7 +256,7 @@ class LibrarySync(Widget):
                 return f"sync: {folder} is not a repository yet: start with `reader-tui sync init REMOTE`", "error", ()
             report = sync.sync(folder, timeout=timeout, cancel=self.cancel)
         except Exception as error:  # SyncError: one line, nothing lost
-            return " ".join(str(error).split()) or type(error).__name__, "error", ()
+            return describe_error(error), "error", ()
         line, severity = sync_line(report)
         return line, severity, tuple(report.notes)
 
