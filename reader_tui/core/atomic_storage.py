@@ -75,8 +75,9 @@ def read_json_file(path: Path) -> Any:
 
 
 #: What `read_json_lines` keeps of a document of a table named in `keep`: called with the
-#: document's id, the parsed document and its JSON text as it is in the file.
-Keep = Callable[[str, Any, bytes], Any]
+#: document's id, the parsed document, its JSON text and where that text starts in the
+#: file (None when the text is the document written again: its line had another form).
+Keep = Callable[[str, Any, bytes, "int | None"], Any]
 
 
 def read_json_lines(path: Path, keep: Mapping[str, Keep] | None = None) -> Any:
@@ -120,6 +121,7 @@ def _parse_lines(path: Path, file: Any, keep: Mapping[str, Keep]) -> dict[str, d
     other_shape = StoreError("")
     if file.readline() != b"{\n":
         return other_shape
+    position = 2  # of the line being read, in the file
     loads = orjson.loads
     dumps = orjson.dumps
     tables: dict[str, dict[str, Any]] = {}
@@ -127,6 +129,7 @@ def _parse_lines(path: Path, file: Any, keep: Mapping[str, Keep]) -> dict[str, d
     keeping: Keep | None = None
     closed = False
     for number, line in enumerate(file, 2):
+        line_start, position = position, position + len(line)
         if closed or not line.endswith(b"\n"):
             return other_shape  # text after the end, or a last line cut off
         if current is None:
@@ -154,8 +157,11 @@ def _parse_lines(path: Path, file: Any, keep: Mapping[str, Keep]) -> dict[str, d
                 return StoreError(f"{path}:{number}: not valid JSON, so it was left untouched ({_short(error)})")
             if keeping is not None:
                 key = dumps(doc_id) + b":"
-                text = body[len(key) :] if body.startswith(key) else dumps(document)
-                document = keeping(doc_id, document, text)
+                if body.startswith(key):
+                    text, offset = body[len(key) :], line_start + len(key)
+                else:
+                    text, offset = dumps(document), None
+                document = keeping(doc_id, document, text, offset)
             current[doc_id] = document
     return tables if closed else other_shape
 

@@ -24,7 +24,7 @@ look, so that every thread gets the one Paper stored first: see `__getitem__`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -74,6 +74,16 @@ class RecordTexts:
             self.seal()
         return place
 
+    def add_chunk(self, chunk: bytes, spans: Iterable[tuple[int, int]]) -> list[int]:
+        """Keep `chunk`, a piece of a file that holds records at `spans` (start in the
+        chunk, length), as one chunk of its own; returns their places (`add`'s)."""
+        self.seal()
+        index = len(self._chunks) << 64
+        places = [index | (start << 32) | length for start, length in spans]
+        self._chunks.append(chunk)
+        self._pending.append(len(places))
+        return places
+
     def seal(self) -> None:
         """Close the chunk being filled."""
         if self._open_count:
@@ -104,6 +114,11 @@ class CatalogRecords(dict):
     their places point into (what `files.StoreFiles.read_catalog` returns)."""
 
     texts: RecordTexts | None = None
+    #: The same records by paper id (their places in `texts`), when the reader made that
+    #: dict already (`catalog_layout.read_records`): the Catalog takes it as it is.
+    by_paper: dict[str, int] | None = None
+    #: With `by_paper`: the document ids that are not the record's number (usually none).
+    unusual_doc_ids: dict[str, str] | None = None
 
 
 def check_record(path: Path, doc_id: str, record: Any) -> str:
@@ -142,6 +157,11 @@ class Catalog(Mapping[str, Paper]):
         # kept once (setdefault: several threads may build Papers at once).
         self._share = {}.setdefault
         self._texts: RecordTexts | None = getattr(records, "texts", None)
+        by_paper = getattr(records, "by_paper", None)
+        if by_paper is not None:
+            self._records = dict(by_paper)
+            self._doc_ids = dict(records.unusual_doc_ids or {})  # type: ignore[attr-defined]
+            return
         for number, (doc_id, record) in enumerate(records.items(), 1):
             if type(record) is Unparsed:
                 pid, record = record

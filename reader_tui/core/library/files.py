@@ -38,6 +38,7 @@ from tinydb.table import Document, Table
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
 from ..gc_pause import gc_paused
 from .catalog import CatalogRecords, RecordTexts, Unparsed, check_record
+from .catalog_layout import LayoutRecorder, file_key, load_layout, read_records
 from .locks import exclusive
 
 FORMAT_VERSION = 1
@@ -70,7 +71,18 @@ class FileSignature:
             st = path.stat()
         except FileNotFoundError:
             return None
+        return cls.from_stat(st)
+
+    @classmethod
+    def from_stat(cls, st: os.stat_result) -> FileSignature:
         return cls(st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _stat_or_none(path: Path) -> os.stat_result | None:
+    try:
+        return path.stat()
+    except FileNotFoundError:
+        return None
 
 
 def annotation_doc_id(paper_id: str) -> str:
@@ -175,25 +187,52 @@ class StoreFiles:
         and its signature: each as parsed, or, from a catalog of one paper per line, as its
         text (`catalog.Unparsed`) for a `Catalog` to parse when it is needed."""
         path = self.catalog_path
-        texts = RecordTexts()
-
-        def keep(doc_id: str, record: Any, text: bytes) -> Unparsed:
-            # each record checked as it is read, and kept as its text (see `Catalog`)
-            return Unparsed(check_record(path, doc_id, record), texts.add(text))
-
         with self._thread_lock, gc_paused():
-            signature = FileSignature.of(path)
+            found = self._read_catalog_as_laid_out()
+            if found is not None:
+                return found
+            texts = RecordTexts()
+            layout = LayoutRecorder()
+
+            def keep(doc_id: str, record: Any, text: bytes, offset: int | None) -> Unparsed:
+                # each record checked as it is read, and kept as its text (see `Catalog`)
+                pid = check_record(path, doc_id, record)
+                layout.record(doc_id, pid, offset, len(text))
+                return Unparsed(pid, texts.add(text))
+
+            stat = _stat_or_none(path)
             # Read by the catalog's storage, a line at a time, not through `Table.all()`:
             # that copies each of 20,000 records into a Document, for nothing.
             tables = self._catalog_db.storage.read_keeping({PAPERS_TABLE: keep})
             if tables is None:
-                return None, signature
+                return None, FileSignature.of(path)
             meta = tables.get(META_TABLE, {}).get(str(META_DOC_ID))
             check_meta_document(path, meta if isinstance(meta, dict) else None, "catalog")
             texts.seal()
             records = CatalogRecords(tables.get(PAPERS_TABLE, {}))
             records.texts = texts
-            return records, signature
+            if stat is not None and _stat_or_none(path) == stat and set(tables) <= {PAPERS_TABLE, META_TABLE}:
+                layout.save(self.folder, file_key(stat), meta)  # the file read is the file stat'ed
+            return records, FileSignature.from_stat(stat) if stat is not None else FileSignature.of(path)
+
+    def _read_catalog_as_laid_out(self) -> tuple[CatalogRecords, FileSignature] | None:
+        """The catalog's records read at the places its layout cache names
+        (`catalog_layout`), or None when there is none for this very file."""
+        try:
+            file = open(self.catalog_path, "rb")  # noqa: SIM115 - closed below
+        except OSError:
+            return None
+        with file:
+            try:
+                stat = os.fstat(file.fileno())
+                layout = load_layout(self.folder, file_key(stat))
+                if layout is None:
+                    return None
+                check_meta_document(self.catalog_path, layout.meta if isinstance(layout.meta, dict) else None, "catalog")
+                records = read_records(file, layout, stat.st_size)
+            except OSError:
+                return None
+        return None if records is None else (records, FileSignature.from_stat(stat))
 
     def read_annotations(self) -> tuple[AnnotationsRead | None, FileSignature | None]:
         """The annotations file's documents and settings (None when there is no file yet)

@@ -186,7 +186,7 @@ class Library:
 
     def _load_catalog(self) -> None:
         records, signature = self.files.read_catalog()
-        self.papers = self._catalog(records or {})
+        self.papers = self._catalog({} if records is None else records)
         self.files.catalog_signature = signature
 
     def _catalog(self, records: Mapping[str, Any]) -> Catalog:
@@ -657,7 +657,7 @@ class Library:
         catalog = None
         if catalog_changed:
             records, signature = self.files.read_catalog()
-            catalog = (self._catalog(records or {}), signature)
+            catalog = (self._catalog({} if records is None else records), signature)
         annotations = None
         if not self.pending_writes:
             found, signature = self.files.read_annotations()

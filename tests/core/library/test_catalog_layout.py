@@ -1,0 +1,155 @@
+"""Opening a catalog whose layout was written down reads each record's text at its place
+instead of parsing the file again: the same papers, character for character, and the full
+parse whenever the file is not the very one the layout was written for."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from reader_tui.core.atomic_storage import StoreError
+from reader_tui.core.library import catalog_layout
+from reader_tui.core.library.catalog_layout import LayoutRecorder, file_key, layout_cache_path, load_layout
+from reader_tui.core.library.files import CATALOG_FILE
+from reader_tui.core.library.library import Library
+from reader_tui.core.model import Paper
+
+#: The whole range of text a record must bring back exactly.
+HARD_TEXTS = [
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🧪 plane 1 \U0010fffd",
+    "שלום עולם مرحبا \u202eevil\u202c",
+    "e\u0301 n\u0303 a\u030a \u0915\u094d\u0937",
+    "漢字かなカナ 한국어 全角　スペース",
+    "tab\tnew\nline\rcr\x00nul\x1besc[31mred\x7fdel\x9bcsi",
+    "sep\u2028line\u2029para\x85nel \ufeffbom \u200bzw",
+    'quote " backslash \\ brace {} [bold]markup[/] $\\alpha$',
+    "   leading and trailing   ",
+]
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
+
+
+def papers(n: int) -> list[Paper]:
+    hard = HARD_TEXTS
+    return [
+        Paper(
+            id=f"p{i}-{hard[i % len(hard)][:3]}", title=f"Paper {i} {hard[i % len(hard)]}",
+            abstract=hard[(i + 1) % len(hard)] * (1 + i % 50), authors=("Ada", hard[(i + 2) % len(hard)]),
+            keywords=(hard[(i + 3) % len(hard)],), year=2020 + i % 7,
+        )
+        for i in range(n)
+    ]
+
+
+def everything(library: Library) -> list[dict]:
+    return [library.papers[pid].to_dict() for pid in library.papers]
+
+
+def reads_laid_out(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Records, for each open from now on, whether it read the catalog at its layout's places."""
+    seen: list[bool] = []
+    real = catalog_layout.read_records
+
+    def spy(*args, **kwargs):
+        records = real(*args, **kwargs)
+        seen.append(records is not None)
+        return records
+
+    monkeypatch.setattr("reader_tui.core.library.files.read_records", spy)
+    return seen
+
+
+def test_an_open_after_the_first_reads_the_same_papers_at_their_places(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "db"
+    # enough text for several megabyte chunks, so records at chunk edges are read too
+    Library.open(folder).import_papers(papers(2_500))
+    first = Library.open(folder)  # parses, and writes the layout down
+    expected = everything(first)
+    assert layout_cache_path(folder).is_file()
+    laid_out = reads_laid_out(monkeypatch)
+    again = Library.open(folder)
+    assert laid_out == [True]
+    assert list(again.papers) == list(first.papers)
+    assert everything(again) == expected
+    assert len(again.papers._texts._chunks) > 2  # the texts came in chunks, as the parse keeps them
+
+
+def test_a_catalog_changed_in_place_is_parsed_again_even_with_its_old_size_and_time(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(20))
+    Library.open(folder)  # layout written
+    catalog = folder / CATALOG_FILE
+    before = catalog.stat()
+    raw = catalog.read_bytes()
+    assert raw.count(b"Paper 3 ") == 1
+    with open(catalog, "r+b") as file:  # another program edits it in place: same size, same inode
+        file.seek(raw.index(b"Paper 3 "))
+        file.write(b"Gaper 3 ")
+    os.utime(catalog, ns=(before.st_atime_ns, before.st_mtime_ns))  # and even sets its time back
+    laid_out = reads_laid_out(monkeypatch)
+    library = Library.open(folder)
+    assert laid_out == []  # the layout was not for this file
+    assert any(library.papers[pid].title.startswith("Gaper 3 ") for pid in library.papers)
+
+
+def test_a_damaged_layout_cache_means_the_full_parse(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(30))
+    expected = everything(Library.open(folder))
+    cache = layout_cache_path(folder)
+    raw = bytearray(cache.read_bytes())
+    raw[-5] ^= 0xFF
+    cache.write_bytes(bytes(raw))
+    laid_out = reads_laid_out(monkeypatch)
+    assert everything(Library.open(folder)) == expected
+    assert laid_out == []  # the checksum refused it before any place was read
+
+
+def test_places_that_do_not_fit_the_file_mean_the_full_parse(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(10))
+    expected = everything(Library.open(folder))
+    catalog = folder / CATALOG_FILE
+    layout = load_layout(folder, file_key(catalog.stat()))
+    assert layout is not None
+    wrong = LayoutRecorder()  # a layout that claims the records lie beyond the end of the file
+    for number, (pid, start, length) in enumerate(zip(layout.paper_ids, layout.starts, layout.lengths, strict=True), 1):
+        wrong.record(str(number), pid, start + catalog.stat().st_size, length)
+    assert wrong.save(folder, file_key(catalog.stat()), layout.meta)
+    laid_out = reads_laid_out(monkeypatch)
+    assert everything(Library.open(folder)) == expected
+    assert laid_out == [False]
+
+
+def test_a_damaged_record_is_named_by_its_record_number_either_way(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(5))
+    catalog = folder / CATALOG_FILE
+    raw = catalog.read_bytes()
+    # record 4's year becomes text: its shape (id, title) is fine, its Paper is not
+    catalog.write_bytes(raw.replace(b'"year":2023', b'"year":"soon"'))
+    messages = []
+    for _ in range(2):  # parsed, then read at its places
+        library = Library.open(folder)
+        with pytest.raises(StoreError) as error:
+            library.papers.check_all()
+        messages.append(str(error.value))
+    assert layout_cache_path(folder).is_file()
+    assert messages[0] == messages[1]
+    assert "catalog.json: paper record 4 " in messages[0]
+
+
+def test_a_cache_folder_that_cannot_be_written_costs_nothing_but_the_parse(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(5))
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("READER_TUI_CACHE", str(blocker))
+    expected = everything(Library.open(folder))
+    assert everything(Library.open(folder)) == expected
+    assert not layout_cache_path(folder).exists()
