@@ -75,6 +75,8 @@ def ranks(search: str) -> bool:
     """True when `search` ranks papers (free words or a phrase: best match first), False
     when it only selects them by fields (`rating:>=6 area:robotics`), which keeps the
     list's sort."""
+    if not search.strip():
+        return False  # the usual case, at every start: no parser to import for it
     try:
         from reader_tui.core.search.query import parse_query
 
