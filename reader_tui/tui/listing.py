@@ -30,6 +30,9 @@ class Listing:
     """Of a search's hits, how many have every word (None: not a search, or all do)."""
     named: str | None = None
     """The paper the search named by its id, DOI or citation key (listed first), if any."""
+    partial: str = ""
+    """Why the search's result is not yet the whole answer ("" when it is): no index yet,
+    or one with the titles only (the abstracts are being indexed)."""
 
 
 #: The filter that keeps every paper (a frozen value, so one instance serves as the default).
@@ -137,8 +140,24 @@ def _sorted(library: Library, ids: list[str], sort: SortKey, scores: Mapping[str
     return [v.id for v in sort_views([library.view(pid) for pid in ids if pid in papers], sort, scores)]
 
 
+#: `Listing.partial` while no index is loaded: fields and exclusions wait for it.
+WAITING_FOR_INDEX = "waiting for the search index to load…"
+#: `Listing.partial` while only titles are searched.
+TITLES_ONLY = "searching titles only until the search index is loaded"
+
+
 def _search(library: Library, ids: list[str], text: str, index: Any, marked: set[str]) -> Listing:
+    from reader_tui.core.search.query import QueryError, parse_query
+
     if index is None:
+        try:
+            query = parse_query(text)
+        except QueryError as error:
+            return Listing([], error=str(error))
+        if query.filters or query.excluded or query.excluded_phrases:
+            # "rating:>=8", "status:read", "-llm": titles cannot answer them, and an
+            # empty list would say that no paper is rated 8 or more
+            return Listing([], partial=WAITING_FOR_INDEX)
         # Titles read as the index reads them (LaTeX rendered, accents folded, words
         # split), so "Velez" finds V{\'e}lez here too, as it will once the index is built.
         needle = _words(text)
@@ -146,11 +165,7 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
             return Listing([], _same_words(text))
         papers = library.papers
         order = [pid for pid in ids if pid in papers and needle in _words(search_text(papers[pid].title))]
-        return Listing(order, _same_words(text))
-    try:
-        from reader_tui.core.search.query import QueryError
-    except ImportError:  # pragma: no cover - the query module ships with the search index
-        QueryError = ValueError  # type: ignore[misc,assignment]
+        return Listing(order, _same_words(text), partial=TITLES_ONLY)
     try:
         allowed = ids if len(ids) != len(library.papers) else None
         hits = ListFilter(search=text).search_hits(index, allowed, marked)
@@ -160,7 +175,9 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
     matched = {hit.id: frozenset(hit.matched or ()) for hit in hits}
     complete = getattr(hits, "complete", None)
     every_word = complete if complete is not None and complete < len(order) else None
-    return Listing(order, matched, every_word=every_word, named=getattr(hits, "found", None))
+    # (a search indexes the abstracts first, unless a child process is indexing them)
+    partial = TITLES_ONLY if not getattr(index, "abstracts_indexed", True) and ranks(text) else ""
+    return Listing(order, matched, every_word=every_word, named=getattr(hits, "found", None), partial=partial)
 
 
 def _words(text: str) -> str:

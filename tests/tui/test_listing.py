@@ -9,7 +9,7 @@ import pytest
 
 from reader_tui.core.model import Paper
 from reader_tui.core.search.index import SearchIndex
-from reader_tui.tui.listing import compute_listing
+from reader_tui.tui.listing import TITLES_ONLY, WAITING_FOR_INDEX, compute_listing
 from tui_support import make_library
 
 PAPERS = [
@@ -51,3 +51,33 @@ def test_fallback_reads_every_accent_form(tmp_path: Path, source: str, search: s
     papers = [Paper(id="p-form", title=f"A study by {source} of graphs", venue="ICLR", year=2026,
                     citekey="form2026", added="2025-11-01T00:00:00+00:00"), PAPERS[1]]
     assert both_find(tmp_path, papers, search) == ["p-form"]
+
+
+@pytest.mark.parametrize("search", ["rating:>=8", "status:read", "tag:llm graphs", "graphs -molecules", 'graphs -"neural networks"'])
+def test_before_the_index_a_query_titles_cannot_answer_waits_instead_of_listing_nothing(tmp_path: Path, search: str) -> None:
+    library = make_library(tmp_path / "lib", PAPERS)
+    try:
+        before = compute_listing(library, search=search, index=None)
+    finally:
+        library.close()
+    assert before.ids == [] and before.partial == WAITING_FOR_INDEX and not before.error
+
+
+def test_before_the_index_words_search_titles_and_say_so(tmp_path: Path) -> None:
+    library = make_library(tmp_path / "lib", PAPERS)
+    try:
+        before = compute_listing(library, search="graph", index=None)
+        titles_only = SearchIndex.build([library.view(pid) for pid in library.papers], abstracts=False)
+        titles_only.index_abstracts_on_search = False  # a child process indexes the abstracts
+        meanwhile = compute_listing(library, search="graph", index=titles_only)
+        fields_meanwhile = compute_listing(library, search="status:unread", index=titles_only)
+        titles_only.index_abstracts()
+        after = compute_listing(library, search="graph", index=titles_only)
+        mistake = compute_listing(library, search="rating:>=lots", index=None)
+    finally:
+        library.close()
+    assert before.ids == meanwhile.ids == after.ids == ["p-other"]
+    assert before.partial == meanwhile.partial == TITLES_ONLY
+    assert fields_meanwhile.partial == "" and len(fields_meanwhile.ids) == 2  # fields need no abstracts
+    assert after.partial == ""
+    assert mistake.error and mistake.partial == ""  # a query with a mistake says so at once

@@ -48,3 +48,32 @@ async def test_a_status_change_is_found_by_a_status_search(library: Library) -> 
         await pilot.press("escape", "slash", *"status:read", "enter")  # searched again
         await settle(app, pilot)
         assert papers.ids == ["p-graphs"]
+
+
+async def test_a_field_search_before_the_index_is_in_waits_and_says_so(library: Library, monkeypatch) -> None:
+    import threading
+
+    import reader_tui.core.library.indexing as indexing
+    from tui_support import screen_text, wait_until
+
+    release = threading.Event()
+    real = indexing.provide_indexes
+
+    def withheld(*args, **kwargs):
+        release.wait(30)  # the index still loading when the user searches
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(indexing, "provide_indexes", withheld)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        papers = app.screen.query_one(PaperList)
+        assert await wait_until(pilot, lambda: papers.ids)
+        await pilot.press("slash", *"status:unread", "enter")
+        # not "No papers match" nor "0 papers" alone: the answer is not known yet
+        assert await wait_until(pilot, lambda: "Waiting for the search index to load…" in screen_text(app))
+        assert papers.ids == []
+        assert "waiting for the search index to load…" in screen_text(app).splitlines()[-2]
+        release.set()
+        assert await wait_until(pilot, lambda: len(papers.ids) == len(library.papers))
+        await settle(app, pilot)
+        assert "waiting for the search index" not in screen_text(app).lower()

@@ -135,12 +135,15 @@ class PaperBrowser(Vertical):
         self.matched = listing.matched
         self.every_word = listing.every_word
         papers = self.paper_list
-        papers.empty_text = "No papers match" if self.search_text or not self.list_filter.is_empty else "No papers"
+        if listing.partial and not listing.ids:
+            papers.empty_text = listing.partial.capitalize()  # not "No papers match": not known yet
+        else:
+            papers.empty_text = "No papers match" if self.search_text or not self.list_filter.is_empty else "No papers"
         keep = self._keep
         if self._keep_row is not None and listing.ids:
             keep = listing.ids[min(self._keep_row, len(listing.ids) - 1)]
         papers.set_ids(listing.ids, keep=keep, matched=listing.matched)
-        self.post_message(self.ListingChanged())
+        self.post_message(self.ListingChanged(listing.partial))
 
     def describe(self) -> str:
         """The filter, sort and search in effect, e.g. "filter: tag:llm · sort: title"."""
