@@ -353,9 +353,17 @@ import functools, sys
 from pathlib import Path
 from reader_tui.core.library.library import Library
 from reader_tui.tui.app import ReaderApp, run_app
+from reader_tui.tui.widgets.library_sync import LibrarySync
+
+synced = []
+on_finished = LibrarySync.on_library_sync_finished
+LibrarySync.on_library_sync_finished = lambda self, message: (synced.append(message), on_finished(self, message))[1]
 
 async def read_and_quit(pilot):
-    await pilot.pause(0.5)
+    # the sync on start done first (not a fixed pause: a busy machine takes longer), so
+    # that the status change is the sync before quitting's to send
+    while not synced:
+        await pilot.pause(0.05)
     await pilot.press("4", "q")
 
 ReaderApp.run = functools.partialmethod(ReaderApp.run, headless=True, auto_pilot=read_and_quit)
