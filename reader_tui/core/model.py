@@ -17,6 +17,7 @@ from array import array
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from functools import partial
+from itertools import accumulate
 from typing import Any
 
 
@@ -585,15 +586,11 @@ class _TextBlock:
 
     def pack(self) -> None:
         """Make the strings one bytes object (the block is full: nothing is added after)."""
-        parts = [text.encode("utf-8", "surrogatepass") for text in self.filling or ()]
-        total = 0
-        ends = []
-        for part in parts:
-            total += len(part)
-            ends.append(total)
+        texts = self.filling or []
+        ends = list(accumulate(len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in texts))
         # the data and its ends first: a reader that finds `filling` None reads them
-        self.ends = array("H" if total < 1 << 16 else "I", ends)
-        self.data = b"".join(parts)
+        self.ends = array("H" if not ends or ends[-1] < 1 << 16 else "I", ends)
+        self.data = "".join(texts).encode("utf-8", "surrogatepass")
         self.filling = None
 
 
