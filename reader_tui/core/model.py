@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import enum
 import sys
+import threading
+from array import array
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from functools import partial
+from itertools import accumulate
 from typing import Any
 
 
@@ -431,6 +434,11 @@ class Paper:
     exported as it came in.
     `tldr`, `area` (OpenReview's primary area), `pdf_url`, `withdrawn` and `scores` come
     from an OpenReview import with reviews (`scores` is None for a paper without them).
+
+    A Paper built from a catalog record (`from_dict` with `texts`) keeps its `tldr` and
+    `pdf_url` packed with other papers' in a `PaperTexts` block, and a `url` that holds
+    its id as the shared text around the id: reading these attributes gives the same
+    strings as ever (see `_deferred_fields` below).
     """
 
     id: str
@@ -478,8 +486,10 @@ class Paper:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Paper:
-        """Build a Paper from its stored dict; unknown keys are ignored.
+    def from_dict(cls, data: dict[str, Any], texts: PaperTexts | None = None) -> Paper:
+        """Build a Paper from its stored dict; unknown keys are ignored. With `texts` (a
+        catalog's, for the Papers it keeps), the TL;DR and pdf link are packed into it and
+        a url holding the id is kept as the text around it (see `PaperTexts`).
 
         Raises ValueError (or TypeError) when a required field is missing or of the wrong type.
         """
@@ -526,11 +536,140 @@ class Paper:
         scores = get("scores")
         if scores is not None:
             values["scores"] = Scores.from_dict(scores, pid)
+        if texts is not None:  # last: a record refused above leaves nothing in `texts`
+            if year is not None:
+                values["year"] = _years.setdefault(year, year)
+            if values["url"]:
+                values["url"] = _id_link(values["url"], pid)
+            tldr, pdf_url = values.get("tldr", ""), values.get("pdf_url", "")
+            if tldr or pdf_url:
+                values["tldr"], values["pdf_url"] = texts.add(tldr, pdf_url)
         return cls(**values)
 
     def evolve(self, **changes: Any) -> Paper:
         """A copy with `changes` applied."""
         return replace(self, **changes)
+
+
+# -- what a catalog's Papers keep of their TL;DR, pdf link and url ----------------------
+#
+# At 100,000 papers with reviews, the TL;DRs and pdf links held as strings took 21 MB and
+# the urls 9 MB: nothing lists, sorts or filters by them, and only the detail pane, `p`,
+# `o` and exports read them, a paper at a time. A catalog's Papers keep them packed
+# (`PaperTexts`): the slots `tldr` and `pdf_url` then hold a block of texts and the
+# paper's place in it, the slot `url` the text around the paper's id when the url holds
+# it (`https://openreview.net/forum?id=` + id). The attributes of these names are
+# properties over the slots that give the strings back, so that everything else
+# (equality, `to_dict`, `evolve`, repr) reads them as before.
+
+
+class _TextBlock:
+    """The TL;DRs and pdf links of up to `PaperTexts.BLOCK` papers: a list of strings
+    while the block fills, then one bytes object of their UTF-8 and the end of each."""
+
+    __slots__ = ("data", "ends", "filling")
+
+    def __init__(self) -> None:
+        self.filling: list[str] | None = []  # tldr, pdf link of place 0, of place 1...
+        self.data = b""
+        self.ends: array | None = None
+
+    def text(self, place: int, column: int) -> str:
+        """The TL;DR (`column` 0) or pdf link (1) of the paper at `place`."""
+        item = 2 * place + column
+        filling = self.filling
+        if filling is not None:
+            return filling[item]
+        ends = self.ends
+        start = ends[item - 1] if item else 0  # type: ignore[index]
+        return self.data[start : ends[item]].decode("utf-8", "surrogatepass")  # type: ignore[index]
+
+    def pack(self) -> None:
+        """Make the strings one bytes object (the block is full: nothing is added after)."""
+        texts = self.filling or []
+        ends = list(accumulate(len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in texts))
+        # the data and its ends first: a reader that finds `filling` None reads them
+        self.ends = array("H" if not ends or ends[-1] < 1 << 16 else "I", ends)
+        self.data = "".join(texts).encode("utf-8", "surrogatepass")
+        self.filling = None
+
+
+class PaperTexts:
+    """Where a catalog's Papers keep their TL;DRs and pdf links: blocks of
+    `BLOCK` papers, each one bytes object once full (a string is 49 bytes more than its
+    text: 21 MB of strings at 100,000 papers are 13 MB here). Reading one is a slice and a
+    decode. A paper's place in its block is a small int, which Python keeps once for
+    all. Several threads may add at once (the TUI's list worker and index thread)."""
+
+    #: papers per block: places 0-255 are ints Python never allocates
+    BLOCK = 256
+
+    def __init__(self) -> None:
+        self._block = _TextBlock()
+        self._count = 0
+        self._lock = threading.Lock()
+
+    def add(self, tldr: str, pdf_url: str) -> tuple[_TextBlock, int]:
+        """Keep a paper's texts: its block and place, for its `tldr` and `pdf_url` slots."""
+        with self._lock:
+            block, place = self._block, self._count
+            block.filling.append(tldr)  # type: ignore[union-attr]
+            block.filling.append(pdf_url)  # type: ignore[union-attr]
+            self._count += 1
+            if self._count == self.BLOCK:
+                block.pack()
+                self._block, self._count = _TextBlock(), 0
+        return block, place
+
+
+# A paper's year, as the parser gives it, is an int object of its own (28 bytes): the few
+# distinct ones are kept once.
+_years: dict[int, int] = {}
+# (text before the id, text after) -> itself: a url holding the paper's id kept as these
+# (a few per library: OpenReview's forum links, arXiv's...); past `_MAX_LINKS` distinct
+# ones, urls are kept as they are.
+_links: dict[tuple[str, str], tuple[str, str]] = {}
+_MAX_LINKS = 1024
+
+
+def _id_link(url: str, pid: str) -> str | tuple[str, str]:
+    head, found, tail = url.partition(pid)
+    if not found:
+        return url
+    key = (head, tail)
+    link = _links.get(key)
+    if link is None:
+        if len(_links) >= _MAX_LINKS:
+            return url
+        link = _links.setdefault(key, key)
+    return link
+
+
+def _deferred_fields(cls: type) -> None:
+    """Make `tldr`, `pdf_url` and `url` properties over their slots, which hold either
+    the string or what `from_dict(..., texts)` kept of it."""
+    slot = {name: cls.__dict__[name] for name in ("id", "tldr", "pdf_url", "url")}
+    get_id, get_tldr, get_pdf, get_url = (slot[name].__get__ for name in ("id", "tldr", "pdf_url", "url"))
+
+    def tldr(self: Paper) -> str:
+        value = get_tldr(self)
+        return value if type(value) is str else value.text(get_pdf(self), 0)
+
+    def pdf_url(self: Paper) -> str:
+        value = get_pdf(self)
+        return value if type(value) is str else get_tldr(self).text(value, 1)
+
+    def url(self: Paper) -> str:
+        value = get_url(self)
+        return value if type(value) is str else value[0] + get_id(self) + value[1]
+
+    for name, getter in (("tldr", tldr), ("pdf_url", pdf_url), ("url", url)):
+        getter.__doc__ = f"The paper's {name} (a string, however it is kept)."
+        # the dataclass's __init__ sets the slot through the property
+        setattr(cls, name, property(getter, slot[name].__set__))
+
+
+_deferred_fields(Paper)
 
 
 @dataclass(slots=True)

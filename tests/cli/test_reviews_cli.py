@@ -61,6 +61,19 @@ def test_show_prints_scores_tldr_and_area(reviewed: Run) -> None:
     assert "tldr     Linear attention, long contexts." in text and "area     interpretability" in text
 
 
+def test_show_and_json_give_the_links_and_tldr_a_reopened_catalog_keeps_packed(reviewed: Run) -> None:
+    # (each command opens the store afresh: these come from the catalog's packed texts)
+    lines = reviewed("show", "PaperAAAA1").stdout.splitlines()
+    assert "url      https://openreview.net/forum?id=PaperAAAA1" in lines
+    assert "pdf      https://openreview.net/pdf/paperaaaa1hash.pdf" in lines
+    papers = {p["id"]: p for p in json.loads(reviewed("list", "--json").stdout)}
+    assert [(papers[pid]["url"], papers[pid]["pdf_url"]) for pid in ("PaperAAAA1", "PaperDDDD4")] == [
+        ("https://openreview.net/forum?id=PaperAAAA1", "https://openreview.net/pdf/paperaaaa1hash.pdf"),
+        ("https://openreview.net/forum?id=PaperDDDD4", "https://openreview.net/pdf/paperdddd4hash.pdf"),
+    ]
+    assert papers["PaperAAAA1"]["tldr"] == "Linear attention, long contexts." and papers["PaperBBBB2"]["tldr"] == ""
+
+
 def test_markdown_export_with_scores_and_tldr(reviewed: Run) -> None:
     plain = reviewed("export", "--format", "markdown").stdout
     assert "TL;DR" not in plain and "rating" not in plain

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from ..atomic_storage import StoreError
-from ..model import Paper
+from ..model import Paper, PaperTexts
 
 #: Record fields whose values repeat from record to record (see `Catalog.__init__`).
 _REPEATED = ("venue", "source", "entry_type", "added")
@@ -156,6 +156,8 @@ class Catalog(Mapping[str, Paper]):
         # import time, keywords and authors repeat across thousands of records, so each is
         # kept once (setdefault: several threads may build Papers at once).
         self._share = {}.setdefault
+        # The TL;DRs and pdf links of the Papers built, packed (see `model.PaperTexts`).
+        self._paper_texts = PaperTexts()
         self._texts: RecordTexts | None = getattr(records, "texts", None)
         by_paper = getattr(records, "by_paper", None)
         if by_paper is not None:
@@ -183,7 +185,7 @@ class Catalog(Mapping[str, Paper]):
                 record = _share_values(orjson.loads(self._texts.text(place)), self._share)  # type: ignore[union-attr]
             elif type(record) is bytes:
                 record = _share_values(orjson.loads(record), self._share)
-            paper = Paper.from_dict(record)
+            paper = Paper.from_dict(record, self._paper_texts)
         except (TypeError, ValueError) as error:
             paper = self._damaged(paper_id, record, error)
         except KeyError:
