@@ -107,3 +107,46 @@ async def test_the_wheel_scrolls_the_keys_that_were_cut_and_help_stays(library: 
             footer.post_message(wheel(footer, events.MouseScrollUp))
         await pilot.pause()
         assert footer_line(app) == before
+
+
+async def test_the_sync_state_read_after_the_first_frame_lays_nothing_out_when_nothing_changed(
+    library: Library,
+) -> None:
+    # With the footer drawn by one widget the list appears sooner, and the first key
+    # then landed behind the sync state read just after the first frame: the status
+    # line's update laid the whole screen out again and drew it twice (~120 ms under
+    # load) to show the same empty line. The same line is now left alone.
+    from datetime import UTC, datetime
+
+    from textual.widgets import Static
+
+    from reader_tui.tui.widgets.status_bar import StatusBar
+
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        bar = app.screen.query_one(StatusBar)
+        synced = bar.query_one("#status-synced", Static)
+        detail = app.screen.query_one(PaperDetail)
+        updates: list[object] = []
+        builds: list[object] = []
+        original_update, original_build = synced.update, detail._build
+        synced.update = lambda content="", **kw: (updates.append(content), original_update(content, **kw))[1]
+        detail._build = lambda: (builds.append(1), original_build())[1]
+
+        bar.set_synced(None)  # not a repository: what the state read says at each start
+        detail.set_group(None)
+        assert updates == [] and builds == []
+
+        when = datetime(2026, 5, 1, 9, 30, tzinfo=UTC)
+        bar.set_synced(when)
+        await pilot.pause()
+        assert len(updates) == 1 and "synced" in str(synced.render())
+        bar.set_synced(when)  # read again after a sync that changed nothing
+        assert len(updates) == 1
+        bar.set_synced(when, waiting=2)
+        await pilot.pause()
+        assert len(updates) == 2 and "2 changes waiting" in str(synced.render())
+        bar.set_synced(None)
+        await pilot.pause()
+        assert len(updates) == 3 and "synced" not in str(synced.render())
