@@ -4,6 +4,7 @@ highlights, and correctness at 100,000 papers (the line API draws only what is s
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from textual.widgets import Input
 
 from reader_tui.core.model import Annotation, Paper, PaperView, Status
 from reader_tui.core.paths import styles_dir
@@ -185,3 +186,33 @@ async def test_a_hundred_thousand_papers() -> None:
         papers.set_ids([f"id{n}" for n in range(0, 100_000, 2)], keep="id99998")
         await pilot.pause()
         assert papers.cursor == 49_999
+
+
+class ListAndInputApp(ListApp):
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        yield Input()
+
+
+async def test_focus_redraws_the_cursor_row_alone() -> None:
+    """Tab or `/` changes only the cursor row's look (focused or blurred cursor): the
+    other rows come from the cache, not rendered again at each focus change."""
+    app = ListAndInputApp(FakeLibrary(30))
+    async with app.run_test(size=(80, 12)) as pilot:
+        papers = app.query_one(PaperList)
+        papers.focus()
+        await pilot.pause()
+        rendered: list[str] = []
+        render_row = papers._render_row
+        papers._render_row = lambda pid, *rest: rendered.append(pid) or render_row(pid, *rest)
+        looks = {}
+        for focus, look in ((app.query_one(Input), "cursor-blurred"), (papers, "cursor")):
+            focus.focus()
+            await pilot.pause()
+            assert set(rendered) <= {"id0"}, focus  # the cursor row at most (its focused look is cached)
+            assert rendered or look == "cursor"
+            bgcolor = papers.get_component_rich_style(f"paper-list--{look}").bgcolor
+            assert {s.style.bgcolor for s in papers.render_line(0) if s.text.strip()} == {bgcolor}
+            looks[look] = bgcolor
+            rendered.clear()
+        assert looks["cursor"] != looks["cursor-blurred"]

@@ -106,6 +106,8 @@ class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
 
     def set_group(self, group) -> None:
         """The other members' marks (read again after each sync); None: not a group's."""
+        if group is None and self.group is None:  # not a group's library: nothing to redraw
+            return
         self.group = group
         if self._view is not None:
             self._build()

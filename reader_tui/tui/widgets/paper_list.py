@@ -119,6 +119,7 @@ class PaperList(GutterScrollView, can_focus=True):
         self._generation = 0  # bumped when everything may look different
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
         self._style_map: dict[str, Style] | None = None
+        self._drawn_styles: dict[str, Style] = {}  # the styles of the cached rows
         self._match_patterns: dict[str, re.Pattern[str] | None] = {}
         self._frame: tuple[int, int, int, bool, list[Segment] | None] | None = None
         self.virtual_size = Size(0, len(self._ids))
@@ -295,18 +296,13 @@ class PaperList(GutterScrollView, can_focus=True):
             self.action_select()
         self.move_to(row)
 
-    def _on_focus(self, event: events.Focus) -> None:
-        self._cache.clear()
-        self.refresh()
-
-    def _on_blur(self, event: events.Blur) -> None:
-        self._cache.clear()
-        self.refresh()
-
     def notify_style_update(self) -> None:
+        # Textual calls this on every focus change, the styles changed or not: they are
+        # read again at the next draw, and the cached rows dropped only if they changed.
+        # (Focus itself changes only the cursor row, whose cache key says if it was drawn
+        # focused: tab and `/` redraw one row, not forty.)
         super().notify_style_update()
         self._style_map = None
-        self._cache.clear()
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -314,13 +310,17 @@ class PaperList(GutterScrollView, can_focus=True):
         if self._style_map is None:
             # Marks, statuses, tags and matches are laid over a row's own style: only what
             # their CSS sets (partial), or their background would cut holes in the cursor row.
-            self._style_map = {
+            style_map = {
                 name.removeprefix("paper-list--"): self.get_component_rich_style(name, partial=name not in _FULL_STYLES)
                 for name in sorted(self.COMPONENT_CLASSES)
             }
             # the widget's own style: reading `rich_style` walks the ancestors' styles,
             # which per line was a fifth of the cost of a scroll
-            self._style_map[""] = self.rich_style
+            style_map[""] = self.rich_style
+            if style_map != self._drawn_styles:
+                self._cache.clear()
+                self._drawn_styles = style_map
+            self._style_map = style_map
         return self._style_map
 
     def render_lines(self, crop: Region) -> list[Strip]:

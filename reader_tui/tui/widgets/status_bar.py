@@ -30,6 +30,7 @@ class StatusBar(Horizontal):
         self._read_only = False
         self._every_word: int | None = None
         self._kept = ""  # said by `say`: said again as the list on its way arrives
+        self._synced: tuple[str, int, int] = ("", 0, 0)  # what #status-synced says (set_synced)
         # The glyphs at the start of each row, explained where the eye goes to find out
         # (the same legend is in help).
         self.tooltip = f"{legend_line()}\n? lists every key and the search syntax"
@@ -98,7 +99,14 @@ class StatusBar(Horizontal):
         """When the library last synced through git (None: never, or not synced), how
         many changes made here are not committed yet and how many commits made here
         wait for the next sync to go out."""
-        text = Content.styled(synced_text(when), "$text-muted")
+        said = (synced_text(when), unsent, waiting)
+        # Read after the first frame (and after every sync): an update lays the whole
+        # screen out again and draws it twice, which the first key waited behind, so
+        # the same line (no sync, nothing waiting: most libraries) is not drawn again.
+        if said == self._synced:
+            return
+        self._synced = said
+        text = Content.styled(said[0], "$text-muted")
         if waiting:
             words = f"{waiting} change{'s' if waiting != 1 else ''} waiting"
             text = Content.assemble(text, (f" · {words}" if when else f"  {words}", "$text-warning"))

@@ -126,5 +126,5 @@ def test_a_quitting_app_stops_waiting_and_the_child_still_writes_the_caches(
     assert len(searches) == 1 and not searches[0].abstracts_indexed and related == []
     deadline = time.monotonic() + 60
     while load_related_index(library) is None and time.monotonic() < deadline:
-        time.sleep(0.2)
+        time.sleep(0.02)
     assert load_search_index(library) is not None and load_related_index(library) is not None
