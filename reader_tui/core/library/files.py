@@ -214,7 +214,8 @@ class StoreFiles:
             after = _stat_or_none(path)
             # (the file read is the file stat'ed: the same identity after the read; its
             # access time may differ, the read itself may have set it)
-            if stat is not None and after is not None and file_key(after) == file_key(stat) and set(tables) <= {PAPERS_TABLE, META_TABLE}:
+            same_file = stat is not None and after is not None and file_key(after) == file_key(stat)
+            if same_file and set(tables) <= {PAPERS_TABLE, META_TABLE}:
                 layout.save(self.folder, file_key(stat), meta)
             return records, FileSignature.from_stat(stat) if stat is not None else FileSignature.of(path)
 
