@@ -113,6 +113,10 @@ class RelatedList(OptionList):
             return
         self.state = state
         self.paper_ids = ids
+        # One row per option and a border: the height said outright, not `auto`, since
+        # an OptionList of auto height lays the whole screen out again at every
+        # `set_options` (each paper the cursor rests on), whether its height changed or not.
+        self.styles.height = min(max(len(rows), 1), RELATED_SHOWN) + 2
         if not rows:
             self.set_options([Option(Content.styled(empty, "$text-muted italic"), disabled=True)])
             return
