@@ -10,6 +10,7 @@ import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.signal import Signal
@@ -75,6 +76,16 @@ class ReaderApp(App[int]):
         and markup is off unless a caller asks for it."""
         kwargs.setdefault("markup", False)
         super().notify(sanitize(message), title=sanitize(title), **kwargs)
+
+    def _on_resize(self, event: events.Resize) -> None:
+        # Textual keeps every Resize the terminal reports, even one of the size the app
+        # already has, and hands it to the screens when the app is next idle: the
+        # terminal's second report of its size at start made the main screen and the one
+        # under it lay everything out again just after the first frame (some 65 ms in
+        # front of the first key). A size that did not change changes nothing: App's own
+        # handler (called after this one, Textual walks the class's MRO) is skipped.
+        if self._size is not None and event.size == self._size:
+            event.prevent_default()
 
     def on_load(self) -> None:
         # Textual runs thread workers in the event loop's default executor, whose threads

@@ -397,3 +397,31 @@ async def test_the_detail_timer_firing_as_the_screen_empties_raises_nothing(libr
         monkeypatch.setattr(MainScreen, "browser", property(gone))
         side.show(IDS[1])
         assert side.detail.paper_id == IDS[1]
+
+
+async def test_a_resize_to_the_same_size_lays_nothing_out_and_a_real_one_does(library: Library, monkeypatch) -> None:
+    from textual import events
+    from textual.geometry import Size
+    from textual.screen import Screen
+
+    laid_out: list[str] = []
+    real = Screen._refresh_layout
+
+    def counting(self, *args, **kwargs):
+        laid_out.append(type(self).__name__)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counting)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        laid_out.clear()
+        # a terminal reports its size again (as one does at start): nothing changed
+        app.post_message(events.Resize(Size(*SIZE), Size(*SIZE)))
+        await settle(app, pilot)
+        await pilot.pause(0.05)  # Textual hands a kept resize to the screens when idle
+        assert "MainScreen" not in laid_out
+        await pilot.resize_terminal(90, 30)
+        await settle(app, pilot)
+        assert "MainScreen" in laid_out
+        assert app.screen.has_class("-narrow") and app.screen.size == Size(90, 30)
