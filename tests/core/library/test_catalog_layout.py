@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from test_catalog_lines import HARD_TEXTS as LINE_TEXTS
 
 from reader_tui.core.atomic_storage import StoreError
 from reader_tui.core.library import catalog_layout
@@ -16,15 +17,12 @@ from reader_tui.core.library.files import CATALOG_FILE
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper
 
-#: The whole range of text a record must bring back exactly.
+#: The texts the catalog's lines must bring back exactly, and more of Unicode's range.
 HARD_TEXTS = [
-    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🧪 plane 1 \U0010fffd",
-    "שלום עולם مرحبا \u202eevil\u202c",
-    "e\u0301 n\u0303 a\u030a \u0915\u094d\u0937",
-    "漢字かなカナ 한국어 全角　スペース",
-    "tab\tnew\nline\rcr\x00nul\x1besc[31mred\x7fdel\x9bcsi",
-    "sep\u2028line\u2029para\x85nel \ufeffbom \u200bzw",
-    'quote " backslash \\ brace {} [bold]markup[/] $\\alpha$',
+    *LINE_TEXTS,
+    "plane 16 \U0010fffd \u202eevil\u202c",
+    "\u0915\u094d\u0937 漢字かなカナ 한국어 全角　スペース",
+    "esc[31mred\x9bcsi \ufeffbom \u200bzw [bold]markup[/] $\\alpha$",
     "   leading and trailing   ",
 ]
 
