@@ -50,7 +50,7 @@ from array import array
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Iterable
 from functools import lru_cache, partial
-from itertools import filterfalse, repeat
+from itertools import count, filterfalse, repeat
 from operator import add, mul, sub
 from types import SimpleNamespace
 from typing import Any, NamedTuple
@@ -106,6 +106,9 @@ def venue_key(venue: str | None) -> str:
 
 
 _NAN = float("nan")
+#: From this many papers on, a list's abstracts are indexed at once with numpy
+#: (`_index_all_abstracts`); fewer are appended one by one (no numpy to import).
+BULK_MIN = 2000
 _AREA_STOPWORDS = frozenset({"and", "or", "of", "to", "for", "the", "in", "on", "other", "e", "g", "eg", "etc", "including"})
 
 
@@ -246,19 +249,60 @@ class SearchIndex(Matching):
             if start == len(self._ids):
                 return
             self._thaw()
-            post = self._post[ABSTRACT]
-            get, append = post.__getitem__, array.append
-            consume = deque(maxlen=0).extend
-            for o in range(start, len(self._ids)):
-                abstract = self._records[o].abstract
-                if abstract:
-                    # map(append, ...) keeps the per-token loop in C: these appends are
-                    # half of the build's time, and a numpy build of the pairs was no
-                    # faster (see `postings`)
-                    consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
-            self._refresh_vocabulary()
+            if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
+                self._index_all_abstracts()  # a whole list's: at once
+            else:
+                post = self._post[ABSTRACT]
+                get, append = post.__getitem__, array.append
+                consume = deque(maxlen=0).extend
+                for o in range(start, len(self._ids)):
+                    abstract = self._records[o].abstract
+                    if abstract:
+                        # map(append, ...) keeps the per-token loop in C
+                        consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
+                self._refresh_vocabulary()
             self._abstracts_done = len(self._ids)
             self._acronyms = mine_acronyms(r.abstract for r in self._records)
+
+    def _index_all_abstracts(self) -> None:
+        """Index every abstract of a list at once, and leave every field flat over the new
+        vocabulary, as a loaded index is (`FlatPostings.of_pairs`). Each word is numbered
+        the first time it is seen (a C-level lookup in a `defaultdict` whose factory
+        counts); a paper's distinct word numbers are its pairs, which numpy lays out. The
+        title and meta words were appended as they came (`_append`). Callers hold the lock."""
+        import numpy as np
+
+        n = len(self._ids)
+        numbers: defaultdict[str, int] = defaultdict(count().__next__)
+        number = numbers.__getitem__
+        pairs = array("I")  # the word numbers of paper 0's pairs, then paper 1's...
+        extend = pairs.extend
+        lengths = array("I")  # how many pairs each paper has
+        add_length = lengths.append
+        for record in self._records:
+            # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
+            abstract = (record.paper if type(record) is PaperView else record).abstract
+            if abstract:
+                words = set(map(number, tokens(abstract)))
+                extend(words)
+                add_length(len(words))
+            else:
+                add_length(0)
+        title_post, meta_post, _ = self._post
+        words = list(numbers)
+        del numbers, number
+        title_vocab = list(title_post)  # first-seen order, which the infix search goes by
+        vocab = sorted(set(title_post).union(meta_post, words))
+        place = dict(zip(vocab, range(len(vocab))))
+        ordinals = np.repeat(np.arange(n, dtype=np.uint32), np.frombuffer(lengths, dtype=np.uint32))
+        numbered = np.frombuffer(pairs, dtype=np.uint32) if pairs else np.zeros(0, dtype=np.uint32)
+        abstract = FlatPostings.of_pairs(vocab, place, words, numbered, ordinals, n)
+        del pairs, numbered, ordinals
+        self._post = (
+            FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n),
+            abstract,
+        )
+        self._refresh_vocabulary(vocab, title_vocab)
 
     def __len__(self) -> int:
         return len(self._ids) - len(self._removed)
