@@ -294,10 +294,9 @@ class SearchIndex(Matching):
         title_vocab = list(title_post)  # first-seen order, which the infix search goes by
         vocab = sorted(set(title_post).union(meta_post, words))
         place = dict(zip(vocab, range(len(vocab))))
-        ordinals = np.repeat(np.arange(n, dtype=np.uint32), np.frombuffer(lengths, dtype=np.uint32))
         numbered = np.frombuffer(pairs, dtype=np.uint32) if pairs else np.zeros(0, dtype=np.uint32)
-        abstract = FlatPostings.of_pairs(vocab, place, words, numbered, ordinals, n)
-        del pairs, numbered, ordinals
+        abstract = FlatPostings.of_pairs(vocab, place, words, numbered, n, lengths=np.frombuffer(lengths, dtype=np.uint32))
+        del pairs, numbered
         self._post = (
             FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n),
             abstract,

@@ -47,9 +47,12 @@ def test_a_flattened_index_that_takes_more_papers_searches_like_a_fresh_build(pa
         assert grown.search(query) == fresh.search(query), query
 
 
-@pytest.mark.parametrize("bits", [16, 5])
-def test_abstracts_indexed_at_once_give_the_postings_of_one_at_a_time(papers, monkeypatch, bits):
+@pytest.mark.parametrize(("bits", "chunk"), [(16, 4096), (5, 4096), (16, 7), (5, 7)])
+def test_abstracts_indexed_at_once_give_the_postings_of_one_at_a_time(papers, monkeypatch, bits, chunk):
     monkeypatch.setattr(postings, "BITS", bits)  # 5: 32 papers a segment, ten segments
+    # laid out in chunks of 7 papers (and of 100 pairs for the title and meta fields)
+    monkeypatch.setattr(postings, "_CHUNK_PAPERS", chunk)
+    monkeypatch.setattr(postings, "_CHUNK_PAIRS", 100 if chunk == 7 else 1 << 19)
     monkeypatch.setattr(index_module, "BULK_MIN", 10**9)
     appended = SearchIndex.build(papers)
     monkeypatch.setattr(index_module, "BULK_MIN", 1)
