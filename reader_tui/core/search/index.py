@@ -232,9 +232,14 @@ class SearchIndex(Matching):
         """
         index = cls()
         with gc_paused():
-            index._append(records, refresh=not abstracts)
             if abstracts:
-                index.index_abstracts()
+                records = records if isinstance(records, list) else list(records)
+            if abstracts and len(records) >= BULK_MIN:
+                index._build_all(records)
+            else:
+                index._append(records, refresh=not abstracts)
+                if abstracts:
+                    index.index_abstracts()
         return index
 
     @property
@@ -264,16 +269,28 @@ class SearchIndex(Matching):
             self._abstracts_done = len(self._ids)
             self._acronyms = mine_acronyms(r.abstract for r in self._records)
 
-    def _index_all_abstracts(self) -> None:
+    def _build_all(self, records: list) -> None:
+        """Index a whole list at once, every field numbered in one dict and laid out flat
+        by `_index_all_abstracts` (no title or meta word appended one by one)."""
+        with self._lock:
+            numbers: defaultdict[str, int] = defaultdict(count().__next__)
+            head = self._append(records, refresh=False, numbers=numbers)
+            self._index_all_abstracts(numbers, head)
+            self._abstracts_done = len(self._ids)
+            self._acronyms = mine_acronyms(r.abstract for r in self._records)
+
+    def _index_all_abstracts(self, numbers: defaultdict[str, int] | None = None, head: Any = None) -> None:
         """Index every abstract of a list at once, and leave every field flat over the new
         vocabulary, as a loaded index is (`FlatPostings.of_pairs`). Each word is numbered
         the first time it is seen (a C-level lookup in a `defaultdict` whose factory
-        counts); a paper's distinct word numbers are its pairs, which numpy lays out. The
-        title and meta words were appended as they came (`_append`). Callers hold the lock."""
+        counts); a paper's distinct word numbers are its pairs, which numpy lays out.
+        The title and meta words were appended as they came (`_append`), or numbered in
+        `numbers` already (`head`: their pairs, from `_append`). Callers hold the lock."""
         import numpy as np
 
         n = len(self._ids)
-        numbers: defaultdict[str, int] = defaultdict(count().__next__)
+        if numbers is None:
+            numbers = defaultdict(count().__next__)
         number = numbers.__getitem__
         pairs = array("I")  # the word numbers of paper 0's pairs, then paper 1's...
         extend = pairs.extend
@@ -288,19 +305,32 @@ class SearchIndex(Matching):
                 add_length(len(words))
             else:
                 add_length(0)
-        title_post, meta_post, _ = self._post
-        words = list(numbers)
+        words = list(numbers)  # by number
         del numbers, number
-        title_vocab = list(title_post)  # first-seen order, which the infix search goes by
-        vocab = sorted(set(title_post).union(meta_post, words))
+
+        def numbered(pairs: array) -> Any:
+            return np.frombuffer(pairs, dtype=np.uint32) if pairs else np.zeros(0, dtype=np.uint32)
+
+        if head is None:
+            title_post, meta_post, _ = self._post
+            title_vocab = list(title_post)  # first-seen order, which the infix search goes by
+            vocab = sorted(set(title_post).union(meta_post, words))
+        else:
+            # the title words in the order they were first seen in a title (the infix search's)
+            seen, first = np.unique(numbered(head[0][0]), return_index=True)
+            title_vocab = list(map(words.__getitem__, seen[np.argsort(first, kind="stable")].tolist()))
+            vocab = sorted(words)
         place = dict(zip(vocab, range(len(vocab))))
-        numbered = np.frombuffer(pairs, dtype=np.uint32) if pairs else np.zeros(0, dtype=np.uint32)
-        abstract = FlatPostings.of_pairs(vocab, place, words, numbered, n, lengths=np.frombuffer(lengths, dtype=np.uint32))
-        del pairs, numbered
-        self._post = (
-            FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n),
-            abstract,
-        )
+        abstract = FlatPostings.of_pairs(vocab, place, words, numbered(pairs), n, lengths=numbered(lengths))
+        del pairs
+        if head is None:
+            fields = (FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n))
+        else:
+            fields = tuple(
+                FlatPostings.of_pairs(vocab, place, words, numbered(field), n, lengths=numbered(sizes))
+                for field, sizes in head
+            )
+        self._post = (*fields, abstract)
         self._refresh_vocabulary(vocab, title_vocab)
 
     def __len__(self) -> int:
@@ -355,10 +385,17 @@ class SearchIndex(Matching):
                 for field, post in enumerate(self._post)
             )
 
-    def _append(self, records: Iterable, refresh: bool = True) -> None:
-        """Index `records` after those indexed, all but their abstracts."""
+    def _append(self, records: Iterable, refresh: bool = True, numbers: defaultdict[str, int] | None = None) -> Any:
+        """Index `records` after those indexed, all but their abstracts. With `numbers`
+        (`_build_all`), their title and meta words are not appended to the postings but
+        numbered there, and their pairs returned: per field, the word numbers paper by paper
+        (a title's in first-seen order) and how many each paper has."""
         consume = deque(maxlen=0).extend
         append = array.append
+        if numbers is not None:
+            number = numbers.__getitem__
+            head = ((array("I"), array("I")), (array("I"), array("I")))
+            (title_pairs, title_sizes), (meta_pairs, meta_sizes) = head
         with self._lock:
             self._thaw()
             title_post, meta_post, _ = self._post
@@ -378,11 +415,19 @@ class SearchIndex(Matching):
                 # to render at every build), the tokeniser reading their accents
                 words = tokens(f"{search_text(record.title)} {paper.short_name or ''}")
                 titles.append(" ".join(words))
-                # first-seen order (not a set's): the title words' order is the infix search's
-                consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
                 meta = search_texts((*paper.keywords, *record.authors))
-                if meta:
-                    consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
+                if numbers is None:
+                    # first-seen order (not a set's): the title words' order is the infix search's
+                    consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
+                    if meta:
+                        consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
+                else:
+                    distinct = dict.fromkeys(map(number, words))
+                    title_pairs.extend(distinct)
+                    title_sizes.append(len(distinct))
+                    distinct = set(map(number, tokens(meta))) if meta else ()
+                    meta_pairs.extend(distinct)
+                    meta_sizes.append(len(distinct))
                 years[paper.year].append(o)
                 venues[venue_key(paper.venue)].append(o)
                 status.append(record.status)
@@ -393,6 +438,7 @@ class SearchIndex(Matching):
                     notes[o] = notes_key(record.notes)
             if refresh:
                 self._refresh_vocabulary()
+        return head if numbers is not None else None
 
     def _tie_breaks(self) -> array:
         """Per ordinal, what breaks a tie of scores: a ten-thousandth of the mean rating,
