@@ -1,11 +1,13 @@
 """The search index's postings, flat: one field's word -> ordinals as two arrays.
 
-While an index is built, each field maps a word to an `array` of the ordinals of the
-papers that use it (`defaultdict(array)`), which is what appending wants. Loaded from
-its cache, an index is only read, and 70,000 small arrays (one per word and field, each with
-its header and spare room) and their words cost some 23 MB at 20,000 papers for 12 MB
-of ordinals. `FlatPostings` keeps one field as two arrays over the index's sorted
-vocabulary, which it shares: word `vocab[i]`'s ordinals are `flat[starts[i]:starts[i + 1]]`
+While an index takes papers one at a time (`SearchIndex.add`, a titles-only build, a
+list of fewer than `index.BULK_MIN` papers), each field maps a word to an `array` of the
+ordinals of the papers that use it (`defaultdict(array)`), which is what appending wants.
+A whole list's build, and an index loaded from its cache, are only read, and 70,000
+small arrays (one per word and field, each with its header and spare room) and their
+words cost some 23 MB at 20,000 papers for 12 MB of ordinals. `FlatPostings` keeps one
+field as two arrays over the index's sorted vocabulary, which it shares: word
+`vocab[i]`'s ordinals are `flat[starts[i]:starts[i + 1]]`
 (empty for a word the field lacks). A word is found by bisection. `thaw` gives the dict
 back, for an index that grows again (an import into the running app).
 
@@ -16,11 +18,15 @@ the segment's first, and `starts` has `segments` entries per word. A lookup of a
 a single-segment list is a slice, as before; in a longer list it is a list of ordinals
 put back together (about as fast to read: it holds the ints the caller iterates).
 
-A whole list's postings are laid out at once (`FlatPostings.of_pairs`): numpy sorts the
-distinct word/paper pairs of a field, as 64-bit keys (word, segment, ordinal), and counts
-each word's run. Appending each pair to its word's array was half of a build's time
-(2.6 million pairs of an abstract word and a paper at 19,630 papers); numpy is imported
-only for such a build, never to load or search an index.
+A whole list's postings are laid out at once (`FlatPostings.of_pairs`): its words numbered
+as they come, each paper's distinct word numbers are its pairs, and numpy lays them out
+by a counting sort, a chunk of papers at a time (each word's run counted, then each
+chunk's (word, segment, ordinal) keys sorted and written in place). That replaces 2.6
+million appends at 19,630 papers and leaves the index flat, as its cache stores it (the
+cache file is byte for byte the same); numpy is imported only for such a build, never to
+load or search an index. The appends were not the whole cost: numbering a word costs
+about what appending its pair did, since both hash a fresh string and look it up in a
+dict of 50,000 words (see `SearchIndex.build`).
 """
 
 from __future__ import annotations
