@@ -66,11 +66,15 @@ def test_abstracts_indexed_at_once_give_the_postings_of_one_at_a_time(papers, mo
     assert bulk._acronyms == appended._acronyms
     for query in QUERIES:
         assert bulk.search(query) == appended.search(query), query
-    # a titles-first build (what the app does) ends the same, and so does one grown after it
+    # a titles-first build (what the app does) ends the same, and so do both grown after it
     head = SearchIndex.build(papers[:-5], abstracts=False)
     head.index_abstracts()
     head.add(papers[-5:])
     assert _fields(head) == _fields(appended) and head._title_vocab == appended._title_vocab
+    grown = SearchIndex.build(papers[:-5])
+    grown.add(papers[-5:])
+    assert _fields(grown) == _fields(appended) and grown._title_vocab == appended._title_vocab
+    assert grown.search("conformal singleton") == appended.search("conformal singleton")
 
 
 SAMPLE = {"alpha": [0, 1, 5, 9, 10], "beta": [3], "delta": [7, 8, 9, 11], "gamma": []}
