@@ -43,7 +43,7 @@ from typing import Any
 #: Ordinals per segment are 2**BITS: what an unsigned 16-bit item holds.
 BITS = 16
 #: Papers (or pairs) per chunk of `FlatPostings.of_pairs`: bounds its temporary arrays.
-_CHUNK_PAPERS = 4096
+_CHUNK_PAPERS = 1024
 _CHUNK_PAIRS = 1 << 19
 
 
