@@ -106,8 +106,9 @@ def venue_key(venue: str | None) -> str:
 
 
 _NAN = float("nan")
-#: From this many papers on, a list's abstracts are indexed at once with numpy
-#: (`_index_all_abstracts`); fewer are appended one by one (no numpy to import).
+#: From this many papers on, a whole list is indexed at once with numpy (`_build_all`, and
+#: `_index_all_abstracts` for the abstracts after a titles-only build); fewer are appended
+#: one by one (no numpy to import: the TUI builds such a list in its own thread).
 BULK_MIN = 2000
 _AREA_STOPWORDS = frozenset({"and", "or", "of", "to", "for", "the", "in", "on", "other", "e", "g", "eg", "etc", "including"})
 
@@ -230,7 +231,7 @@ class SearchIndex(Matching):
         built at once (`_build_all`): every word numbered in one dict, each field's
         postings laid out flat with numpy (`FlatPostings.of_pairs`), no pair appended.
         What is left is CPython's cost per word: making each word's string (`str.split`),
-        hashing it and finding it in the dict, about 0.25 µs a word, whatever the
+        hashing it and finding it in the dict, 0.2-0.3 µs a word here, whatever the
         postings are made of. With `abstracts=False` the abstracts are left to
         `index_abstracts()`, which an app can run in a worker right after start-up; a
         search that needs abstracts before that runs it first.
