@@ -97,11 +97,12 @@ def search_index(
         if index is not None:
             index.group = load_group(library.files.folder)  # a reading group's marks (by:, group:)
             return index, True
-        index = SearchIndex.build(views, abstracts=False)
+        # with nobody to search the titles meanwhile, at once (every field numbered together)
+        index = SearchIndex.build(views, abstracts=on_titles is None)
         index.group = load_group(library.files.folder)
         if on_titles is not None:
             on_titles(index)
-        index.index_abstracts()
+            index.index_abstracts()
         search_cache.save(index, cache, fingerprint)
         return index, False
 

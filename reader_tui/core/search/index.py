@@ -50,7 +50,7 @@ from array import array
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Iterable
 from functools import lru_cache, partial
-from itertools import filterfalse, repeat
+from itertools import count, filterfalse, repeat
 from operator import add, mul, sub
 from types import SimpleNamespace
 from typing import Any, NamedTuple
@@ -106,6 +106,10 @@ def venue_key(venue: str | None) -> str:
 
 
 _NAN = float("nan")
+#: From this many papers on, a whole list is indexed at once with numpy (`_build_all`, and
+#: `_index_all_abstracts` for the abstracts after a titles-only build); fewer are appended
+#: one by one (no numpy to import: the TUI builds such a list in its own thread).
+BULK_MIN = 2000
 _AREA_STOPWORDS = frozenset({"and", "or", "of", "to", "for", "the", "in", "on", "other", "e", "g", "eg", "etc", "including"})
 
 
@@ -223,15 +227,25 @@ class SearchIndex(Matching):
         """Index `records` (in list order, which filter-only queries keep).
 
         Tokenising abstracts is most of the work (3.8 million words at 20,000 papers,
-        about 2 s on a slow 2-core machine). With `abstracts=False` it is left to
+        1.2-2 s of CPU on a slow 2-core machine). A list of `BULK_MIN` papers or more is
+        built at once (`_build_all`): every word numbered in one dict, each field's
+        postings laid out flat with numpy (`FlatPostings.of_pairs`), no pair appended.
+        What is left is CPython's cost per word: making each word's string (`str.split`),
+        hashing it and finding it in the dict, 0.2-0.3 µs a word here, whatever the
+        postings are made of. With `abstracts=False` the abstracts are left to
         `index_abstracts()`, which an app can run in a worker right after start-up; a
         search that needs abstracts before that runs it first.
         """
         index = cls()
         with gc_paused():
-            index._append(records, refresh=not abstracts)
             if abstracts:
-                index.index_abstracts()
+                records = records if isinstance(records, list) else list(records)
+            if abstracts and len(records) >= BULK_MIN:
+                index._build_all(records)
+            else:
+                index._append(records, refresh=not abstracts)
+                if abstracts:
+                    index.index_abstracts()
         return index
 
     @property
@@ -246,19 +260,86 @@ class SearchIndex(Matching):
             if start == len(self._ids):
                 return
             self._thaw()
-            post = self._post[ABSTRACT]
-            get, append = post.__getitem__, array.append
-            consume = deque(maxlen=0).extend
-            for o in range(start, len(self._ids)):
-                abstract = self._records[o].abstract
-                if abstract:
-                    # map(append, ...) keeps the per-token loop in C: these appends are
-                    # half of the build's time, and a numpy build of the pairs was no
-                    # faster (see `postings`)
-                    consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
-            self._refresh_vocabulary()
+            if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
+                self._index_all_abstracts()  # a whole list's: at once
+            else:
+                post = self._post[ABSTRACT]
+                get, append = post.__getitem__, array.append
+                consume = deque(maxlen=0).extend
+                for o in range(start, len(self._ids)):
+                    abstract = self._records[o].abstract
+                    if abstract:
+                        # map(append, ...) keeps the per-token loop in C
+                        consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
+                self._refresh_vocabulary()
             self._abstracts_done = len(self._ids)
             self._acronyms = mine_acronyms(r.abstract for r in self._records)
+
+    def _build_all(self, records: list) -> None:
+        """Index a whole list at once, every field numbered in one dict and laid out flat
+        by `_index_all_abstracts` (no title or meta word appended one by one)."""
+        with self._lock:
+            numbers: defaultdict[str, int] = defaultdict(count().__next__)
+            head = self._append(records, refresh=False, numbers=numbers)
+            self._index_all_abstracts(numbers, head)
+            self._abstracts_done = len(self._ids)
+            self._acronyms = mine_acronyms(r.abstract for r in self._records)
+
+    def _index_all_abstracts(self, numbers: defaultdict[str, int] | None = None, head: Any = None) -> None:
+        """Index every abstract of a list at once, and leave every field flat over the new
+        vocabulary, as a loaded index is (`FlatPostings.of_pairs`). Each word is numbered
+        the first time it is seen (a C-level lookup in a `defaultdict` whose factory
+        counts); a paper's distinct word numbers are its pairs, which numpy lays out.
+        The title and meta words were appended as they came (`_append`), or numbered in
+        `numbers` already (`head`: their pairs, from `_append`). Callers hold the lock."""
+        import numpy as np
+
+        n = len(self._ids)
+        if numbers is None:
+            numbers = defaultdict(count().__next__)
+        number = numbers.__getitem__
+        pairs = array("I")  # the word numbers of paper 0's pairs, then paper 1's...
+        extend = pairs.extend
+        lengths = array("I")  # how many pairs each paper has
+        add_length = lengths.append
+        for record in self._records:
+            # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
+            abstract = (record.paper if type(record) is PaperView else record).abstract
+            if abstract:
+                # distinct words first (a set of fresh strings), then each numbered once:
+                # fewer lookups than numbering every word (3.5% of the build's instructions)
+                words = set(tokens(abstract))
+                extend(map(number, words))
+                add_length(len(words))
+            else:
+                add_length(0)
+        words = list(numbers)  # by number
+        del numbers, number
+
+        def numbered(pairs: array) -> Any:
+            return np.frombuffer(pairs, dtype=np.uint32) if pairs else np.zeros(0, dtype=np.uint32)
+
+        if head is None:
+            title_post, meta_post, _ = self._post
+            title_vocab = list(title_post)  # first-seen order, which the infix search goes by
+            vocab = sorted(set(title_post).union(meta_post, words))
+        else:
+            # the title words in the order they were first seen in a title (the infix search's)
+            seen, first = np.unique(numbered(head[0][0]), return_index=True)
+            title_vocab = list(map(words.__getitem__, seen[np.argsort(first, kind="stable")].tolist()))
+            vocab = sorted(words)
+        place = dict(zip(vocab, range(len(vocab))))
+        abstract = FlatPostings.of_pairs(vocab, place, words, numbered(pairs), n, lengths=numbered(lengths))
+        del pairs
+        if head is None:
+            fields = (FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n))
+        else:
+            fields = tuple(
+                FlatPostings.of_pairs(vocab, place, words, numbered(field), n, lengths=numbered(sizes))
+                for field, sizes in head
+            )
+        self._post = (*fields, abstract)
+        self._refresh_vocabulary(vocab, title_vocab)
 
     def __len__(self) -> int:
         return len(self._ids) - len(self._removed)
@@ -312,10 +393,17 @@ class SearchIndex(Matching):
                 for field, post in enumerate(self._post)
             )
 
-    def _append(self, records: Iterable, refresh: bool = True) -> None:
-        """Index `records` after those indexed, all but their abstracts."""
+    def _append(self, records: Iterable, refresh: bool = True, numbers: defaultdict[str, int] | None = None) -> Any:
+        """Index `records` after those indexed, all but their abstracts. With `numbers`
+        (`_build_all`), their title and meta words are not appended to the postings but
+        numbered there, and their pairs returned: per field, the word numbers paper by paper
+        (a title's in first-seen order) and how many each paper has."""
         consume = deque(maxlen=0).extend
         append = array.append
+        if numbers is not None:
+            number = numbers.__getitem__
+            head = ((array("I"), array("I")), (array("I"), array("I")))
+            (title_pairs, title_sizes), (meta_pairs, meta_sizes) = head
         with self._lock:
             self._thaw()
             title_post, meta_post, _ = self._post
@@ -335,11 +423,19 @@ class SearchIndex(Matching):
                 # to render at every build), the tokeniser reading their accents
                 words = tokens(f"{search_text(record.title)} {paper.short_name or ''}")
                 titles.append(" ".join(words))
-                # first-seen order (not a set's): the title words' order is the infix search's
-                consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
                 meta = search_texts((*paper.keywords, *record.authors))
-                if meta:
-                    consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
+                if numbers is None:
+                    # first-seen order (not a set's): the title words' order is the infix search's
+                    consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
+                    if meta:
+                        consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
+                else:
+                    distinct = dict.fromkeys(map(number, words))
+                    title_pairs.extend(distinct)
+                    title_sizes.append(len(distinct))
+                    distinct = set(tokens(meta)) if meta else ()
+                    meta_pairs.extend(map(number, distinct))
+                    meta_sizes.append(len(distinct))
                 years[paper.year].append(o)
                 venues[venue_key(paper.venue)].append(o)
                 status.append(record.status)
@@ -350,6 +446,7 @@ class SearchIndex(Matching):
                     notes[o] = notes_key(record.notes)
             if refresh:
                 self._refresh_vocabulary()
+        return head if numbers is not None else None
 
     def _tie_breaks(self) -> array:
         """Per ordinal, what breaks a tie of scores: a ten-thousandth of the mean rating,

@@ -1,11 +1,13 @@
 """The search index's postings, flat: one field's word -> ordinals as two arrays.
 
-While an index is built, each field maps a word to an `array` of the ordinals of the
-papers that use it (`defaultdict(array)`), which is what appending wants. Loaded from
-its cache, an index is only read, and 70,000 small arrays (one per word and field, each with
-its header and spare room) and their words cost some 23 MB at 20,000 papers for 12 MB
-of ordinals. `FlatPostings` keeps one field as two arrays over the index's sorted
-vocabulary, which it shares: word `vocab[i]`'s ordinals are `flat[starts[i]:starts[i + 1]]`
+While an index takes papers one at a time (`SearchIndex.add`, a titles-only build, a
+list of fewer than `index.BULK_MIN` papers), each field maps a word to an `array` of the
+ordinals of the papers that use it (`defaultdict(array)`), which is what appending wants.
+A whole list's build, and an index loaded from its cache, are only read, and 70,000
+small arrays (one per word and field, each with its header and spare room) and their
+words cost some 23 MB at 20,000 papers for 12 MB of ordinals. `FlatPostings` keeps one
+field as two arrays over the index's sorted vocabulary, which it shares: word
+`vocab[i]`'s ordinals are `flat[starts[i]:starts[i + 1]]`
 (empty for a word the field lacks). A word is found by bisection. `thaw` gives the dict
 back, for an index that grows again (an import into the running app).
 
@@ -16,11 +18,15 @@ the segment's first, and `starts` has `segments` entries per word. A lookup of a
 a single-segment list is a slice, as before; in a longer list it is a list of ordinals
 put back together (about as fast to read: it holds the ints the caller iterates).
 
-A numpy build of the postings (numbering every word with one dict lookup, then sorting
-or counting the word/paper pairs into these arrays) was tried and measured against the
-appends: no faster at 19,630 papers (build 2.10 against 2.14 s of CPU, with the cache
-written 2.41 against 2.26), more instructions (callgrind), and more memory at 100,000
-papers; the index builds by appending, and is made flat when it is saved.
+A whole list's postings are laid out at once (`FlatPostings.of_pairs`): its words numbered
+as they come, each paper's distinct word numbers are its pairs, and numpy lays them out
+by a counting sort, a chunk of papers at a time (each word's run counted, then each
+chunk's (word, segment, ordinal) keys sorted and written in place). That replaces 2.6
+million appends at 19,630 papers and leaves the index flat, as its cache stores it (the
+cache file is byte for byte the same); numpy is imported only for such a build, never to
+load or search an index. The appends were not the whole cost: numbering a word costs
+about what appending its pair did, since both hash a fresh string and look it up in a
+dict of 50,000 words (see `SearchIndex.build`).
 """
 
 from __future__ import annotations
@@ -36,6 +42,9 @@ from typing import Any
 
 #: Ordinals per segment are 2**BITS: what an unsigned 16-bit item holds.
 BITS = 16
+#: Papers (or pairs) per chunk of `FlatPostings.of_pairs`: bounds its temporary arrays.
+_CHUNK_PAPERS = 1024
+_CHUNK_PAIRS = 1 << 19
 
 
 def segments_for(papers: int, bits: int | None = None) -> int:
@@ -96,6 +105,94 @@ class FlatPostings(Mapping[str, Sequence[int]]):
                 starts.append(len(flat))
                 lo = hi
         return cls(vocab, starts, flat, segments, bits)
+
+    @classmethod
+    def of_pairs(
+        cls, vocab: list[str], place: Mapping[str, int], words: Sequence[str], numbers: Any, papers: int, *,
+        ordinals: Any = None, lengths: Any = None, bits: int | None = None,
+    ) -> FlatPostings:
+        """One field's postings from its distinct (word, paper) pairs, at once: pair k is the
+        word `words[numbers[k]]` (a numpy integer array) in the paper of ordinal
+        `ordinals[k]`, or, given `lengths` instead, the pairs are paper by paper, `lengths[i]`
+        of them for paper i. Each word's pairs come in ascending ordinal order. `place` gives
+        each of `words` its index in the sorted `vocab`; ordinals are below `papers`.
+
+        A counting sort, a chunk of pairs at a time (their cells counted, then each chunk's
+        64-bit keys sorted and its ordinals written in place): no array as long as all the
+        pairs is made but the result (2.6 million pairs at 19,630 papers, 13 million at
+        100,000, where sorting all their keys at once held 300 MB more)."""
+        import numpy as np
+
+        bits = BITS if bits is None else bits
+        segments = segments_for(papers, bits)
+        mask = (1 << bits) - 1
+        cells = len(vocab) * segments  # one run per word and segment
+        rank = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words)) * segments
+        if lengths is not None:
+            sizes = np.asarray(lengths, dtype=np.int64)
+            offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
+            np.cumsum(sizes, out=offsets[1:])
+            bounds = list(range(0, len(sizes), _CHUNK_PAPERS)) + [len(sizes)]
+            chunks = [(int(offsets[lo]), int(offsets[hi]), lo, hi) for lo, hi in zip(bounds, bounds[1:])]
+        else:
+            bounds = list(range(0, len(numbers), _CHUNK_PAIRS)) + [len(numbers)]
+            chunks = [(lo, hi, lo, hi) for lo, hi in zip(bounds, bounds[1:])]
+
+        def cell(chunk) -> tuple[Any, Any]:
+            """A chunk's pairs: their runs' cells (word and segment), and their ordinals."""
+            a, b, lo, hi = chunk
+            if lengths is not None:
+                at = np.repeat(np.arange(lo, hi, dtype=np.int64), sizes[lo:hi])
+            else:
+                at = ordinals[a:b].astype(np.int64)
+            found = rank[numbers[a:b]]
+            if segments > 1:
+                found += at >> bits
+            return found, at
+
+        counts = np.zeros(cells, dtype=np.int64)
+        for chunk in chunks:
+            counts += np.bincount(cell(chunk)[0], minlength=cells)
+        ends = np.zeros(cells + 1, dtype=np.int64)
+        np.cumsum(counts, out=ends[1:])
+        del counts
+        ordinals_out = array("H", [0]) * int(ends[-1])  # written through a numpy view: no copy
+        flat = np.frombuffer(ordinals_out, dtype=np.uint16) if len(ordinals_out) else np.zeros(0, dtype=np.uint16)
+        cursor = ends[:-1].copy()  # where each run's next ordinal goes
+        for chunk in chunks:
+            keys, at = cell(chunk)
+            if not len(keys):
+                continue
+            keys <<= bits
+            keys |= at & mask
+            del at
+            keys.sort()
+            at = keys >> bits  # the cells, sorted: a run's pairs side by side, ascending
+            first = np.flatnonzero(np.concatenate(([True], at[1:] != at[:-1])))
+            size = np.diff(np.append(first, len(at)))
+            within = np.arange(len(at), dtype=np.int64) - np.repeat(first, size)
+            flat[cursor[at] + within] = keys & mask
+            cursor[at[first]] += size
+        starts = array("I")
+        starts.frombytes(ends.astype(np.uint32).tobytes())
+        del ends, cursor, flat  # (the view: the array can grow again)
+        return cls(vocab, starts, ordinals_out, segments, bits)
+
+    @classmethod
+    def of_arrays(
+        cls, vocab: list[str], place: Mapping[str, int], postings: Mapping[str, array], papers: int,
+        bits: int | None = None,
+    ) -> FlatPostings:
+        """`of` for a word -> ordinals mapping of `array("I")`s (what a build appends to), at
+        once with numpy (`of_pairs`)."""
+        import numpy as np
+
+        words = list(postings)
+        runs = list(postings.values())
+        sizes = np.fromiter(map(len, runs), dtype=np.int64, count=len(runs))
+        ordinals = np.frombuffer(b"".join(runs), dtype=np.uint32) if runs else np.zeros(0, dtype=np.uint32)
+        numbers = np.repeat(np.arange(len(words), dtype=np.int64), sizes)
+        return cls.of_pairs(vocab, place, words, numbers, papers, ordinals=ordinals, bits=bits)
 
     def _cell(self, word: str) -> int:
         """The first `starts` entry of `word`, or -1 when it is not in the vocabulary."""

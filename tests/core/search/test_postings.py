@@ -1,4 +1,5 @@
-"""The flat postings: ordinals kept in 16 bits, in segments once a list outgrows them,
+"""The flat postings: a whole list's abstracts indexed at once (numpy) give exactly the
+postings and results of indexing them one paper at a time; ordinals kept in 16 bits, in segments once a list outgrows them,
 read back as the same ordinals; a cached index of segmented postings loads and searches
 like a fresh build; an index built, flattened and grown again searches like a fresh one;
 acronyms read whatever the length of their words."""
@@ -13,6 +14,7 @@ import pytest
 from benchmarks.synthetic import load_views
 from reader_tui.core.model import PaperView
 from reader_tui.core.search import cache as search_cache
+from reader_tui.core.search import index as index_module
 from reader_tui.core.search import postings
 from reader_tui.core.search.index import SearchIndex
 from reader_tui.core.search.postings import FlatPostings, segments_for
@@ -43,6 +45,36 @@ def test_a_flattened_index_that_takes_more_papers_searches_like_a_fresh_build(pa
     assert _fields(grown) == _fields(fresh) and grown._title_vocab == fresh._title_vocab
     for query in QUERIES:
         assert grown.search(query) == fresh.search(query), query
+
+
+@pytest.mark.parametrize(("bits", "chunk"), [(16, 4096), (5, 4096), (16, 7), (5, 7)])
+def test_abstracts_indexed_at_once_give_the_postings_of_one_at_a_time(papers, monkeypatch, bits, chunk):
+    monkeypatch.setattr(postings, "BITS", bits)  # 5: 32 papers a segment, ten segments
+    # laid out in chunks of 7 papers (and of 100 pairs for the title and meta fields)
+    monkeypatch.setattr(postings, "_CHUNK_PAPERS", chunk)
+    monkeypatch.setattr(postings, "_CHUNK_PAIRS", 100 if chunk == 7 else 1 << 19)
+    monkeypatch.setattr(index_module, "BULK_MIN", 10**9)
+    appended = SearchIndex.build(papers)
+    monkeypatch.setattr(index_module, "BULK_MIN", 1)
+    bulk = SearchIndex.build(papers)
+    assert all(isinstance(post, dict) for post in appended._post)
+    assert all(isinstance(post, FlatPostings) and post.bits == bits for post in bulk._post)
+    assert bulk._post[2].segments == segments_for(len(papers), bits)
+    assert _fields(bulk) == _fields(appended)
+    assert bulk._vocab == appended._vocab and bulk._by_length == appended._by_length
+    assert bulk._title_vocab == appended._title_vocab  # first-seen order: the infix search's
+    assert bulk._acronyms == appended._acronyms
+    for query in QUERIES:
+        assert bulk.search(query) == appended.search(query), query
+    # a titles-first build (what the app does) ends the same, and so do both grown after it
+    head = SearchIndex.build(papers[:-5], abstracts=False)
+    head.index_abstracts()
+    head.add(papers[-5:])
+    assert _fields(head) == _fields(appended) and head._title_vocab == appended._title_vocab
+    grown = SearchIndex.build(papers[:-5])
+    grown.add(papers[-5:])
+    assert _fields(grown) == _fields(appended) and grown._title_vocab == appended._title_vocab
+    assert grown.search("conformal singleton") == appended.search("conformal singleton")
 
 
 SAMPLE = {"alpha": [0, 1, 5, 9, 10], "beta": [3], "delta": [7, 8, 9, 11], "gamma": []}
