@@ -97,7 +97,7 @@ async def test_r_lays_out_the_first_screen_and_the_rest_after_it(long_forums: Li
         assert len(view.anchors) < REVIEWS
         assert await wait_until(pilot, lambda: view.complete)  # the rest once drawn
         assert app.screen is screen and len(view.anchors) == REVIEWS
-        width = view.scrollable_content_region.width
+        width = view.text_width
         assert view.text == _whole(long_forums, "PaperLONG02", width)
         assert view.virtual_size.height == len(view.text.split("\n"))
 
@@ -130,12 +130,12 @@ async def test_the_text_is_the_same_after_a_resize(long_forums: Library) -> None
     app = create_app(long_forums)
     async with app.run_test(size=(120, 40)) as pilot:
         view = await _shown(app, pilot, long_forums, "PaperLONG01")
-        wide = view.scrollable_content_region.width
+        wide = view.text_width
         assert view.text == _whole(long_forums, "PaperLONG01", wide)
         await pilot.resize_terminal(70, 30)
         await settle(app, pilot)
-        assert await wait_until(pilot, lambda: view.complete and view.scrollable_content_region.width < wide)
-        narrow = view.scrollable_content_region.width
+        assert await wait_until(pilot, lambda: view.complete and view.text_width < wide)
+        narrow = view.text_width
         assert view.text == _whole(long_forums, "PaperLONG01", narrow)
         assert max(len(line) for line in view.text.split("\n")) <= narrow
 
@@ -194,7 +194,7 @@ async def test_the_screen_made_ahead_shows_the_first_r_without_restyling(long_fo
                             lambda self, animate=True: (restyled.append(self), original(self, animate))[1])
         view = await _shown(app, pilot, long_forums, "PaperLONG02")
         assert app.screen is screen and restyled == []
-        assert view.text == _whole(long_forums, "PaperLONG02", view.scrollable_content_region.width)
+        assert view.text == _whole(long_forums, "PaperLONG02", view.text_width)
         assert "review 1 of 8" in "".join(str(w.render()) for w in screen.query("#reviews-position"))
 
 
@@ -220,3 +220,44 @@ async def test_the_same_paper_again_shows_its_title_as_edited_meanwhile(long_for
         await settle(app, pilot)
         await _shown(app, pilot, long_forums, "PaperLONG01")
         assert "A title of my own" in str(app.screen.query_one("#reviews-title").render())
+
+
+def _bar(view: ReviewsView) -> str:
+    """The view's scrollbar as drawn (what the compositor is given), a character a row:
+    `#` thumb, `~` a thumb end inside a cell, `|` track."""
+    width = view.outer_size.width
+    marks = []
+    for strip in view.render_lines(view.outer_size.region)[1:-1]:  # inside the border
+        cell = list(strip.crop(width - 2, width - 1))[0]
+        marks.append("~" if cell.text.strip() else "#" if cell.style.reverse else "|")
+    return "".join(marks)
+
+
+async def test_the_view_draws_its_own_scrollbar_which_follows_the_layout_and_the_mouse(long_forums: Library) -> None:
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        view = await _shown(app, pilot, long_forums, "PaperLONG01")
+        # no ScrollBar widget (a sixth of R): the view's last column, inside its border
+        assert not view.show_vertical_scrollbar and view.text_width == view.scrollable_content_region.width - 1
+        whole = _bar(view)
+        assert len(whole) == view.scrollable_content_region.height
+        assert whole.startswith("#") and whole.endswith("|") and set(whole) <= set("#~|")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        open_reviews(app, long_forums, "PaperLONG02")
+        await pilot.pause()
+        early = _bar(view)  # the first screen laid out: a forum that looks short
+        assert await wait_until(pilot, lambda: view.complete)
+        await pilot.pause()
+        assert _bar(view) == whole and early.count("#") > whole.count("#")  # the thumb shrank as the rest came
+        await pilot.press("G")
+        assert await wait_until(pilot, lambda: round(view.scroll_y) == round(view.max_scroll_y) > 0)
+        await pilot.pause()
+        assert _bar(view).endswith("#") and _bar(view).startswith("|")
+        # a press on the track at the top brings the text back to its start, as a drag would
+        x = view.outer_size.width - 2
+        await pilot.mouse_down(ReviewsView, offset=(x, 1))
+        await pilot.mouse_up(ReviewsView, offset=(x, 1))
+        assert await wait_until(pilot, lambda: view.scroll_y < 5)
+        await pilot.pause()
+        assert _bar(view).startswith("#")

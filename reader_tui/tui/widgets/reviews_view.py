@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from math import ceil
 from time import perf_counter
 from typing import NamedTuple
 
@@ -29,6 +30,7 @@ from textual.content import Content
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBarRender
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.visual import Visual
@@ -36,6 +38,7 @@ from textual.visual import Visual
 from reader_tui.core.reviews import Note
 from reader_tui.core.text.display import visible_controls
 from reader_tui.tui.widgets.paper_detail import LABEL, _highlight, _rendered
+from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
 INDENT = 3
 """Cells each level of reply is indented by (a rule and two spaces)."""
@@ -93,8 +96,13 @@ STEP_S = 0.004
 drawn (the notes below the first screen): keys are answered between two steps."""
 
 
-class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
-    """The notes of a forum, one block after another; `n` / `N` go from review to review."""
+class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
+    """The notes of a forum, one block after another; `n` / `N` go from review to review.
+
+    Its scrollbar is its own last column (`overflow-y: hidden`, see `scroll_gutter`),
+    always there, drawn as Textual's `ScrollBar` draws itself: a ScrollBar widget cost
+    a sixth of `R` (its 40 lines rendered through Rich, one more region for the
+    compositor to cut each line at)."""
 
     BINDINGS = [
         Binding("up,k", "scroll_up", "Scroll up", show=False, id="reviews.up"),
@@ -144,6 +152,8 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         self._stepping = False
         self._at = -2
         self._target: tuple[int, int] | None = None  # (review, scroll y) that n / N went to
+        self._bar_key: tuple[object, ...] | None = None
+        self._bar: list[Segment] = []
 
     # -- what is shown -----------------------------------------------------------------------
 
@@ -167,6 +177,11 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         if self._prepare():  # the width is known (the screen was shown before): the first screen now
             self._layout_until(self.scrollable_content_region.height)
         self.refresh()
+
+    @property
+    def text_width(self) -> int:
+        """The width the text is wrapped to: the view's inside less its scrollbar column."""
+        return self.scrollable_content_region.width - 1
 
     @property
     def complete(self) -> bool:
@@ -282,7 +297,7 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
     def _prepare(self) -> bool:
         """The layout made for the view's width and the Strips for its look; False while
         the view has no width yet."""
-        width = self.scrollable_content_region.width
+        width = self.text_width
         if width <= 0:
             return False
         if width != self._width:
@@ -373,6 +388,9 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
             # only this view's extent changes: no relayout of the screen
             self.set_reactive(ScrollView.virtual_size, size)
             self._scroll_update(size)
+            bar = self._bar
+            if self._scrollbar() != bar:  # the thumb moved: its column drawn again
+                self.refresh(Region(self.text_width, 0, 1, self.scrollable_content_region.height))
         self._moved()  # the reviews' lines are known now
 
     def _row_strip(self, row: int) -> Strip | None:
@@ -396,7 +414,7 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         after its indent and rule when it is a reply's, as wide as the view."""
         style, get_style = self._style, self._get_style
         segments = [Segment(text, (style + text_style).rich_style)
-                    for text, text_style in line.render(style, end="", parse_style=get_style)]
+                    for text, text_style in line.render(style, end="", parse_style=get_style) if text]
         if indent:
             if self._rule is None:
                 # the rule's look from the theme, as Content draws it
@@ -422,4 +440,46 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def render_line(self, y: int) -> Strip:
         strip = self._row_strip(y + round(self.scroll_y))
-        return Strip.blank(max(self._width, 0), self._rich_style) if strip is None else strip
+        if strip is None:
+            strip = Strip.blank(max(self._width, 0), self._rich_style)
+        bar = self._scrollbar()
+        if y >= len(bar):
+            return strip
+        return Strip([*strip, bar[y]], strip.cell_length + 1)
+
+    # -- the scrollbar -------------------------------------------------------------------------
+
+    def _scrollbar(self) -> list[Segment]:
+        """The scrollbar's cells, one per row, as Textual's ScrollBar draws them (its
+        colours for the idle, hovered or dragged state; the thumb's ends in eighths)."""
+        height = self.scrollable_content_region.height
+        state = self._gutter.state
+        key = (self.scroll_y, height, self.virtual_size.height, state, self._look)
+        if key == self._bar_key:
+            return self._bar
+        styles = self.styles
+        if state == "scrollbar-active":
+            background, color = styles.scrollbar_background_active, styles.scrollbar_color_active
+        elif state == "scrollbar-hover":
+            background, color = styles.scrollbar_background_hover, styles.scrollbar_color_hover
+        else:
+            background, color = styles.scrollbar_background, styles.scrollbar_color
+        if background.a < 1:
+            background = self.background_colors[0] + background
+        color = background + color
+        total = self.virtual_size.height
+        if self.screen.styles.scrollbar_color.a == 0:
+            total, window = 100, 0  # ScrollBarRender's defaults: the track alone
+        else:
+            window = height if height < total else 0
+        bar = ScrollBarRender.render_bar(size=height, virtual_size=ceil(total), window_size=ceil(window),
+                                         position=self.scroll_y, thickness=1, vertical=True,
+                                         back_color=background.rich_color, bar_color=color.rich_color)
+        base = self._style.rich_style
+        self._bar = [Segment(cell.text, base + cell.style) for cell in bar.segments]
+        self._bar_key = key
+        return self._bar
+
+    def gutter_frame(self) -> tuple[int, list[Segment] | None]:
+        return self.text_width, self._scrollbar()
+
