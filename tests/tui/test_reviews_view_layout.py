@@ -261,3 +261,32 @@ async def test_the_view_draws_its_own_scrollbar_which_follows_the_layout_and_the
         assert await wait_until(pilot, lambda: view.scroll_y < 5)
         await pilot.pause()
         assert _bar(view).startswith("#")
+
+
+async def test_the_screen_background_is_drawn_once_until_the_theme_changes(long_forums: Library, monkeypatch) -> None:
+    from textual.widget import Widget
+
+    drawn: list[object] = []
+    original = Widget.render_lines
+    monkeypatch.setattr(Widget, "render_lines",
+                        lambda self, crop: (drawn.append(self) if isinstance(self, ReviewsScreen) else None,
+                                            original(self, crop))[1])
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _shown(app, pilot, long_forums, "PaperLONG01")
+        screen = app.screen
+        await pilot.press("escape")
+        await settle(app, pilot)
+        drawn.clear()
+        await _shown(app, pilot, long_forums, "PaperLONG02")
+        assert app.screen is screen and drawn == []  # the whole screen drawn, its background kept
+        region = screen.outer_size.region
+        before = screen.render_lines(region)[0]
+        await pilot.press("escape")
+        await settle(app, pilot)
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await settle(app, pilot)
+        await _shown(app, pilot, long_forums, "PaperLONG01")
+        assert drawn  # a new theme: drawn again, as Textual draws it
+        after = screen.render_lines(region)
+        assert list(after[0]) != list(before) and [list(s) for s in after] == [list(s) for s in original(screen, region)]

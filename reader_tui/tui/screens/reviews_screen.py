@@ -24,8 +24,10 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.content import Content
+from textual.geometry import Region
 from textual.message import Message
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widgets import Static
 
 from reader_tui.core.atomic_storage import StoreError
@@ -77,6 +79,7 @@ class ReviewsScreen(Screen[None]):
         self._said: Content | None = None
         self._shown: tuple[object, ...] | None = None  # the paper and words the view holds, once loaded
         self._header: tuple[Content, Content | None] | None = None
+        self._background: tuple[tuple[object, ...], list[Strip]] | None = None
 
     def compose(self) -> ComposeResult:
         # no column container: the screen centres each line (one widget fewer to draw
@@ -134,6 +137,18 @@ class ReviewsScreen(Screen[None]):
         if self._css_update_count == self.app._css_update_count:
             event.refresh_styles = False
         self._css_update_count = self.app._css_update_count
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The screen's own lines are its background colour alone, but Textual draws them
+        # again each time the screen is shown (45 lines: a twelfth of `R`): kept while
+        # nothing they depend on changed.
+        background = self.styles.background
+        key = (crop, self.size, background, self.app.ansi_theme, tuple(self.get_line_filters()))
+        if background.a < 1 or self._background is None or self._background[0] != key:
+            lines = super().render_lines(crop)
+            self._background = (key, lines) if background.a == 1 else None
+            return lines
+        return list(self._background[1])
 
     def on_reviews_screen_loaded(self, message: ReviewsScreen.Loaded) -> None:
         if message.paper_id != self.paper_id:
