@@ -290,3 +290,34 @@ async def test_the_screen_background_is_drawn_once_until_the_theme_changes(long_
         assert drawn  # a new theme: drawn again, as Textual draws it
         after = screen.render_lines(region)
         assert list(after[0]) != list(before) and [list(s) for s in after] == [list(s) for s in original(screen, region)]
+
+
+async def test_the_view_draws_its_rows_as_textual_would_in_every_look(long_forums: Library) -> None:
+    from textual.widget import Widget
+
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+
+        def same_as_textual(view: ReviewsView) -> bool:
+            region = view.outer_size.region
+            ours = [[*strip] for strip in view.render_lines(region)]
+            view.refresh()  # Textual's own drawing of every row, from the start
+            return ours == [[*strip] for strip in Widget.render_lines(view, region)]
+
+        view = await _shown(app, pilot, long_forums, "PaperLONG01")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        await _shown(app, pilot, long_forums, "PaperLONG02")
+        # the border and padding learnt from Textual's drawing of the first forum
+        assert len(view._frames) == 1 and next(iter(view._frames.values())) is not None
+        assert same_as_textual(view)
+        await pilot.press("n", "n", "j")
+        await pilot.pause()
+        assert same_as_textual(view)
+        focused = [*view.render_lines(view.outer_size.region)[0]]
+        app.screen.set_focus(None)  # unfocused: the border's other colour
+        await settle(app, pilot)
+        assert same_as_textual(view) and [*view.render_lines(view.outer_size.region)[0]] != focused
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await settle(app, pilot)
+        assert same_as_textual(view)

@@ -46,6 +46,16 @@ INDENT = 3
 SECTION_TITLES = {"tldr": "TL;DR", "summary_of_the_review": "Summary of the review"}
 
 
+class Frame(NamedTuple):
+    """The view's border and padding as Textual draws them (`ReviewsView.render_lines`):
+    its top and bottom rows, and the segments before and after each row's text."""
+
+    top: Strip
+    bottom: Strip
+    before: list[Segment]
+    after: list[Segment]
+
+
 class Block(NamedTuple):
     """One note as drawn: its text, its depth (0: on the paper) and whether it is a review."""
 
@@ -153,6 +163,9 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         self._at = -2
         self._target: tuple[int, int] | None = None  # (review, scroll y) that n / N went to
         self._bar_key: tuple[object, ...] | None = None
+        # the border and padding around each line, learnt per look and size (None: Textual's
+        # drawing could not be reproduced, it draws each row)
+        self._frames: dict[tuple[object, ...], Frame | None] = {}
         self._bar: list[Segment] = []
 
     # -- what is shown -----------------------------------------------------------------------
@@ -436,7 +449,74 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
     def render_lines(self, crop: Region) -> list[Strip]:
         if self._prepare():
             self._layout_until(round(self.scroll_y) + self.scrollable_content_region.height)
-        return super().render_lines(crop)
+        hover = self.hover_style
+        if hover.link_id and "@click" in hover.meta:  # Textual restyles a hovered link's lines
+            return super().render_lines(crop)
+        key = self._frame_key()
+        if key not in self._frames:  # learnt from what Textual draws, once per look and size
+            lines = super().render_lines(crop)
+            if crop == self.outer_size.region:
+                self._frames = {key: self._learn_frame(lines)}
+            return lines
+        frame = self._frames[key]
+        return super().render_lines(crop) if frame is None else self._framed(frame, crop)
+
+    # -- the frame: border and padding around each line ----------------------------------------
+
+    def _frame_key(self) -> tuple[object, ...]:
+        """What the border and padding around the lines depend on."""
+        styles = self.styles
+        return (self.outer_size, styles.border, styles.padding, self.background_colors, self.opacity,
+                styles.tint, styles.text_opacity, self.app.ansi_theme, tuple(self.get_line_filters()),
+                self.border_title, self.border_subtitle)
+
+    def _filtered(self, strip: Strip, filters: Sequence[object], background: object) -> Strip:
+        for line_filter in filters:
+            strip = strip.apply_filter(line_filter, background)  # kept by the Strip per filter
+        return strip
+
+    def _learn_frame(self, lines: list[Strip]) -> Frame | None:
+        """The top and bottom rows and what Textual puts before and after each line
+        (border, padding), from a whole drawing of the view: None unless every row
+        made from them is the one Textual drew."""
+        if len(lines) < 3:
+            return None
+        filters, background = self.get_line_filters(), self.background_colors[1]
+        first = [*lines[1]]
+        content = [*self._filtered(self.render_line(0), filters, background)]
+        before = len(first) - len(content) - 1
+        if before < 0:
+            return None
+        frame = Frame(lines[0], lines[-1], first[:before], first[before + len(content):])
+        for y, line in enumerate(self._framed(frame, self.outer_size.region)[1:-1], start=1):
+            if [*line] != [*lines[y]] or line.cell_length != lines[y].cell_length:
+                return None
+        return frame
+
+    def _framed(self, frame: Frame, crop: Region) -> list[Strip]:
+        """The view's rows in `crop` drawn as Textual's styles cache draws them, without
+        working out the border, padding and background again for each row: the text's
+        rows as drawn once (`_row_strip`) and the scrollbar's cell, each through the
+        app's line filters, between the frame's two sides."""
+        filters, background = self.get_line_filters(), self.background_colors[1]
+        width, height = self.outer_size
+        blank = Strip.blank(max(self._width, 0), self._rich_style)
+        bar = [self._filtered(Strip([cell], 1), filters, background) for cell in self._scrollbar()]
+        top = round(self.scroll_y) - 1
+        lines = []
+        for y in crop.line_range:
+            if y == 0:
+                lines.append(frame.top)
+            elif y == height - 1:
+                lines.append(frame.bottom)
+            else:
+                row = self._filtered(self._row_strip(top + y) or blank, filters, background)
+                cell = bar[y - 1] if y - 1 < len(bar) else ()
+                lines.append(Strip([*frame.before, *row, *cell, *frame.after], width))
+        if crop.column_span != (0, width):
+            x1, x2 = crop.column_span
+            lines = [line.crop(x1, x2) for line in lines]
+        return lines
 
     def render_line(self, y: int) -> Strip:
         strip = self._row_strip(y + round(self.scroll_y))
