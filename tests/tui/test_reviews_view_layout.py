@@ -15,7 +15,7 @@ from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.screens.reviews_screen import SCREEN_NAME, ReviewsScreen, open_reviews, prepare_reviews
-from reader_tui.tui.widgets.reviews_view import INDENT, ReviewsView, note_lines
+from reader_tui.tui.widgets.reviews_view import INDENT, ReviewsView, note_lines, wrap_rows
 from tui_support import settle, wait_until
 
 REVIEWS = 8
@@ -321,3 +321,25 @@ async def test_the_view_draws_its_rows_as_textual_would_in_every_look(long_forum
         app.theme = "textual-light" if app.theme != "textual-light" else "nord"
         await settle(app, pilot)
         assert same_as_textual(view)
+
+
+@pytest.mark.parametrize("width", [7, 30, 61, 100])
+def test_a_long_paragraph_is_wrapped_as_far_as_needed_and_the_rest_gives_the_same_rows(width: int) -> None:
+    from reader_tui.tui.widgets.paper_detail import _highlight, _rendered
+
+    text = (PARAGRAPH * 6) + "x" * 150 + "  then   spaces\u00a0and a **bold** end " + PARAGRAPH * 3
+    line = _highlight(_rendered(text), ("method", "cost"))
+    whole = line.wrap(width)
+    for needed in (0, 1, 2, 5, 40):
+        rows, rest = wrap_rows(line, width, needed)
+        assert len(rows) >= needed or rest is None
+        pieces = 1
+        while rest is not None:
+            pieces += 1
+            more, rest = wrap_rows(rest, width, needed)
+            rows += more
+        assert [(r.plain, r.spans) for r in rows] == [(r.plain, r.spans) for r in whole]
+        assert pieces > 1 or len(whole) <= needed + 4  # the long paragraph came in pieces
+    assert wrap_rows(line, width) == (whole, None)  # all of it
+    short = Content.styled("Strengths", "bold")
+    assert wrap_rows(short, width + 10, 3) == ([short], None) == (short.wrap(width + 10), None)

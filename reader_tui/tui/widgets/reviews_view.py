@@ -23,6 +23,7 @@ from math import ceil
 from time import perf_counter
 from typing import NamedTuple
 
+from rich._wrap import divide_line  # what Content.wrap breaks lines with
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual.binding import Binding
@@ -98,6 +99,32 @@ def search_words(words: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted({w for w in words if w.strip()}, key=len, reverse=True))
 
 
+def wrap_rows(line: Content, width: int, needed: int | None = None) -> tuple[list[Content], Content | None]:
+    """`line.wrap(width)`, or, when only its first `needed` rows are needed and it is much
+    longer, those rows (or more) and the rest of the line, whose own wrap gives the rows
+    that follow (wrapping is greedy: a row depends on the text from its start only).
+
+    A line that fits is its own row (what wrap gives, checked on 85,000 paragraphs of
+    ICLR forums) without wrap's cost, which was most of laying out the first screen."""
+    plain = line.plain
+    if "\t" in plain:
+        return line.wrap(width), None
+    if line.cell_length <= width:
+        return [line], None
+    if needed is None or len(plain) <= (needed + 4) * width:
+        return line.wrap(width), None
+    # the rows of a prefix but its last (which may end in a word cut by the prefix); the
+    # rest starts where that last row does, found as Content.wrap finds it, if that is a
+    # word's start (inside or after a word folded over rows, a wrap of the rest would
+    # fold it otherwise)
+    prefix = line[:(needed + 2) * width]
+    rows = prefix.wrap(width)[:-1]
+    starts = divide_line(prefix.plain, width, fold=True)
+    if not rows or len(starts) != len(rows) or plain[starts[-1]].isspace() or not plain[starts[-1] - 1].isspace():
+        return line.wrap(width), None
+    return rows, line[starts[-1]:]
+
+
 Thread = Sequence[tuple[Note, int]]
 """A forum's notes in reading order with their depth (`Forum.thread()`)."""
 
@@ -158,6 +185,7 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         self._style: VisualStyle = VisualStyle.null()
         self._rich_style: RichStyle = RichStyle()
         self._rule: list[Segment] | None = None
+        self._rich_styles: dict[VisualStyle, RichStyle] = {}  # a text style over the view's, for this look
         self._generation = 0  # a new forum or width: the steps laying out the last one stop
         self._stepping = False
         self._at = -2
@@ -322,6 +350,7 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
             look = (style, rich_style, self.app.theme)
             if look != self._look:  # a new theme: every line drawn again (the wrapping stays)
                 self._look, self._style, self._rich_style, self._rule = look, style, rich_style, None
+                self._rich_styles = {}
                 self._strips = {}
         return True
 
@@ -345,7 +374,11 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
                 if review:
                     self.anchors.append(self._extent)
             indent = min(depth * INDENT, max(0, width - 20))
-            wrapped = line.wrap(max(1, width - indent))
+            room = max(1, width - indent)
+            needed = None if rows is None or len(self.anchors) < reviews else rows - self._extent
+            wrapped, rest = wrap_rows(line, room, needed)
+            if rest is not None:  # the paragraph's other rows come when they are needed
+                self._parts[note].insert(index + 1, rest)
             self._starts.append(self._extent)
             self._indents.append(indent)
             self._rows.append(wrapped)
@@ -425,9 +458,14 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
     def _draw(self, line: Content, indent: int) -> Strip:
         """A wrapped line styled as `Visual.to_strips` would (without its per-call cost),
         after its indent and rule when it is a reply's, as wide as the view."""
-        style, get_style = self._style, self._get_style
-        segments = [Segment(text, (style + text_style).rich_style)
-                    for text, text_style in line.render(style, end="", parse_style=get_style) if text]
+        style, get_style, rich = self._style, self._get_style, self._rich_styles
+        segments = []
+        for text, text_style in line.render(style, end="", parse_style=get_style):
+            if text:
+                rich_style = rich.get(text_style)
+                if rich_style is None:
+                    rich_style = rich[text_style] = (style + text_style).rich_style
+                segments.append(Segment(text, rich_style))
         if indent:
             if self._rule is None:
                 # the rule's look from the theme, as Content draws it
