@@ -16,7 +16,7 @@ from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.screens.reviews_screen import SCREEN_NAME, ReviewsScreen, open_reviews, prepare_reviews
 from reader_tui.tui.widgets.reviews_view import INDENT, ReviewsView, note_lines, wrap_rows
-from tui_support import settle, wait_until
+from tui_support import screen_text, settle, wait_until
 
 REVIEWS = 8
 PARAGRAPH = "The method is sound and the experiments are thorough; the $O(n)$ cost is **clear**. " * 4
@@ -343,3 +343,37 @@ def test_a_long_paragraph_is_wrapped_as_far_as_needed_and_the_rest_gives_the_sam
     assert wrap_rows(line, width) == (whole, None)  # all of it
     short = Content.styled("Strengths", "bold")
     assert wrap_rows(short, width + 10, 3) == ([short], None) == (short.wrap(width + 10), None)
+
+
+async def test_the_header_is_laid_out_again_only_when_its_lines_change(long_forums: Library, monkeypatch) -> None:
+    from textual.widgets import Static
+
+    long_title = ("A title long enough to take two lines of the header " * 3).strip()
+    app = create_app(long_forums)
+    async with app.run_test(size=(100, 40)) as pilot:
+        laid_out: list[bool] = []
+        original = Static.update
+        monkeypatch.setattr(Static, "update", lambda self, content="", *, layout=True: (
+            laid_out.append(layout) if self.id == "reviews-title" else None, original(self, content, layout=layout))[1])
+
+        async def show(pid: str) -> int:
+            """The title's height once `pid` is shown; the header's lines follow one another."""
+            laid_out.clear()
+            await _shown(app, pilot, long_forums, pid)
+            await pilot.pause()
+            screen = app.screen
+            title, scores, position = (screen.query_one(f"#reviews-{name}", Static)
+                                       for name in ("title", "scores", "position"))
+            assert scores.region.y == title.region.bottom and position.region.y == scores.region.bottom
+            assert screen.query_one(ReviewsView).region.y == position.region.bottom
+            assert long_forums.view(pid).title.split()[-1] in screen_text(app)
+            await pilot.press("escape")
+            await settle(app, pilot)
+            return title.region.height
+
+        assert await show("PaperLONG01") == 1
+        assert await show("PaperLONG02") == 1 and laid_out == [False]  # another title of one line
+        long_forums.edit("PaperLONG02", title=long_title)
+        await settle(app, pilot)
+        assert await show("PaperLONG02") == 2 and laid_out == [True]  # a line more: laid out again
+        assert await show("PaperLONG01") == 1 and laid_out == [True]

@@ -108,11 +108,12 @@ class ReviewsScreen(Screen[None]):
         laid out is kept, shown from the top."""
         view = self.library.view(paper_id)
         title, scores = Content.styled(one_line(view.title), "bold"), scores_content(view.paper)
-        if (title, scores) != self._header:  # a Static's update lays the screen out again
+        if (title, scores) != self._header:
+            before = self._header or (None, None)
             self._header = (title, scores)
-            self.query_one("#reviews-title", Static).update(title)
+            _update(self.query_one("#reviews-title", Static), before[0], title)
             scores_line = self.query_one("#reviews-scores", Static)
-            scores_line.update(scores or "")
+            _update(scores_line, before[1], scores or Content(""))
             scores_line.display = scores is not None
         shown = (paper_id, tuple(words), view.paper)
         if self.loaded and self._shown is not None and self._shown[:2] == shown[:2] and self._shown[2] is shown[2]:
@@ -184,9 +185,9 @@ class ReviewsScreen(Screen[None]):
         self._say(Content.assemble((where, "bold"), ("  · n / N next / previous review", LABEL)))
 
     def _say(self, line: Content) -> None:
-        if line != self._said:  # a Static's update lays the screen out again: only when it changes
+        if line != self._said:
+            _update(self.query_one("#reviews-position", Static), self._said, line)
             self._said = line
-            self.query_one("#reviews-position", Static).update(line)
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -212,6 +213,14 @@ class ReviewsScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _update(static: Static, before: Content | None, after: Content) -> None:
+    """`static` shows `after` instead of `before`: the screen is laid out again (a tenth
+    of `R`) only when the number of lines it takes may change."""
+    width = static.size.width
+    same = static.display and before is not None and width > 0 and len(before.wrap(width)) == len(after.wrap(width))
+    static.update(after, layout=not same)
 
 
 def read_forum(library: Library, paper_id: str) -> ReviewsScreen.Loaded:
