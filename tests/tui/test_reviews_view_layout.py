@@ -15,7 +15,8 @@ from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.screens.reviews_screen import SCREEN_NAME, ReviewsScreen, open_reviews, prepare_reviews
-from reader_tui.tui.widgets.reviews_view import INDENT, ReviewsView, note_lines, wrap_rows
+from reader_tui.tui.widgets.reviews_text import note_lines, wrap_rows
+from reader_tui.tui.widgets.reviews_view import INDENT, ReviewsView
 from tui_support import screen_text, settle, wait_until
 
 REVIEWS = 8

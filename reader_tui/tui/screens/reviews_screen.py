@@ -36,7 +36,8 @@ from reader_tui.core.reviews import pdf_link
 from reader_tui.core.text.display import one_line, sanitize
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.paper_detail import LABEL, scores_content
-from reader_tui.tui.widgets.reviews_view import Block, ReviewsView, Thread
+from reader_tui.tui.widgets.reviews_text import Block, Thread
+from reader_tui.tui.widgets.reviews_view import ReviewsView
 
 WAIT_S = 0.04
 """How long `R` waits for a forum to be read before showing the screen without it (it
