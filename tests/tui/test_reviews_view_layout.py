@@ -246,8 +246,7 @@ async def test_the_view_draws_its_own_scrollbar_which_follows_the_layout_and_the
         await pilot.press("escape")
         await settle(app, pilot)
         open_reviews(app, long_forums, "PaperLONG02")
-        await pilot.pause()
-        early = _bar(view)  # the first screen laid out: a forum that looks short
+        early = _bar(view)  # the first screen laid out, the rest not yet: a forum that looks short
         assert await wait_until(pilot, lambda: view.complete)
         await pilot.pause()
         assert _bar(view) == whole and early.count("#") > whole.count("#")  # the thumb shrank as the rest came
