@@ -24,8 +24,10 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.content import Content
+from textual.geometry import Region
 from textual.message import Message
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widgets import Static
 
 from reader_tui.core.atomic_storage import StoreError
@@ -34,7 +36,8 @@ from reader_tui.core.reviews import pdf_link
 from reader_tui.core.text.display import one_line, sanitize
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.paper_detail import LABEL, scores_content
-from reader_tui.tui.widgets.reviews_view import Block, ReviewsView, Thread
+from reader_tui.tui.widgets.reviews_text import Block, Thread
+from reader_tui.tui.widgets.reviews_view import ReviewsView
 
 WAIT_S = 0.04
 """How long `R` waits for a forum to be read before showing the screen without it (it
@@ -77,6 +80,7 @@ class ReviewsScreen(Screen[None]):
         self._said: Content | None = None
         self._shown: tuple[object, ...] | None = None  # the paper and words the view holds, once loaded
         self._header: tuple[Content, Content | None] | None = None
+        self._background: tuple[tuple[object, ...], list[Strip]] | None = None
 
     def compose(self) -> ComposeResult:
         # no column container: the screen centres each line (one widget fewer to draw
@@ -105,11 +109,12 @@ class ReviewsScreen(Screen[None]):
         laid out is kept, shown from the top."""
         view = self.library.view(paper_id)
         title, scores = Content.styled(one_line(view.title), "bold"), scores_content(view.paper)
-        if (title, scores) != self._header:  # a Static's update lays the screen out again
+        if (title, scores) != self._header:
+            before = self._header or (None, None)
             self._header = (title, scores)
-            self.query_one("#reviews-title", Static).update(title)
+            _update(self.query_one("#reviews-title", Static), before[0], title)
             scores_line = self.query_one("#reviews-scores", Static)
-            scores_line.update(scores or "")
+            _update(scores_line, before[1], scores or Content(""))
             scores_line.display = scores is not None
         shown = (paper_id, tuple(words), view.paper)
         if self.loaded and self._shown is not None and self._shown[:2] == shown[:2] and self._shown[2] is shown[2]:
@@ -134,6 +139,18 @@ class ReviewsScreen(Screen[None]):
         if self._css_update_count == self.app._css_update_count:
             event.refresh_styles = False
         self._css_update_count = self.app._css_update_count
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The screen's own lines are its background colour alone, but Textual draws them
+        # again each time the screen is shown (45 lines: a twelfth of `R`): kept while
+        # nothing they depend on changed.
+        background = self.styles.background
+        key = (crop, self.size, background, self.app.ansi_theme, tuple(self.get_line_filters()))
+        if background.a < 1 or self._background is None or self._background[0] != key:
+            lines = super().render_lines(crop)
+            self._background = (key, lines) if background.a == 1 else None
+            return lines
+        return list(self._background[1])
 
     def on_reviews_screen_loaded(self, message: ReviewsScreen.Loaded) -> None:
         if message.paper_id != self.paper_id:
@@ -169,9 +186,9 @@ class ReviewsScreen(Screen[None]):
         self._say(Content.assemble((where, "bold"), ("  · n / N next / previous review", LABEL)))
 
     def _say(self, line: Content) -> None:
-        if line != self._said:  # a Static's update lays the screen out again: only when it changes
+        if line != self._said:
+            _update(self.query_one("#reviews-position", Static), self._said, line)
             self._said = line
-            self.query_one("#reviews-position", Static).update(line)
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -197,6 +214,14 @@ class ReviewsScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _update(static: Static, before: Content | None, after: Content) -> None:
+    """`static` shows `after` instead of `before`: the screen is laid out again (a tenth
+    of `R`) only when the number of lines it takes may change."""
+    width = static.size.width
+    same = static.display and before is not None and width > 0 and len(before.wrap(width)) == len(after.wrap(width))
+    static.update(after, layout=not same)
 
 
 def read_forum(library: Library, paper_id: str) -> ReviewsScreen.Loaded:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from math import ceil
 from time import perf_counter
 from typing import NamedTuple
 
@@ -29,72 +30,41 @@ from textual.content import Content
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBarRender
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.visual import Visual
 
 from reader_tui.core.reviews import Note
-from reader_tui.core.text.display import visible_controls
-from reader_tui.tui.widgets.paper_detail import LABEL, _highlight, _rendered
+from reader_tui.tui.widgets.reviews_text import Block, Thread, note_lines, search_words, wrap_rows
+from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
 INDENT = 3
 """Cells each level of reply is indented by (a rule and two spaces)."""
-#: Section names as a heading ("summary" -> "Summary"), for the forms' usual fields.
-SECTION_TITLES = {"tldr": "TL;DR", "summary_of_the_review": "Summary of the review"}
 
 
-class Block(NamedTuple):
-    """One note as drawn: its text, its depth (0: on the paper) and whether it is a review."""
+class Frame(NamedTuple):
+    """The view's border and padding as Textual draws them (`ReviewsView.render_lines`):
+    its top and bottom rows, and the segments before and after each row's text."""
 
-    content: Content
-    depth: int
-    review: bool
+    top: Strip
+    bottom: Strip
+    before: list[Segment]
+    after: list[Segment]
 
-
-def section_title(name: str) -> str:
-    return SECTION_TITLES.get(name, name.replace("_", " ").capitalize())
-
-
-def note_lines(note: Note, words: tuple[str, ...] = ()) -> Iterator[Content]:
-    """A note as styled lines, each made when asked for: who and when, its scores, then
-    each section under its name, rendered like the abstract (a section's text is one
-    "line" of paragraphs); the search's `words` highlighted."""
-    yield Content.assemble(
-        (visible_controls(note.label), "bold $text-primary" if note.kind == "review" else "bold"),
-        (f"  {note.date[:10]}" if note.date else "", LABEL),
-    )
-    scores = note.scores_line()
-    if scores:
-        yield Content.styled(visible_controls(scores), "$text-accent")
-    for name, text in note.sections:
-        if not text.strip():
-            continue
-        if name == "title" and note.kind != "review":
-            yield _highlight(_rendered(text, "bold"), words)
-            continue
-        if name == "comment" and note.kind != "review":  # a comment's one text needs no heading
-            yield _highlight(_rendered(text), words)
-            continue
-        yield Content("")
-        yield Content.styled(visible_controls(section_title(name)), "bold $text-secondary")
-        yield _highlight(_rendered(text), words)
-
-
-def search_words(words: Sequence[str]) -> tuple[str, ...]:
-    """The search's words as `note_lines` highlights them: longest first, once each."""
-    return tuple(sorted({w for w in words if w.strip()}, key=len, reverse=True))
-
-
-Thread = Sequence[tuple[Note, int]]
-"""A forum's notes in reading order with their depth (`Forum.thread()`)."""
 
 STEP_S = 0.004
 """How long one step of laying out the rest of a forum may take once the screen is
 drawn (the notes below the first screen): keys are answered between two steps."""
 
 
-class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
-    """The notes of a forum, one block after another; `n` / `N` go from review to review."""
+class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
+    """The notes of a forum, one block after another; `n` / `N` go from review to review.
+
+    Its scrollbar is its own last column (`overflow-y: hidden`, see `scroll_gutter`),
+    always there, drawn as Textual's `ScrollBar` draws itself: a ScrollBar widget cost
+    a sixth of `R` (its 40 lines rendered through Rich, one more region for the
+    compositor to cut each line at)."""
 
     BINDINGS = [
         Binding("up,k", "scroll_up", "Scroll up", show=False, id="reviews.up"),
@@ -140,10 +110,16 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         self._style: VisualStyle = VisualStyle.null()
         self._rich_style: RichStyle = RichStyle()
         self._rule: list[Segment] | None = None
+        self._rich_styles: dict[VisualStyle, RichStyle] = {}  # a text style over the view's, for this look
         self._generation = 0  # a new forum or width: the steps laying out the last one stop
         self._stepping = False
         self._at = -2
         self._target: tuple[int, int] | None = None  # (review, scroll y) that n / N went to
+        self._bar_key: tuple[object, ...] | None = None
+        # the border and padding around each line, learnt per look and size (None: Textual's
+        # drawing could not be reproduced, it draws each row)
+        self._frames: dict[tuple[object, ...], Frame | None] = {}
+        self._bar: list[Segment] = []
 
     # -- what is shown -----------------------------------------------------------------------
 
@@ -167,6 +143,11 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
         if self._prepare():  # the width is known (the screen was shown before): the first screen now
             self._layout_until(self.scrollable_content_region.height)
         self.refresh()
+
+    @property
+    def text_width(self) -> int:
+        """The width the text is wrapped to: the view's inside less its scrollbar column."""
+        return self.scrollable_content_region.width - 1
 
     @property
     def complete(self) -> bool:
@@ -282,7 +263,7 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
     def _prepare(self) -> bool:
         """The layout made for the view's width and the Strips for its look; False while
         the view has no width yet."""
-        width = self.scrollable_content_region.width
+        width = self.text_width
         if width <= 0:
             return False
         if width != self._width:
@@ -294,6 +275,7 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
             look = (style, rich_style, self.app.theme)
             if look != self._look:  # a new theme: every line drawn again (the wrapping stays)
                 self._look, self._style, self._rich_style, self._rule = look, style, rich_style, None
+                self._rich_styles = {}
                 self._strips = {}
         return True
 
@@ -317,7 +299,11 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
                 if review:
                     self.anchors.append(self._extent)
             indent = min(depth * INDENT, max(0, width - 20))
-            wrapped = line.wrap(max(1, width - indent))
+            room = max(1, width - indent)
+            needed = None if rows is None or len(self.anchors) < reviews else rows - self._extent
+            wrapped, rest = wrap_rows(line, room, needed)
+            if rest is not None:  # the paragraph's other rows come when they are needed
+                self._parts[note].insert(index + 1, rest)
             self._starts.append(self._extent)
             self._indents.append(indent)
             self._rows.append(wrapped)
@@ -373,6 +359,9 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
             # only this view's extent changes: no relayout of the screen
             self.set_reactive(ScrollView.virtual_size, size)
             self._scroll_update(size)
+            bar = self._bar
+            if self._scrollbar() != bar:  # the thumb moved: its column drawn again
+                self.refresh(Region(self.text_width, 0, 1, self.scrollable_content_region.height))
         self._moved()  # the reviews' lines are known now
 
     def _row_strip(self, row: int) -> Strip | None:
@@ -394,9 +383,14 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
     def _draw(self, line: Content, indent: int) -> Strip:
         """A wrapped line styled as `Visual.to_strips` would (without its per-call cost),
         after its indent and rule when it is a reply's, as wide as the view."""
-        style, get_style = self._style, self._get_style
-        segments = [Segment(text, (style + text_style).rich_style)
-                    for text, text_style in line.render(style, end="", parse_style=get_style)]
+        style, get_style, rich = self._style, self._get_style, self._rich_styles
+        segments = []
+        for text, text_style in line.render(style, end="", parse_style=get_style):
+            if text:
+                rich_style = rich.get(text_style)
+                if rich_style is None:
+                    rich_style = rich[text_style] = (style + text_style).rich_style
+                segments.append(Segment(text, rich_style))
         if indent:
             if self._rule is None:
                 # the rule's look from the theme, as Content draws it
@@ -418,8 +412,117 @@ class ReviewsView(ScrollView, can_focus=True, inherit_bindings=False):
     def render_lines(self, crop: Region) -> list[Strip]:
         if self._prepare():
             self._layout_until(round(self.scroll_y) + self.scrollable_content_region.height)
-        return super().render_lines(crop)
+        hover = self.hover_style
+        if hover.link_id and "@click" in hover.meta:  # Textual restyles a hovered link's lines
+            return super().render_lines(crop)
+        key = self._frame_key()
+        if key not in self._frames:  # learnt from what Textual draws, once per look and size
+            lines = super().render_lines(crop)
+            if crop == self.outer_size.region:
+                self._frames = {key: self._learn_frame(lines)}
+            return lines
+        frame = self._frames[key]
+        return super().render_lines(crop) if frame is None else self._framed(frame, crop)
+
+    # -- the frame: border and padding around each line ----------------------------------------
+
+    def _frame_key(self) -> tuple[object, ...]:
+        """What the border and padding around the lines depend on."""
+        styles = self.styles
+        return (self.outer_size, styles.border, styles.padding, self.background_colors, self.opacity,
+                styles.tint, styles.text_opacity, self.app.ansi_theme, tuple(self.get_line_filters()),
+                self.border_title, self.border_subtitle)
+
+    def _filtered(self, strip: Strip, filters: Sequence[object], background: object) -> Strip:
+        for line_filter in filters:
+            strip = strip.apply_filter(line_filter, background)  # kept by the Strip per filter
+        return strip
+
+    def _learn_frame(self, lines: list[Strip]) -> Frame | None:
+        """The top and bottom rows and what Textual puts before and after each line
+        (border, padding), from a whole drawing of the view: None unless every row
+        made from them is the one Textual drew."""
+        if len(lines) < 3:
+            return None
+        filters, background = self.get_line_filters(), self.background_colors[1]
+        first = [*lines[1]]
+        content = [*self._filtered(self.render_line(0), filters, background)]
+        before = len(first) - len(content) - 1
+        if before < 0:
+            return None
+        frame = Frame(lines[0], lines[-1], first[:before], first[before + len(content):])
+        for y, line in enumerate(self._framed(frame, self.outer_size.region)[1:-1], start=1):
+            if [*line] != [*lines[y]] or line.cell_length != lines[y].cell_length:
+                return None
+        return frame
+
+    def _framed(self, frame: Frame, crop: Region) -> list[Strip]:
+        """The view's rows in `crop` drawn as Textual's styles cache draws them, without
+        working out the border, padding and background again for each row: the text's
+        rows as drawn once (`_row_strip`) and the scrollbar's cell, each through the
+        app's line filters, between the frame's two sides."""
+        filters, background = self.get_line_filters(), self.background_colors[1]
+        width, height = self.outer_size
+        blank = Strip.blank(max(self._width, 0), self._rich_style)
+        bar = [self._filtered(Strip([cell], 1), filters, background) for cell in self._scrollbar()]
+        top = round(self.scroll_y) - 1
+        lines = []
+        for y in crop.line_range:
+            if y == 0:
+                lines.append(frame.top)
+            elif y == height - 1:
+                lines.append(frame.bottom)
+            else:
+                row = self._filtered(self._row_strip(top + y) or blank, filters, background)
+                cell = bar[y - 1] if y - 1 < len(bar) else ()
+                lines.append(Strip([*frame.before, *row, *cell, *frame.after], width))
+        if crop.column_span != (0, width):
+            x1, x2 = crop.column_span
+            lines = [line.crop(x1, x2) for line in lines]
+        return lines
 
     def render_line(self, y: int) -> Strip:
         strip = self._row_strip(y + round(self.scroll_y))
-        return Strip.blank(max(self._width, 0), self._rich_style) if strip is None else strip
+        if strip is None:
+            strip = Strip.blank(max(self._width, 0), self._rich_style)
+        bar = self._scrollbar()
+        if y >= len(bar):
+            return strip
+        return Strip([*strip, bar[y]], strip.cell_length + 1)
+
+    # -- the scrollbar -------------------------------------------------------------------------
+
+    def _scrollbar(self) -> list[Segment]:
+        """The scrollbar's cells, one per row, as Textual's ScrollBar draws them (its
+        colours for the idle, hovered or dragged state; the thumb's ends in eighths)."""
+        height = self.scrollable_content_region.height
+        state = self._gutter.state
+        key = (self.scroll_y, height, self.virtual_size.height, state, self._look)
+        if key == self._bar_key:
+            return self._bar
+        styles = self.styles
+        if state == "scrollbar-active":
+            background, color = styles.scrollbar_background_active, styles.scrollbar_color_active
+        elif state == "scrollbar-hover":
+            background, color = styles.scrollbar_background_hover, styles.scrollbar_color_hover
+        else:
+            background, color = styles.scrollbar_background, styles.scrollbar_color
+        if background.a < 1:
+            background = self.background_colors[0] + background
+        color = background + color
+        total = self.virtual_size.height
+        if self.screen.styles.scrollbar_color.a == 0:
+            total, window = 100, 0  # ScrollBarRender's defaults: the track alone
+        else:
+            window = height if height < total else 0
+        bar = ScrollBarRender.render_bar(size=height, virtual_size=ceil(total), window_size=ceil(window),
+                                         position=self.scroll_y, thickness=1, vertical=True,
+                                         back_color=background.rich_color, bar_color=color.rich_color)
+        base = self._style.rich_style
+        self._bar = [Segment(cell.text, base + cell.style) for cell in bar.segments]
+        self._bar_key = key
+        return self._bar
+
+    def gutter_frame(self) -> tuple[int, list[Segment] | None]:
+        return self.text_width, self._scrollbar()
+
