@@ -10,11 +10,11 @@ import sys
 import threading
 from pathlib import Path
 
-import orjson
 import pytest
+from test_catalog_threads import _as_texts  # the records as a catalog of the line shape gives them
 
 from reader_tui.core import model
-from reader_tui.core.library.catalog import Catalog, CatalogRecords, RecordTexts, Unparsed
+from reader_tui.core.library.catalog import Catalog
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper, PaperTexts, Scores
 
@@ -36,14 +36,6 @@ def _record(i: int) -> dict:
 
 def _plain(record: dict) -> Paper:
     return Paper.from_dict(record)
-
-
-def _as_texts(records: dict[str, dict]) -> CatalogRecords:
-    texts = RecordTexts()
-    kept = CatalogRecords({doc_id: Unparsed(r["id"], texts.add(orjson.dumps(r))) for doc_id, r in records.items()})
-    texts.seal()
-    kept.texts = texts
-    return kept
 
 
 @pytest.mark.parametrize("shape", ["parsed", "texts"])
