@@ -67,11 +67,8 @@ class FileSignature:
 
     @classmethod
     def of(cls, path: Path) -> FileSignature | None:
-        try:
-            st = path.stat()
-        except FileNotFoundError:
-            return None
-        return cls.from_stat(st)
+        st = _stat_or_none(path)
+        return None if st is None else cls.from_stat(st)
 
     @classmethod
     def from_stat(cls, st: os.stat_result) -> FileSignature:
