@@ -36,7 +36,7 @@ from ..paths import store_cache_path
 from .catalog import CatalogRecords, RecordTexts
 
 _KIND = "catalog layout"
-_VERSION = 1
+_VERSION = 2
 
 
 def layout_cache_path(folder: Path) -> Path:
@@ -51,12 +51,12 @@ def file_key(stat: os.stat_result) -> str:
 
 @dataclass
 class Layout:
-    """A catalog file's records: document ids (None when they are 1, 2, 3... as the store
-    writes them), paper ids, and where each record's JSON text starts and how long it is;
-    with the file's `_meta` table's document."""
+    """A catalog file's records: paper ids, the document ids that are not the record's
+    number (the store writes 1, 2, 3...: usually none), and where each record's JSON
+    text starts and how long it is; with the file's `_meta` table's document."""
 
-    doc_ids: list[str] | None
     paper_ids: list[str]
+    unusual_doc_ids: dict[str, str]
     starts: array
     lengths: array
     meta: Any
@@ -66,8 +66,8 @@ class LayoutRecorder:
     """Collects a catalog's layout while it is parsed (`files.StoreFiles.read_catalog`)."""
 
     def __init__(self) -> None:
-        self.doc_ids: list[str] = []
         self.paper_ids: list[str] = []
+        self.unusual_doc_ids: dict[str, str] = {}
         self.starts = array("q")
         self.lengths = array("q")
         self.complete = True
@@ -76,8 +76,9 @@ class LayoutRecorder:
         if offset is None:
             self.complete = False  # a line of another form: its text is not in the file as kept
             return
-        self.doc_ids.append(doc_id)
         self.paper_ids.append(paper_id)
+        if doc_id != str(len(self.paper_ids)):
+            self.unusual_doc_ids[paper_id] = doc_id
         self.starts.append(offset)
         self.lengths.append(length)
 
@@ -85,13 +86,7 @@ class LayoutRecorder:
         """Write the layout for the catalog file `key` names; False when it could not be."""
         if not self.complete:
             return False
-        sequential = all(doc_id == str(number) for number, doc_id in enumerate(self.doc_ids, 1))
-        head = orjson.dumps({
-            "count": len(self.paper_ids),
-            "doc_ids": None if sequential else self.doc_ids,
-            "paper_ids": self.paper_ids,
-            "meta": meta,
-        })
+        head = orjson.dumps({"paper_ids": self.paper_ids, "unusual_doc_ids": self.unusual_doc_ids, "meta": meta})
         return write_cache(layout_cache_path(folder), _KIND, _VERSION, key, [head_piece(head), self.starts, self.lengths])
 
 
@@ -102,15 +97,13 @@ def load_layout(folder: Path, key: str) -> Layout | None:
             return None
         try:
             head = orjson.loads(read_head_piece(body))
-            count = head["count"]
-            layout = Layout(
-                head["doc_ids"], head["paper_ids"], read_array(body, "q", count), read_array(body, "q", count), head["meta"]
+            count = len(head["paper_ids"])
+            return Layout(
+                head["paper_ids"], head["unusual_doc_ids"], read_array(body, "q", count), read_array(body, "q", count),
+                head["meta"],
             )
         except (ValueError, KeyError, TypeError, EOFError, OSError):
             return None
-    if len(layout.paper_ids) != count or (layout.doc_ids is not None and len(layout.doc_ids) != count):
-        return None
-    return layout
 
 
 def read_records(file: BinaryIO, layout: Layout, size: int) -> CatalogRecords | None:
@@ -140,12 +133,7 @@ def read_records(file: BinaryIO, layout: Layout, size: int) -> CatalogRecords | 
     records = CatalogRecords()
     records.texts = texts
     records.by_paper = dict(zip(layout.paper_ids, places, strict=True))
-    if layout.doc_ids is None:
-        records.unusual_doc_ids = {}
-    else:
-        records.unusual_doc_ids = {
-            pid: doc_id for number, (pid, doc_id) in enumerate(zip(layout.paper_ids, layout.doc_ids), 1) if doc_id != str(number)
-        }
+    records.unusual_doc_ids = layout.unusual_doc_ids
     return records
 
 

@@ -151,3 +151,21 @@ def test_a_cache_folder_that_cannot_be_written_costs_nothing_but_the_parse(tmp_p
     expected = everything(Library.open(folder))
     assert everything(Library.open(folder)) == expected
     assert not layout_cache_path(folder).exists()
+
+
+def test_a_record_of_an_unusual_document_id_is_named_by_it_either_way(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(5))
+    catalog = folder / CATALOG_FILE
+    raw = catalog.read_bytes()
+    assert raw.count(b'\n"4":{') == 1
+    # document 4 renumbered 40 by another program, and its year made text
+    catalog.write_bytes(raw.replace(b'\n"4":{', b'\n"40":{').replace(b'"year":2023', b'"year":"soon"'))
+    laid_out = reads_laid_out(monkeypatch)
+    messages = []
+    for _ in range(2):  # parsed, then read at its places
+        with pytest.raises(StoreError) as error:
+            Library.open(folder).papers.check_all()
+        messages.append(str(error.value))
+    assert laid_out == [True]
+    assert messages[0] == messages[1] and "catalog.json: paper record 40 " in messages[0]
