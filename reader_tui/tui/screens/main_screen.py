@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -28,6 +28,7 @@ from reader_tui.tui.listing import counts
 from reader_tui.tui.messages import IndexReady, RelatedReady
 from reader_tui.tui.saving import SavingIndicator
 from reader_tui.tui.screens import main_dialogs, main_moves, main_papers, main_search
+from reader_tui.tui.screens.start_styles import breakpoint_classes, skip_first_refresh
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.for_you_model import ForYouModel
 from reader_tui.tui.widgets.library_sync import LibrarySync
@@ -87,7 +88,8 @@ class MainScreen(Screen):
     ]
 
     def __init__(self, library: Library) -> None:
-        super().__init__()
+        # Made with the breakpoint classes the first Resize would give it: styled once.
+        super().__init__(classes=breakpoint_classes(MainScreen, self.app, self.app.size))
         self.library = library
         self.saving = SavingIndicator(self, library)
         self._for_you_shown = False  # the detail pane says why (the list is sorted "for you")
@@ -131,6 +133,9 @@ class MainScreen(Screen):
     @property
     def for_you(self) -> ForYouModel:
         return self.query_one(ForYouModel)
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        skip_first_refresh(self, event)
 
     def on_mount(self) -> None:
         self.app.library_changed_signal.subscribe(self, self._library_changed)
