@@ -18,7 +18,7 @@ from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.side_pane import SidePane
-from tui_support import HOSTILE_ESCAPES, HOSTILE_MARKUP, PAPERS, screen_text, settle
+from tui_support import HOSTILE_ESCAPES, HOSTILE_MARKUP, PAPERS, screen_text, settle, wait_until
 
 SIZE = (120, 40)
 IDS = [p.id for p in PAPERS]
@@ -425,3 +425,30 @@ async def test_a_resize_to_the_same_size_lays_nothing_out_and_a_real_one_does(li
         await settle(app, pilot)
         assert "MainScreen" in laid_out
         assert app.screen.has_class("-narrow") and app.screen.size == Size(90, 30)
+
+
+async def test_the_main_screen_is_styled_once_at_start_and_again_on_resize(library: Library, monkeypatch) -> None:
+    """The first resume and the first Resize would each restyle the whole screen (some
+    15 ms each of the start): the screen is made with its breakpoint classes and skips
+    the first resume's refresh. A later resize across a breakpoint still restyles."""
+    from textual.app import App
+
+    restyled: list[object] = []
+    update_styles = App.update_styles
+
+    def spy(self, node=None, animate=True):
+        restyled.append(node)
+        return update_styles(self, node, animate)
+
+    monkeypatch.setattr(App, "update_styles", spy)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        assert screen.has_class("-wide") and screen.has_class("-tall")
+        assert screen not in restyled
+        await pilot.resize_terminal(80, 30)
+        await wait_until(pilot, lambda: screen.has_class("-narrow"))
+        assert screen.has_class("-short") and not screen.has_class("-wide")
+        assert screen in restyled
