@@ -42,6 +42,7 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper, Status
 from reader_tui.core.paths import CACHE_ENV
 
+from .bench_terminal import compile_tree
 from .synthetic import load_papers
 
 
@@ -55,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--skip", action="append", default=[], choices=sorted(STEPS), help="leave a step out")
     args = parser.parse_args(argv)
 
+    compile_tree()  # the fresh processes below read the app compiled, as an install has it
     papers = load_papers(args.data, args.papers)
     figures: dict[str, Any] = {"papers": len(papers), "data": str(args.data) if args.data else "synthetic"}
     with tempfile.TemporaryDirectory(prefix="reader-tui-bench-") as tmp:
