@@ -461,6 +461,60 @@ def measure(folder: Path, runs: int = 5, kind: str = "auto", size: tuple[int, in
     return figures
 
 
+FLOOR_APP = """
+from rich.text import Text
+from textual.app import App
+from textual.widgets import Static
+
+ROWS = [f"Floor mark alpha beta row {i}" for i in range(40)]
+
+
+class Floor(App):
+    BINDINGS = [("q", "quit", "Quit"), ("j", "down", "Down")]
+    row = 0
+
+    def compose(self):
+        yield Static(self.rows())
+
+    def rows(self):
+        text = Text()
+        for i, row in enumerate(ROWS):
+            text.append(row + chr(10), style="reverse" if i == self.row else "")
+        return text
+
+    def action_down(self):
+        self.row += 1
+        self.query_one(Static).update(self.rows())
+
+
+Floor().run()
+"""
+"""The least a Textual app can be: 40 rows of text with a cursor row that `j` moves.
+Started the same way as the TUI, it shows what of a start is Python's and Textual's."""
+
+
+def measure_floor(runs: int = 5, kind: str = "auto", size: tuple[int, int] = SIZE) -> dict[str, Any]:
+    """`runs` launches of FLOOR_APP, and of a bare interpreter (`python -c pass`, from
+    the start of the process to its exit): the floor under the TUI's figures, as
+    `floor_*` keys."""
+    with tempfile.TemporaryDirectory(prefix="reader-tui-floor-") as folder:
+        app = Path(folder) / "floor_app.py"
+        app.write_text(FLOOR_APP, encoding="utf-8")
+        results = [measure_run([sys.executable, str(app)], ["Floor mark alpha beta row 1"], tui_env(), size, kind)
+                   for _ in range(runs)]
+    interpreter = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        interpreter.append(time.perf_counter() - started)
+    figures = {"floor_interpreter_s": summary(interpreter)}
+    for name in ("list_s", "first_key_s", "peak_rss_mb"):
+        values = [getattr(run, name) for run in results if getattr(run, name) is not None]
+        if values:
+            figures[f"floor_{name}"] = summary(values)
+    return figures
+
+
 def summary(values: Sequence[float]) -> dict[str, Any]:
     """Median, range and the values themselves (rounded for reading)."""
     return {"median": statistics.median(values), "min": min(values), "max": max(values),
@@ -475,6 +529,10 @@ ROWS = [
     ("terminal_peak_rss_mb", "peak memory of the TUI process (VmHWM)", "{median:.0f} MB ({min:.0f}-{max:.0f})"),
     ("terminal_idle_rss_mb", "resident memory once idle (VmRSS)", "{median:.0f} MB ({min:.0f}-{max:.0f})"),
     ("terminal_quit_s", "q to the process gone", "{median:.2f} s ({min:.2f}-{max:.2f})"),
+    ("floor_interpreter_s", "floor: python -c pass, start to exit", "{median:.2f} s ({min:.2f}-{max:.2f})"),
+    ("floor_list_s", "floor: Enter to a bare Textual app's 40 rows on screen", "{median:.2f} s ({min:.2f}-{max:.2f})"),
+    ("floor_first_key_s", "floor: the bare Textual app's first key", "{median:.3f} s ({min:.3f}-{max:.3f})"),
+    ("floor_peak_rss_mb", "floor: the bare Textual app's peak memory", "{median:.0f} MB ({min:.0f}-{max:.0f})"),
 ]
 
 
@@ -485,8 +543,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="launches to take the median of (default 5)")
     parser.add_argument("--terminal", choices=("auto", "tmux", "pty"), default="auto")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--floor", action="store_true", help="also time a bare Textual app and a bare interpreter")
     args = parser.parse_args(argv)
     figures = measure(args.db, args.runs, args.terminal)
+    if args.floor:
+        figures.update(measure_floor(args.runs, args.terminal))
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
