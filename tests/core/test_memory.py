@@ -31,7 +31,8 @@ def test_the_tui_command_asks_for_one_arena_before_opening_the_library(monkeypat
 
     calls = []
     monkeypatch.setattr("reader_tui.core.memory.use_one_arena", lambda: calls.append("arena"))
+    monkeypatch.setattr("reader_tui.core.gc_pause.pause_for_start", lambda: calls.append("pause"))
     monkeypatch.setattr(main, "open_library", lambda *a, **k: calls.append("open") or (_ for _ in ()).throw(SystemExit(0)))
     with pytest.raises(SystemExit):
         main.cmd_tui(object())
-    assert calls == ["arena", "open"]
+    assert calls == ["pause", "arena", "open"]

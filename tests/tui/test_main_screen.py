@@ -452,3 +452,21 @@ async def test_the_main_screen_is_styled_once_at_start_and_again_on_resize(libra
         await wait_until(pilot, lambda: screen.has_class("-narrow"))
         assert screen.has_class("-short") and not screen.has_class("-wide")
         assert screen in restyled
+
+
+async def test_the_collector_paused_for_the_start_resumes_once_the_list_is_shown(library: Library, monkeypatch) -> None:
+    import gc
+
+    from reader_tui.core import gc_pause
+
+    frozen: list[str] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append("freeze"))  # not this test process's garbage
+    gc_pause.pause_for_start()
+    try:
+        app = create_app(library)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert "Attention Is Not All You Need" in screen_text(app)
+            assert gc.isenabled() and "freeze" in frozen  # (the index loads freeze too)
+    finally:
+        gc.enable()

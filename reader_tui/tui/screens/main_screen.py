@@ -21,6 +21,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input
 
+from reader_tui.core.gc_pause import resume_after_start
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
@@ -144,6 +145,7 @@ class MainScreen(Screen):
         self._update_counts()
         self._describe()
         self.browser.restore_place()
+        self.call_after_refresh(resume_after_start)  # the list is on screen: collect again
 
     # -- what the list shows ----------------------------------------------------------------
 
