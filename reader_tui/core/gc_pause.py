@@ -39,7 +39,10 @@ def pause_for_start() -> None:
 def resume_after_start() -> None:
     """End `pause_for_start` (nothing if it was not called: tests make many apps in one
     process): what the start made lives as long as the app, so it is moved out of the
-    collector's sight (`gc.freeze`) and collections resume for what comes after."""
+    collector's sight (`gc.freeze`) and collections resume for what comes after. The
+    start's own cyclic garbage is frozen with it (about 2,000 objects, 0.3 MB, measured
+    at 19,630 papers): less than the 5-13 ms a collection before the freeze would add
+    to the first frame or the first key."""
     global _paused_for_start
     if _paused_for_start:
         _paused_for_start = False
