@@ -31,7 +31,7 @@ LONGEST_FIRST = (
     "tui/test_main_screen.py",  # 22 s
     "tui/test_reviews_tui.py",  # 22 s
     "cli/test_sync_kill.py",  # 21 s, one test
-    "tui/test_notes_saving.py",  # 18 s
+    "tui/test_notes_saving.py",  # 12 s
     "tui/test_reviews_view_layout.py",  # 18 s
     "tui/test_navigation.py",  # 15 s
     "core/formats/bibtex/test_user_text.py",  # 14 s
