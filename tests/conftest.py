@@ -3,11 +3,76 @@ temporary (a test never touches the user's real library)."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+# With PYTHONDONTWRITEBYTECODE set (this machine's environment sets it), nothing is cached:
+# each xdist worker compiled and assertion-rewrote every test module and the package at
+# collection (7.4 s CPU a worker, 2.8 s from cached bytecode), and each of the hundreds of
+# interpreters the tests start (the CLI, git's merge driver, the layer checks) compiled
+# what it imported again. The cache goes where Python puts it (__pycache__, ignored by
+# git) and is checked against the source's mtime on every import, so it never runs stale code.
+sys.dont_write_bytecode = False
+
+#: The test files that take longest (seconds of one worker, measured on the 2-core machine),
+#: longest first. `--dist loadfile` hands whole files to the workers in collection order as
+#: each gets free; xdist's own order (most tests first) put the one-test files that run a
+#: kill loop or real git for 12-29 s each last, so one worker ran them alone at the end.
+#: Started first, they overlap the short files instead. A file not named here keeps xdist's
+#: order after them; a wrong or stale entry only costs balance, never a test.
+LONGEST_FIRST = (
+    "tui/test_sync_tui.py",  # 40 s
+    "core/sync/test_sync_converges.py",  # 29 s, one test
+    "tui/test_main_screen.py",  # 22 s
+    "tui/test_reviews_tui.py",  # 22 s
+    "cli/test_sync_kill.py",  # 21 s, one test
+    "tui/test_notes_saving.py",  # 12 s
+    "tui/test_reviews_view_layout.py",  # 18 s
+    "tui/test_navigation.py",  # 15 s
+    "core/formats/bibtex/test_user_text.py",  # 14 s
+    "benchmarks/test_bench.py",  # 12 s
+    "core/library/test_crash_kill_loop.py",  # 12 s, one test
+    "core/library/test_reviews_kill_loop.py",  # 12 s, one test
+    "tui/test_dialogs.py",  # 11 s
+    "cli/test_sync_cli.py",  # 11 s
+    "core/formats/bibtex/test_writer.py",  # 11 s
+)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto`: half again as many workers as cores. A pilot test's main thread sleeps
+    about a quarter of its time (Textual's idle checks, the app's timers, threads it waits
+    on) and a test that runs git or the CLI waits on its children: with one worker per core
+    that time was lost (3 min 00 s wall for 4.5 min of CPU on 2 cores)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook takes the number given there
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, cores * 3 // 2)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist's controller orders the files itself unless told not to (see LONGEST_FIRST)
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    tests = Path(__file__).parent
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    files: dict[Path, int] = {}
+    for item in items:
+        files[item.path] = files.get(item.path, 0) + 1
+
+    def order(item: pytest.Item) -> tuple[int, int]:
+        name = item.path.relative_to(tests).as_posix() if item.path.is_relative_to(tests) else ""
+        return rank.get(name, len(rank)), -files[item.path]
+
+    items.sort(key=order)  # stable: a file's tests keep their order
 
 
 @pytest.fixture

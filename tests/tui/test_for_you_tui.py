@@ -18,8 +18,6 @@ from reader_tui.tui.dialogs.sort_dialog import SortDialog
 from reader_tui.tui.widgets.paper_list import PaperList
 from tui_support import screen_text, settle, settle_workers, wait_until
 
-pytest.importorskip("sklearn")
-
 SIZE = (140, 40)
 
 

@@ -20,8 +20,6 @@ from reader_tui.tui.dialogs.tag_picker import TagPicker
 from reader_tui.tui.widgets.paper_list import PaperList
 from tui_support import enter_text, screen_text, settle, settle_workers, wait_until
 
-pytest.importorskip("sklearn")
-
 SIZE = (140, 40)
 GRAPHS = {f"g{n}" for n in range(10)}
 DIFFUSION = {f"d{n}" for n in range(10)}

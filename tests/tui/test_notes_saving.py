@@ -14,9 +14,10 @@ import pytest
 from reader_tui.core.atomic_storage import StoreError
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.writer import BackgroundWriter
-from reader_tui.core.model import Status
+from reader_tui.core.model import Paper, Status
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.notes_editor import NotesEditor
+from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.status_bar import StatusBar
 from tui_support import PAPERS, make_library, screen_text, settle, wait_until
 
@@ -77,33 +78,45 @@ async def test_a_pause_in_typing_saves(library: Library, monkeypatch) -> None:
 SEPARATORS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\r", "\r\n"]
 
 
-@pytest.mark.parametrize("sep", SEPARATORS, ids=[f"U+{ord(s[0]):04X}{'+LF' if len(s) > 1 else ''}" for s in SEPARATORS])
-async def test_viewing_a_note_never_rewrites_it(tmp_path: Path, sep: str) -> None:
-    library = make_library(tmp_path / "lib")
-    note = f"first{sep}second\nthird{sep}"
-    library.set_notes(IDS[0], note)
+async def test_viewing_a_note_never_rewrites_it(tmp_path: Path) -> None:
+    # One paper per line separator, each with a note holding it; one app visits them all:
+    # the first note is shown at the start, the others as the cursor reaches them.
+    more = [Paper(id=f"p-sep{n}", title=f"Paper with separator {n}", added=f"2025-11-02T00:00:{n:02d}+00:00")
+            for n in range(len(SEPARATORS) - len(PAPERS))]
+    library = make_library(tmp_path / "lib", PAPERS + more)
+    notes_of = {paper.id: f"first{sep}second\nthird{sep}" for paper, sep in zip(PAPERS + more, SEPARATORS)}
+    for pid, note in notes_of.items():
+        library.set_notes(pid, note)
     library.flush()
-    changed = library.annotation(IDS[0]).changed["notes"]
+    changed = {pid: library.annotation(pid).changed["notes"] for pid in notes_of}
     on_disk = library.files.annotations_path.read_bytes()
     app = create_app(library)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             notes = app.screen.query_one(NotesEditor)
-            assert notes.paper_id == IDS[0] and not notes.dirty
-            await pilot.press("a")  # into the notes pane ...
-            assert notes.has_focus
-            await pilot.press("escape")  # ... and out again
-            await pilot.press("tab", "tab", "tab", "shift+tab")
-            await pilot.press("escape", "j")
-            await settle(app, pilot)
-            await pilot.press("k")
-            await settle(app, pilot)
-            await pilot.press("a", "escape")
-            await settle(app, pilot)
+            rows = list(app.screen.query_one(PaperList).ids)
+            assert sorted(rows) == sorted(notes_of)
+            for row, pid in enumerate(rows):
+                where = f"row {row}, note {notes_of[pid]!r}"
+                assert notes.paper_id == pid and not notes.dirty, where
+                await pilot.press("a")  # into the notes pane ...
+                assert notes.has_focus, where
+                await pilot.press("escape")  # ... and out again
+                await pilot.press("tab", "tab", "tab", "shift+tab")
+                await pilot.press("escape", "j")
+                await settle(app, pilot)
+                await pilot.press("k")
+                await settle(app, pilot)
+                await pilot.press("a", "escape")
+                await settle(app, pilot)
+                assert saving_text(app) != "editing…", where
+                await pilot.press("j")  # on to the next note
+                await settle(app, pilot)
             library.flush()
-            assert library.annotation(IDS[0]).notes == note
-            assert library.annotation(IDS[0]).changed["notes"] == changed
+            for pid, note in notes_of.items():
+                assert library.annotation(pid).notes == note
+                assert library.annotation(pid).changed["notes"] == changed[pid]
             assert library.files.annotations_path.read_bytes() == on_disk
             assert saving_text(app) != "editing…"
     finally:

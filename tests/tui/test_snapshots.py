@@ -9,7 +9,7 @@ from pathlib import Path
 
 from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
-from tui_support import make_library, settle_workers
+from tui_support import make_library, settle, settle_workers
 
 
 def _library(tmp_path: Path):
@@ -45,7 +45,9 @@ def test_main_screen_marked_and_searching(snap_compare, tmp_path: Path) -> None:
     async def run_before(pilot) -> None:
         await settle_workers(pilot)
         await pilot.press("space", "j", "space", "slash", *"graph")
-        await settle_workers(pilot)
+        # the search runs once typing pauses (a 50 ms timer): settle waits for that pause, not
+        # only for workers already started, which a loaded machine could reach first
+        await settle(pilot.app, pilot)
 
     try:
         assert snap_compare(create_app(library), terminal_size=(120, 40), run_before=run_before)

@@ -33,6 +33,17 @@ def _git_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
 
 
+@pytest.fixture(autouse=True)
+def _quick_looks_at_the_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Other processes' writes (the members' files, a sync from the command line) are seen
+    at the app's next look at the disk: every 1.5 s and 2 s, waited out by half these tests.
+    Here the app looks every 50 ms, so each waits only for what it waits on."""
+    from reader_tui.tui.widgets import library_sync, library_watcher
+
+    monkeypatch.setattr(library_watcher, "RELOAD_EVERY", 0.05)
+    monkeypatch.setattr(library_sync, "CHECK_EVERY", 0.05)
+
+
 def _two_clones(tmp_path: Path) -> tuple[Path, Path]:
     remote, a, b = tmp_path / "remote.git", tmp_path / "a", tmp_path / "b"
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
