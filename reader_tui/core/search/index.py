@@ -287,34 +287,25 @@ class SearchIndex(Matching):
 
     def _index_all_abstracts(self, numbers: defaultdict[str, int] | None = None, head: Any = None) -> None:
         """Index every abstract of a list at once, and leave every field flat over the new
-        vocabulary, as a loaded index is (`FlatPostings.of_pairs`). Each word is numbered
-        the first time it is seen (a C-level lookup in a `defaultdict` whose factory
-        counts); a paper's distinct word numbers are its pairs, which numpy lays out.
-        The title and meta words were appended as they came (`_append`), or numbered in
-        `numbers` already (`head`: their pairs, from `_append`). Callers hold the lock."""
+        vocabulary, as a loaded index is (`FlatPostings.of_pairs`). The abstracts' distinct
+        (word, paper) pairs come from `word_pairs.distinct_pairs`, which tokenises them all
+        at once with numpy, each word numbered in `numbers` (a `defaultdict` whose factory
+        counts); numpy then lays them out. The title and meta words were appended as they
+        came (`_append`), or numbered in `numbers` already (`head`: their pairs, from
+        `_append`). Callers hold the lock."""
         import numpy as np
+
+        from .word_pairs import distinct_pairs
 
         n = len(self._ids)
         if numbers is None:
             numbers = defaultdict(count().__next__)
-        number = numbers.__getitem__
-        pairs = array("I")  # the word numbers of paper 0's pairs, then paper 1's...
-        extend = pairs.extend
-        lengths = array("I")  # how many pairs each paper has
-        add_length = lengths.append
-        for record in self._records:
-            # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
-            abstract = (record.paper if type(record) is PaperView else record).abstract
-            if abstract:
-                # distinct words first (a set of fresh strings), then each numbered once:
-                # fewer lookups than numbering every word (3.5% of the build's instructions)
-                words = set(tokens(abstract))
-                extend(map(number, words))
-                add_length(len(words))
-            else:
-                add_length(0)
+        # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
+        abstracts = [(record.paper if type(record) is PaperView else record).abstract for record in self._records]
+        pair_words, pair_ordinals = distinct_pairs(abstracts, numbers.__getitem__)
+        del abstracts
         words = list(numbers)  # by number
-        del numbers, number
+        del numbers
 
         def numbered(pairs: array) -> Any:
             return np.frombuffer(pairs, dtype=np.uint32) if pairs else np.zeros(0, dtype=np.uint32)
@@ -329,8 +320,8 @@ class SearchIndex(Matching):
             title_vocab = list(map(words.__getitem__, seen[np.argsort(first, kind="stable")].tolist()))
             vocab = sorted(words)
         place = dict(zip(vocab, range(len(vocab))))
-        abstract = FlatPostings.of_pairs(vocab, place, words, numbered(pairs), n, lengths=numbered(lengths))
-        del pairs
+        abstract = FlatPostings.of_pairs(vocab, place, words, pair_words, n, ordinals=pair_ordinals)
+        del pair_words, pair_ordinals
         if head is None:
             fields = (FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n))
         else:

@@ -76,8 +76,16 @@ def tokens(text: str) -> list[str]:
     names dropped, LaTeX accents read as their letter).
 
     The same tokeniser serves papers and queries, so "Log-Linear" and "log-lin" agree,
-    and so do "V{\\'e}lez", "Vélez" and "Velez".
+    and so do "V{\\'e}lez", "Vélez" and "Velez". (`search.word_pairs` tokenises a whole
+    field of a list at once into the same words: `prepared`, then rapidfuzz's
+    `default_process`, then split at spaces.)
     """
+    return default_process(prepared(text)).split()
+
+
+def prepared(text: str) -> str:
+    """`text` as `tokens` reads it before lower-casing and splitting it: LaTeX accents
+    and letters read, other LaTeX commands and braces inside words dropped, accents folded."""
     if "\\" in text:
         if _LATEX_ACCENT_OR_LETTER.search(text):  # else neither substitution would change it
             text = _LATEX_ACCENT.sub("", text)
@@ -85,7 +93,7 @@ def tokens(text: str) -> list[str]:
         text = _LATEX_COMMAND.sub(" ", text)
     if "{" in text:
         text = _WORD_BRACES.sub(r"\1", text)
-    return default_process(fold(text)).split()
+    return fold(text)
 
 
 _FOLDED: dict[str, str] = {}
