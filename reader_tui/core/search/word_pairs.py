@@ -102,11 +102,11 @@ def _packed(np: Any, digits: Any, starts: Any, ends: Any, powers: _Powers) -> An
     inverse modulo 2**64 to take the power off."""
     n = len(digits)
     up, down = powers.upto(n + 1)
-    running = digits.astype(np.uint64)
-    running *= up[n:0:-1]  # 37**(n - j) for j = 0 .. n-1
-    total = np.zeros(n + 1, dtype=np.uint64)
-    np.cumsum(running, out=total[1:])
-    del running
+    total = np.empty(n + 1, dtype=np.uint64)  # one array, filled in place: less memory to touch
+    total[0] = 0
+    running = total[1:]
+    np.multiply(digits, up[n:0:-1], out=running)  # digit j times 37**(n - j)
+    np.cumsum(running, out=running)
     value = total[ends] - total[starts]
     value *= down[n + 1 - ends]
     return value
@@ -233,26 +233,23 @@ class _Known:
         fresh[~fresh] = self.values[at[~fresh]] != distinct[~fresh]
         if fresh.any():
             new = distinct[fresh]
-            listed = new.tolist()
-            spelled = _spelled(np, listed)
-            number = self.number
-            numbered = [number(w) if v < _STRING_WORD else v - _STRING_WORD for v, w in zip(listed, spelled)]
+            numbered = new - np.uint64(_STRING_WORD)  # the words numbered as strings already
+            packed = new < np.uint64(_STRING_WORD)
+            numbered[packed] = list(map(self.number, _spelled(np, new[packed])))
             self.values = np.insert(self.values, at[fresh], new)
-            self.numbers_ = np.insert(self.numbers_, at[fresh], np.array(numbered, dtype=np.uint32))
+            self.numbers_ = np.insert(self.numbers_, at[fresh], numbered.astype(np.uint32))
             at = np.searchsorted(self.values, distinct)
         return self.numbers_[at]
 
 
-def _spelled(np: Any, values: list[int]) -> list[str]:
-    """Packed values read back as words (values of words numbered as strings: "")."""
-    packed = np.array([v if v < _STRING_WORD else 0 for v in values], dtype=np.uint64)
-    digits = np.zeros((len(values), PACKED + 1), dtype=np.uint8)  # a space after each word
+def _spelled(np: Any, values: Any) -> list[str]:
+    """Packed values read back as words, in one pass for them all (a row of 12 digits
+    and a space each, split at the spaces: no word is empty)."""
+    packed = values.copy()
+    digits = np.zeros((len(values), PACKED + 1), dtype=np.uint8)
     for place in range(PACKED - 1, -1, -1):
-        digits[:, place] = packed % np.uint64(_BASE)
-        packed //= np.uint64(_BASE)
-    text = np.frombuffer(_LETTERS, dtype=np.uint8)[digits].tobytes().decode("ascii")
-    rows = [text[k : k + PACKED + 1].strip() for k in range(0, len(text), PACKED + 1)]
-    return rows
+        packed, digits[:, place] = np.divmod(packed, np.uint64(_BASE))
+    return np.frombuffer(_LETTERS, dtype=np.uint8)[digits].tobytes().decode("ascii").split()
 
 
 __all__ = ["PACKED", "distinct_pairs"]

@@ -109,3 +109,14 @@ def test_default_process_leaves_no_whitespace_but_the_space():
     processed = default_process("a" + every + "a")
     assert len(processed) == len(every) + 2  # one character for one: positions hold
     assert not any(c.isspace() and c != " " for c in processed)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("{}{}ab_1 \\é\x00"), max_size=24))
+def test_the_word_braces_pattern_reads_as_before(text):
+    # `\{\{*` (a literal first, which `re` can skip to) instead of `\{+`: the same matches
+    import re
+
+    from reader_tui.core.text import tokens as T
+
+    assert T._WORD_BRACES.sub(r"\1", text) == re.sub(r"\{+(\w*)\}+", r"\1", text)
