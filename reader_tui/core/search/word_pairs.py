@@ -33,7 +33,9 @@ build (`index.BULK_MIN` papers or more).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from itertools import accumulate
 from typing import Any
 
 from rapidfuzz.utils import default_process
@@ -126,37 +128,40 @@ def distinct_pairs(
     powers = _Powers(np)
     known = _Known(np, number)
     numbers_out, ordinals_out = [], []
-    i, end = 0, len(texts)
-    while i < end:
-        chunk, lengths = [], []
-        size = 1
-        stop = min(end, i + (1 << _DOC_BITS))
-        while i < stop and size < _CHUNK_BYTES:
-            text = texts[i] or ""
-            if "\\" in text or "{" in text or not text.isascii():
-                text = prepared(text)
-                if not text.isascii():
-                    text = default_process(text)
-            data = text.encode("utf-8", "surrogatepass")
-            chunk.append(data)
-            lengths.append(len(data) + 1)
-            size += len(data) + 1
-            i += 1
-        base = i - len(chunk)
-        found = _chunk_pairs(np, chunk, lengths, number, known, powers)
-        if found is not None:
-            words, local = found
-            numbers_out.append(words)
-            ordinals_out.append(local.astype(np.uint32) + np.uint32(first + base))
+    # a slab of texts encoded by one map (its papers fit the keys' low bits), then cut
+    # into chunks of about _CHUNK_BYTES
+    slab = 1 << _DOC_BITS
+    for low in range(0, len(texts), slab):
+        encoded = list(map(_encoded, texts[low : low + slab]))
+        # where each text starts in its chunk's bytes, a space before each: offsets[k] - offsets[a] + 1
+        offsets = list(accumulate(map(len, encoded), lambda at, size: at + size + 1, initial=0))
+        a = 0
+        while a < len(encoded):
+            b = max(a + 1, bisect_right(offsets, offsets[a] + _CHUNK_BYTES) - 1)
+            found = _chunk_pairs(np, encoded[a:b], [at - offsets[a] + 1 for at in offsets[a:b]], known, powers)
+            if found is not None:
+                words, local = found
+                numbers_out.append(words)
+                ordinals_out.append(local.astype(np.uint32) + np.uint32(first + low + a))
+            a = b
     if not numbers_out:
         return np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.uint32)
     return np.concatenate(numbers_out), np.concatenate(ordinals_out)
 
 
-def _chunk_pairs(
-    np: Any, chunk: list[bytes], lengths: list[int], number: Callable[[str], int], known: _Known,
-    powers: _Powers,
-) -> tuple[Any, Any] | None:
+def _encoded(text: str | None) -> bytes:
+    """A text's UTF-8 bytes once `tokens` has prepared it, and `default_process` has read
+    a non-ASCII one (the byte table reads ASCII); most texts are ASCII without LaTeX,
+    read as they are."""
+    text = text or ""
+    if "\\" in text or "{" in text or not text.isascii():
+        text = prepared(text)
+        if not text.isascii():
+            text = default_process(text)
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _chunk_pairs(np: Any, chunk: list[bytes], text_starts: list[int], known: _Known, powers: _Powers) -> tuple[Any, Any] | None:
     """One chunk's distinct pairs: (word numbers, ordinals within the chunk), or None."""
     data = b" " + b" ".join(chunk) + b" "
     digits = np.frombuffer(data.translate(_DIGITS), dtype=np.uint8)
@@ -166,8 +171,7 @@ def _chunk_pairs(
     ends = edges[1::2] + 1
     if not len(starts):
         return None
-    # each word's text: the chunk's texts start one byte after the space before them
-    text_starts = np.cumsum([1] + lengths[:-1])
+    # each word's text, by where the texts start
     per_text = np.diff(np.searchsorted(starts, text_starts).tolist() + [len(starts)])
     text_of = np.repeat(np.arange(len(chunk), dtype=np.uint64), per_text)
     # words numbered as strings: too long to pack, or holding a non-ASCII letter (rare)
@@ -182,7 +186,7 @@ def _chunk_pairs(
         # only needs lower case
         strings = [data[s:e].lower().decode("utf-8", "surrogatepass")
                    for s, e in zip(starts[spelled].tolist(), ends[spelled].tolist())]
-        numbered = np.fromiter(map(number, strings), dtype=np.uint64, count=len(strings))
+        numbered = np.fromiter(map(known.number, strings), dtype=np.uint64, count=len(strings))
         values[spelled] = numbered + np.uint64(_STRING_WORD)
     return _distinct(np, values, text_of, known)
 
