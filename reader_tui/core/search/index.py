@@ -300,7 +300,7 @@ class SearchIndex(Matching):
         n = len(self._ids)
         if numbers is None:
             numbers = defaultdict(count().__next__)
-        pair_words, pair_ordinals = distinct_pairs(self._abstracts(), numbers.__getitem__)
+        pairs = distinct_pairs(self._abstracts(), numbers.__getitem__)
         words = list(numbers)  # by number
         del numbers
 
@@ -319,8 +319,8 @@ class SearchIndex(Matching):
         place = dict(zip(vocab, range(len(vocab))))
         # each numbered word's place in the vocabulary, once for the three fields
         ranks = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))
-        abstract = FlatPostings.of_pairs(vocab, place, words, pair_words, n, ordinals=pair_ordinals, ranks=ranks)
-        del pair_words, pair_ordinals
+        abstract = FlatPostings.of_pairs(vocab, place, words, pairs.words, n, ordinals=pairs.ordinals, ranks=ranks)
+        del pairs
         if head is None:
             fields = (FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n))
         else:

@@ -33,7 +33,8 @@ build (`index.BULK_MIN` papers or more).
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any
@@ -77,22 +78,23 @@ _LETTERS = b" 0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 class _Powers:
-    """37**m and 37**-m modulo 2**64 for m up to a bound, grown on demand."""
+    """37**m modulo 2**64 for m up to a bound, grown on demand (to the bound: a chunk's
+    table is 8 MB)."""
 
     def __init__(self, np: Any) -> None:
         self.np = np
-        self.up = self.down = np.ones(1, dtype=np.uint64)
+        self.up = np.ones(1, dtype=np.uint64)
 
-    def upto(self, bound: int) -> tuple[Any, Any]:
-        """(37**m, 37**-m) for m = 0 .. at least `bound`."""
+    def upto(self, bound: int) -> Any:
+        """37**m for m = 0 .. at least `bound`."""
         np = self.np
         while len(self.up) <= bound:
-            # doubled: the next len(up) powers are these times 37**len(up) (unsigned
-            # products wrap modulo 2**64: exact ring arithmetic)
+            # the next powers are the first ones times 37**len(up) (unsigned products
+            # wrap modulo 2**64: exact ring arithmetic)
             step = len(self.up)
-            self.up = np.concatenate((self.up, self.up * np.uint64(pow(_BASE, step, 1 << 64))))
-            self.down = np.concatenate((self.down, self.down * np.uint64(pow(_BASE, -step, 1 << 64))))
-        return self.up, self.down
+            more = self.up[: bound + 1 - step] * np.uint64(pow(_BASE, step, 1 << 64))
+            self.up = np.concatenate((self.up, more))
+        return self.up
 
 
 def _packed(np: Any, digits: Any, starts: Any, ends: Any, powers: _Powers) -> Any:
@@ -100,34 +102,111 @@ def _packed(np: Any, digits: Any, starts: Any, ends: Any, powers: _Powers) -> An
 
     With T[i] = sum of digits[j] * 37**(n - j) for j < i (modulo 2**64, which keeps
     sums and products exact), T[e] - T[s] = 37**(n - e + 1) * value(word s..e): one
-    cumulative sum over the chunk gives every word's value, and 37 being odd has an
-    inverse modulo 2**64 to take the power off."""
+    cumulative sum over the chunk gives every word's value. Times 37**(e - 1), that is
+    37**n * value, and 37 being odd, 37**n has an inverse modulo 2**64 to take off."""
     n = len(digits)
-    up, down = powers.upto(n + 1)
+    up = powers.upto(n)
     total = np.empty(n + 1, dtype=np.uint64)  # one array, filled in place: less memory to touch
     total[0] = 0
     running = total[1:]
     np.multiply(digits, up[n:0:-1], out=running)  # digit j times 37**(n - j)
     np.cumsum(running, out=running)
     value = total[ends] - total[starts]
-    value *= down[n + 1 - ends]
+    value *= up[ends - 1]
+    value *= np.uint64(pow(_BASE, -n, 1 << 64))
     return value
 
 
-def distinct_pairs(
-    texts: Sequence[str | None], number: Callable[[str], int], first: int = 0
-) -> tuple[Any, Any]:
+class Pairs:
+    """A field's distinct (word, text) pairs as `distinct_pairs` makes them, kept small:
+    per chunk of texts its runs (a word's number, how many of the chunk's texts have it)
+    and each pair's text as 16 bits within its chunk: about 2 bytes a pair, where word
+    numbers and ordinals of 32 bits each took 8 (100 MB at 100,000 papers).
+
+    `words[a:b]` and `ordinals[a:b]` give pairs a..b whole, as int64 numpy arrays: what
+    `FlatPostings.of_pairs` reads, a chunk at a time. Each word's ordinals ascend."""
+
+    def __init__(self, np: Any) -> None:
+        self._np = np
+        self._run_words = array("I")
+        self._run_sizes = array("I")
+        self._local = array("H")
+        self._chunk_starts: list[int] = []  # the index of each chunk's first pair
+        self._chunk_firsts: list[int] = []  # the ordinal of each chunk's first text
+        self._run_ends: Any = None
+
+    def _add(self, words: Any, sizes: Any, local: Any, first: int) -> None:
+        self._chunk_starts.append(len(self._local))
+        self._chunk_firsts.append(first)
+        self._run_words.frombytes(words.astype(self._np.uint32).tobytes())
+        self._run_sizes.frombytes(sizes.astype(self._np.uint32).tobytes())
+        self._local.frombytes(local.astype(self._np.uint16).tobytes())
+        self._run_ends = None
+
+    def __len__(self) -> int:
+        return len(self._local)
+
+    @property
+    def words(self) -> _Slicer:
+        """Pairs' word numbers, by slice."""
+        return _Slicer(self, self._words)
+
+    @property
+    def ordinals(self) -> _Slicer:
+        """Pairs' text ordinals, by slice."""
+        return _Slicer(self, self._ordinals)
+
+    def _words(self, a: int, b: int) -> Any:
+        np = self._np
+        if self._run_ends is None:
+            self._run_ends = np.cumsum(np.frombuffer(self._run_sizes, dtype=np.uint32), dtype=np.int64)
+        ends = self._run_ends
+        if b <= a:
+            return np.zeros(0, dtype=np.int64)
+        first, last = np.searchsorted(ends, [a, b - 1], side="right").tolist()
+        sizes = np.diff(np.concatenate(([a], ends[first:last], [b])))
+        return np.repeat(np.frombuffer(self._run_words, dtype=np.uint32)[first : last + 1].astype(np.int64), sizes)
+
+    def _ordinals(self, a: int, b: int) -> Any:
+        np = self._np
+        found = np.frombuffer(self._local, dtype=np.uint16)[a:b].astype(np.int64)
+        starts = self._chunk_starts
+        for k in range(max(0, bisect_right(starts, a) - 1), bisect_left(starts, b)):
+            end = starts[k + 1] if k + 1 < len(starts) else len(self._local)
+            found[max(starts[k], a) - a : min(end, b) - a] += self._chunk_firsts[k]
+        return found
+
+
+class _Slicer:
+    """`pairs.words` / `pairs.ordinals`: a slice of them as a numpy array."""
+
+    __slots__ = ("_get", "_pairs")
+
+    def __init__(self, pairs: Pairs, get: Callable[[int, int], Any]) -> None:
+        self._pairs = pairs
+        self._get = get
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def __getitem__(self, which: slice) -> Any:
+        a, b, step = which.indices(len(self._pairs))
+        if step != 1:
+            raise ValueError("pairs are read by contiguous slices")
+        return self._get(a, b)
+
+
+def distinct_pairs(texts: Sequence[str | None], number: Callable[[str], int], first: int = 0) -> Pairs:
     """The distinct (word, text) pairs of `texts`, the words as `tokens` makes them and
     numbered by `number` (a dict's `__getitem__` that numbers new words, such as
-    `defaultdict(count().__next__)`'s): (word numbers, text ordinals), numpy arrays of
-    uint32. Each word's ordinals ascend, as `FlatPostings.of_pairs` needs (the pairs come
-    a chunk of texts at a time, grouped by word within a chunk); `first` is the first
-    text's ordinal. A text may be None or empty."""
+    `defaultdict(count().__next__)`'s), the texts by ordinal from `first`. Each word's
+    ordinals ascend, as `FlatPostings.of_pairs` needs (the pairs come a chunk of texts at
+    a time, grouped by word within a chunk). A text may be None or empty."""
     import numpy as np
 
     powers = _Powers(np)
     known = _Known(np, number)
-    numbers_out, ordinals_out = [], []
+    pairs = Pairs(np)
     # a slab of texts encoded by one map (its papers fit the keys' low bits), then cut
     # into chunks of about _CHUNK_BYTES
     slab = 1 << _DOC_BITS
@@ -140,13 +219,9 @@ def distinct_pairs(
             b = max(a + 1, bisect_right(offsets, offsets[a] + _CHUNK_BYTES) - 1)
             found = _chunk_pairs(np, encoded[a:b], [at - offsets[a] + 1 for at in offsets[a:b]], known, powers)
             if found is not None:
-                words, local = found
-                numbers_out.append(words)
-                ordinals_out.append(local.astype(np.uint32) + np.uint32(first + low + a))
+                pairs._add(*found, first + low + a)
             a = b
-    if not numbers_out:
-        return np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.uint32)
-    return np.concatenate(numbers_out), np.concatenate(ordinals_out)
+    return pairs
 
 
 def _encoded(text: str | None) -> bytes:
@@ -161,8 +236,10 @@ def _encoded(text: str | None) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def _chunk_pairs(np: Any, chunk: list[bytes], text_starts: list[int], known: _Known, powers: _Powers) -> tuple[Any, Any] | None:
-    """One chunk's distinct pairs: (word numbers, ordinals within the chunk), or None."""
+def _chunk_pairs(
+    np: Any, chunk: list[bytes], text_starts: list[int], known: _Known, powers: _Powers
+) -> tuple[Any, Any, Any] | None:
+    """One chunk's distinct pairs (`_distinct`), or None."""
     data = b" " + b" ".join(chunk) + b" "
     digits = np.frombuffer(data.translate(_DIGITS), dtype=np.uint8)
     # word edges: a space (digit 0) then a letter starts a word, a letter then a space ends one
@@ -191,8 +268,9 @@ def _chunk_pairs(np: Any, chunk: list[bytes], text_starts: list[int], known: _Kn
     return _distinct(np, values, text_of, known)
 
 
-def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any]:
-    """The distinct (value, text) pairs, grouped by word, texts ascending, and the words numbered."""
+def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
+    """The distinct (value, text) pairs, grouped by word, texts ascending: the runs' word
+    numbers, the runs' sizes, and each pair's text."""
     distinct = np.sort(values)  # (np.unique hashes in numpy 2: several times slower)
     distinct = distinct[np.concatenate(([True], distinct[1:] != distinct[:-1]))]
     low = np.uint64((1 << _DOC_BITS) - 1)
@@ -215,7 +293,7 @@ def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, A
     # the runs' hashes ascend, as `ordered` does: run k is the word distinct[order[k]]
     words = known.numbers(distinct)[order]
     sizes = np.diff(np.append(runs, len(keys)))
-    return np.repeat(words, sizes), texts
+    return words, sizes, texts
 
 
 class _Known:
@@ -256,4 +334,4 @@ def _spelled(np: Any, values: Any) -> list[str]:
     return np.frombuffer(_LETTERS, dtype=np.uint8)[digits].tobytes().decode("ascii").split()
 
 
-__all__ = ["PACKED", "distinct_pairs"]
+__all__ = ["PACKED", "Pairs", "distinct_pairs"]

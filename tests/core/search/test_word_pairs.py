@@ -23,11 +23,15 @@ def by_text(texts: list[str | None]) -> list[set[str]]:
     """`distinct_pairs` read back as each text's set of words, checking on the way what
     `FlatPostings.of_pairs` needs: each word's texts in ascending order, none twice."""
     numbers: defaultdict[str, int] = defaultdict(count().__next__)
-    words, ordinals = word_pairs.distinct_pairs(texts, numbers.__getitem__)
+    pairs = word_pairs.distinct_pairs(texts, numbers.__getitem__)
+    # read in slices of 3, as FlatPostings.of_pairs reads them in chunks
+    words = [w for a in range(0, len(pairs), 3) for w in pairs.words[a : a + 3].tolist()]
+    ordinals = [o for a in range(0, len(pairs), 3) for o in pairs.ordinals[a : a + 3].tolist()]
+    assert words == pairs.words[:].tolist() and ordinals == pairs.ordinals[:].tolist()
     spelled = list(numbers)
     found: list[set[str]] = [set() for _ in texts]
     last: dict[int, int] = {}
-    for word, ordinal in zip(words.tolist(), ordinals.tolist()):
+    for word, ordinal in zip(words, ordinals):
         assert last.get(word, -1) < ordinal
         last[word] = ordinal
         found[ordinal].add(spelled[word])
