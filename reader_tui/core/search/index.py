@@ -145,6 +145,18 @@ def area_matches(query: str, area: str) -> bool:
     return bool(wanted) and all(near(w) for w in wanted)
 
 
+class _Head(NamedTuple):
+    """What `_append` gives a whole list's build of the titles and meta fields: the title
+    words' numbers paper by paper (each title's distinct words, as first seen) and how many
+    each paper has, how many title words there are (numbered first, in the order first
+    seen), and the meta field's pairs (`word_pairs.Pairs`)."""
+
+    title_pairs: array
+    title_sizes: array
+    title_words: int
+    meta: Any
+
+
 class Hit(NamedTuple):
     """One search result: the paper id, its score (0 for filter-only queries) and the
     vocabulary words that matched, one per query word, for highlighting."""
@@ -312,9 +324,7 @@ class SearchIndex(Matching):
             title_vocab = list(title_post)  # first-seen order, which the infix search goes by
             vocab = sorted(set(title_post).union(meta_post, words))
         else:
-            # the title words in the order they were first seen in a title (the infix search's)
-            seen, first = np.unique(numbered(head[0][0]), return_index=True)
-            title_vocab = list(map(words.__getitem__, seen[np.argsort(first, kind="stable")].tolist()))
+            title_vocab = words[: head.title_words]
             vocab = sorted(words)
         place = dict(zip(vocab, range(len(vocab))))
         # each numbered word's place in the vocabulary, once for the three fields
@@ -324,10 +334,11 @@ class SearchIndex(Matching):
         if head is None:
             fields = (FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n))
         else:
-            fields = tuple(
-                FlatPostings.of_pairs(vocab, place, words, numbered(field), n, lengths=numbered(sizes), ranks=ranks)
-                for field, sizes in head
+            title = FlatPostings.of_pairs(
+                vocab, place, words, numbered(head.title_pairs), n, lengths=numbered(head.title_sizes), ranks=ranks
             )
+            meta = FlatPostings.of_pairs(vocab, place, words, head.meta.words, n, ordinals=head.meta.ordinals, ranks=ranks)
+            fields = (title, meta)
         self._post = (*fields, abstract)
         self._refresh_vocabulary(vocab, title_vocab)
 
@@ -391,15 +402,13 @@ class SearchIndex(Matching):
 
     def _append(self, records: Iterable, refresh: bool = True, numbers: defaultdict[str, int] | None = None) -> Any:
         """Index `records` after those indexed, all but their abstracts. With `numbers`
-        (`_build_all`), their title and meta words are not appended to the postings but
-        numbered there, and their pairs returned: per field, the word numbers paper by paper
-        (a title's in first-seen order) and how many each paper has."""
+        (`_build_all`: a fresh dict, the index empty), their title and meta words are not
+        appended to the postings but numbered there, and their pairs returned (`_Head`)."""
         consume = deque(maxlen=0).extend
         append = array.append
         if numbers is not None:
             number = numbers.__getitem__
-            head = ((array("I"), array("I")), (array("I"), array("I")))
-            (title_pairs, title_sizes), (meta_pairs, meta_sizes) = head
+            title_pairs, title_sizes, metas = array("I"), array("I"), []
         with self._lock:
             self._thaw()
             title_post, meta_post, _ = self._post
@@ -429,9 +438,7 @@ class SearchIndex(Matching):
                     distinct = dict.fromkeys(map(number, words))
                     title_pairs.extend(distinct)
                     title_sizes.append(len(distinct))
-                    distinct = set(tokens(meta)) if meta else ()
-                    meta_pairs.extend(map(number, distinct))
-                    meta_sizes.append(len(distinct))
+                    metas.append(meta)
                 years[paper.year].append(o)
                 venues[venue_key(paper.venue)].append(o)
                 status.append(record.status)
@@ -442,7 +449,13 @@ class SearchIndex(Matching):
                     notes[o] = notes_key(record.notes)
             if refresh:
                 self._refresh_vocabulary()
-        return head if numbers is not None else None
+            if numbers is None:
+                return None
+            # the title words were numbered first, as first seen: the infix search's order
+            title_words = len(numbers)
+            from .word_pairs import distinct_pairs  # (numpy: a whole list's build only)
+
+            return _Head(title_pairs, title_sizes, title_words, distinct_pairs(metas, number, len(ids) - len(metas)))
 
     def _tie_breaks(self) -> array:
         """Per ordinal, what breaks a tie of scores: a ten-thousandth of the mean rating,
