@@ -238,13 +238,15 @@ class SearchIndex(Matching):
     def build(cls, records: Iterable, *, abstracts: bool = True) -> SearchIndex:
         """Index `records` (in list order, which filter-only queries keep).
 
-        Tokenising abstracts is most of the work (3.8 million words at 20,000 papers,
-        1.2-2 s of CPU on a slow 2-core machine). A list of `BULK_MIN` papers or more is
-        built at once (`_build_all`): every word numbered in one dict, each field's
-        postings laid out flat with numpy (`FlatPostings.of_pairs`), no pair appended.
-        What is left is CPython's cost per word: making each word's string (`str.split`),
-        hashing it and finding it in the dict, 0.2-0.3 µs a word here, whatever the
-        postings are made of. With `abstracts=False` the abstracts are left to
+        Tokenising abstracts is most of the work (3.8 million words at 20,000 papers:
+        1.2-2 s of CPU word by word in Python on a slow 2-core machine). A list of
+        `BULK_MIN` papers or more is built at once (`_build_all`): the abstracts, keywords
+        and authors tokenised a chunk of texts at a time with numpy into their distinct
+        (word, paper) pairs (`word_pairs`: a string made only per distinct word of a
+        chunk, not per word), every word numbered in one dict, each field's postings laid
+        out flat with numpy (`FlatPostings.of_pairs`), no pair appended. Titles are still
+        tokenised one by one (the re-rank keeps each title's words). With
+        `abstracts=False` the abstracts are left to
         `index_abstracts()`, which an app can run in a worker right after start-up; a
         search that needs abstracts before that runs it first.
         """

@@ -26,7 +26,8 @@ million appends at 19,630 papers and leaves the index flat, as its cache stores 
 cache file is byte for byte the same); numpy is imported only for such a build, never to
 load or search an index. The appends were not the whole cost: numbering a word costs
 about what appending its pair did, since both hash a fresh string and look it up in a
-dict of 50,000 words (see `SearchIndex.build`).
+dict of 50,000 words; `word_pairs` now makes a field's pairs without a string per word
+(see `SearchIndex.build`).
 """
 
 from __future__ import annotations
