@@ -56,6 +56,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from ..gc_pause import gc_paused
+from ..memory import release_free_memory
 from ..model import PaperView, Status, has_conflict
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
@@ -145,6 +146,18 @@ def area_matches(query: str, area: str) -> bool:
     return bool(wanted) and all(near(w) for w in wanted)
 
 
+class _Head(NamedTuple):
+    """What `_append` gives a whole list's build of the titles and meta fields: the title
+    words' numbers paper by paper (each title's distinct words, as first seen) and how many
+    each paper has, how many title words there are (numbered first, in the order first
+    seen), and the meta field's pairs (`word_pairs.Pairs`)."""
+
+    title_pairs: array
+    title_sizes: array
+    title_words: int
+    meta: Any
+
+
 class Hit(NamedTuple):
     """One search result: the paper id, its score (0 for filter-only queries) and the
     vocabulary words that matched, one per query word, for highlighting."""
@@ -226,13 +239,15 @@ class SearchIndex(Matching):
     def build(cls, records: Iterable, *, abstracts: bool = True) -> SearchIndex:
         """Index `records` (in list order, which filter-only queries keep).
 
-        Tokenising abstracts is most of the work (3.8 million words at 20,000 papers,
-        1.2-2 s of CPU on a slow 2-core machine). A list of `BULK_MIN` papers or more is
-        built at once (`_build_all`): every word numbered in one dict, each field's
-        postings laid out flat with numpy (`FlatPostings.of_pairs`), no pair appended.
-        What is left is CPython's cost per word: making each word's string (`str.split`),
-        hashing it and finding it in the dict, 0.2-0.3 µs a word here, whatever the
-        postings are made of. With `abstracts=False` the abstracts are left to
+        Tokenising abstracts is most of the work (3.8 million words at 20,000 papers:
+        1.2-2 s of CPU word by word in Python on a slow 2-core machine). A list of
+        `BULK_MIN` papers or more is built at once (`_build_all`): the abstracts, keywords
+        and authors tokenised a chunk of texts at a time with numpy into their distinct
+        (word, paper) pairs (`word_pairs`: a string made only per distinct word of a
+        chunk, not per word), every word numbered in one dict, each field's postings laid
+        out flat with numpy (`FlatPostings.of_pairs`), no pair appended. Titles are still
+        tokenised one by one (the re-rank keeps each title's words). With
+        `abstracts=False` the abstracts are left to
         `index_abstracts()`, which an app can run in a worker right after start-up; a
         search that needs abstracts before that runs it first.
         """
@@ -273,7 +288,7 @@ class SearchIndex(Matching):
                         consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
                 self._refresh_vocabulary()
             self._abstracts_done = len(self._ids)
-            self._acronyms = mine_acronyms(r.abstract for r in self._records)
+            self._acronyms = mine_acronyms(self._abstracts())
 
     def _build_all(self, records: list) -> None:
         """Index a whole list at once, every field numbered in one dict and laid out flat
@@ -283,38 +298,30 @@ class SearchIndex(Matching):
             head = self._append(records, refresh=False, numbers=numbers)
             self._index_all_abstracts(numbers, head)
             self._abstracts_done = len(self._ids)
-            self._acronyms = mine_acronyms(r.abstract for r in self._records)
+            self._acronyms = mine_acronyms(self._abstracts())
 
     def _index_all_abstracts(self, numbers: defaultdict[str, int] | None = None, head: Any = None) -> None:
         """Index every abstract of a list at once, and leave every field flat over the new
-        vocabulary, as a loaded index is (`FlatPostings.of_pairs`). Each word is numbered
-        the first time it is seen (a C-level lookup in a `defaultdict` whose factory
-        counts); a paper's distinct word numbers are its pairs, which numpy lays out.
-        The title and meta words were appended as they came (`_append`), or numbered in
-        `numbers` already (`head`: their pairs, from `_append`). Callers hold the lock."""
+        vocabulary, as a loaded index is (`FlatPostings.of_pairs`). The abstracts' distinct
+        (word, paper) pairs come from `word_pairs.distinct_pairs`, which tokenises them all
+        at once with numpy, each word numbered in `numbers` (a `defaultdict` whose factory
+        counts); numpy then lays them out. The title and meta words were appended as they
+        came (`_append`), or numbered in `numbers` already (`head`: their pairs, from
+        `_append`). Callers hold the lock."""
         import numpy as np
+
+        from .word_pairs import distinct_pairs
 
         n = len(self._ids)
         if numbers is None:
             numbers = defaultdict(count().__next__)
-        number = numbers.__getitem__
-        pairs = array("I")  # the word numbers of paper 0's pairs, then paper 1's...
-        extend = pairs.extend
-        lengths = array("I")  # how many pairs each paper has
-        add_length = lengths.append
-        for record in self._records:
-            # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
-            abstract = (record.paper if type(record) is PaperView else record).abstract
-            if abstract:
-                # distinct words first (a set of fresh strings), then each numbered once:
-                # fewer lookups than numbering every word (3.5% of the build's instructions)
-                words = set(tokens(abstract))
-                extend(map(number, words))
-                add_length(len(words))
-            else:
-                add_length(0)
+        pairs = distinct_pairs(self._abstracts(), numbers.__getitem__)
+        # numpy's temporaries, a chunk of texts at a time, were freed into the C heap, which
+        # glibc keeps while the words made after them live above (26 MB at 19,630 papers):
+        # handed back before the layout's arrays are made
+        release_free_memory()
         words = list(numbers)  # by number
-        del numbers, number
+        del numbers
 
         def numbered(pairs: array) -> Any:
             return np.frombuffer(pairs, dtype=np.uint32) if pairs else np.zeros(0, dtype=np.uint32)
@@ -324,22 +331,30 @@ class SearchIndex(Matching):
             title_vocab = list(title_post)  # first-seen order, which the infix search goes by
             vocab = sorted(set(title_post).union(meta_post, words))
         else:
-            # the title words in the order they were first seen in a title (the infix search's)
-            seen, first = np.unique(numbered(head[0][0]), return_index=True)
-            title_vocab = list(map(words.__getitem__, seen[np.argsort(first, kind="stable")].tolist()))
+            title_vocab = words[: head.title_words]
             vocab = sorted(words)
         place = dict(zip(vocab, range(len(vocab))))
-        abstract = FlatPostings.of_pairs(vocab, place, words, numbered(pairs), n, lengths=numbered(lengths))
+        # each numbered word's place in the vocabulary, once for the three fields
+        ranks = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))
+        abstract = FlatPostings.of_pairs(vocab, place, words, pairs.words, n, ordinals=pairs.ordinals, ranks=ranks)
         del pairs
         if head is None:
             fields = (FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n))
         else:
-            fields = tuple(
-                FlatPostings.of_pairs(vocab, place, words, numbered(field), n, lengths=numbered(sizes))
-                for field, sizes in head
+            title = FlatPostings.of_pairs(
+                vocab, place, words, numbered(head.title_pairs), n, lengths=numbered(head.title_sizes), ranks=ranks
             )
+            meta = FlatPostings.of_pairs(vocab, place, words, head.meta.words, n, ordinals=head.meta.ordinals, ranks=ranks)
+            fields = (title, meta)
         self._post = (*fields, abstract)
         self._refresh_vocabulary(vocab, title_vocab)
+        release_free_memory()  # and the layout's
+
+    def _abstracts(self) -> list[str | None]:
+        """Every record's abstract, in ordinal order."""
+        # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path:
+        # 20 ms at 19,630 papers)
+        return [(record.paper if type(record) is PaperView else record).abstract for record in self._records]
 
     def __len__(self) -> int:
         return len(self._ids) - len(self._removed)
@@ -395,15 +410,13 @@ class SearchIndex(Matching):
 
     def _append(self, records: Iterable, refresh: bool = True, numbers: defaultdict[str, int] | None = None) -> Any:
         """Index `records` after those indexed, all but their abstracts. With `numbers`
-        (`_build_all`), their title and meta words are not appended to the postings but
-        numbered there, and their pairs returned: per field, the word numbers paper by paper
-        (a title's in first-seen order) and how many each paper has."""
+        (`_build_all`: a fresh dict, the index empty), their title and meta words are not
+        appended to the postings but numbered there, and their pairs returned (`_Head`)."""
         consume = deque(maxlen=0).extend
         append = array.append
         if numbers is not None:
             number = numbers.__getitem__
-            head = ((array("I"), array("I")), (array("I"), array("I")))
-            (title_pairs, title_sizes), (meta_pairs, meta_sizes) = head
+            title_pairs, title_sizes, metas = array("I"), array("I"), []
         with self._lock:
             self._thaw()
             title_post, meta_post, _ = self._post
@@ -433,9 +446,7 @@ class SearchIndex(Matching):
                     distinct = dict.fromkeys(map(number, words))
                     title_pairs.extend(distinct)
                     title_sizes.append(len(distinct))
-                    distinct = set(tokens(meta)) if meta else ()
-                    meta_pairs.extend(map(number, distinct))
-                    meta_sizes.append(len(distinct))
+                    metas.append(meta)
                 years[paper.year].append(o)
                 venues[venue_key(paper.venue)].append(o)
                 status.append(record.status)
@@ -446,7 +457,13 @@ class SearchIndex(Matching):
                     notes[o] = notes_key(record.notes)
             if refresh:
                 self._refresh_vocabulary()
-        return head if numbers is not None else None
+            if numbers is None:
+                return None
+            # the title words were numbered first, as first seen: the infix search's order
+            title_words = len(numbers)
+            from .word_pairs import distinct_pairs  # (numpy: a whole list's build only)
+
+            return _Head(title_pairs, title_sizes, title_words, distinct_pairs(metas, number, len(ids) - len(metas)))
 
     def _tie_breaks(self) -> array:
         """Per ordinal, what breaks a tie of scores: a ten-thousandth of the mean rating,
@@ -464,8 +481,8 @@ class SearchIndex(Matching):
         """Take ordinal `o`'s review columns from its record (see `__init__`)."""
         self._prior = None
         scores = getattr(record, "scores", None)
-        if scores is not None and scores.ratings:
-            ratings = scores.ratings
+        ratings = scores.ratings if scores is not None else ()  # parsed from its bytes: once
+        if ratings:
             self._rating.append(sum(ratings) / len(ratings))
             self._spread.append(float(max(ratings) - min(ratings)))
             self._nreviews.append(len(ratings))

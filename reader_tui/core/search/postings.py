@@ -26,7 +26,8 @@ million appends at 19,630 papers and leaves the index flat, as its cache stores 
 cache file is byte for byte the same); numpy is imported only for such a build, never to
 load or search an index. The appends were not the whole cost: numbering a word costs
 about what appending its pair did, since both hash a fresh string and look it up in a
-dict of 50,000 words (see `SearchIndex.build`).
+dict of 50,000 words; `word_pairs` now makes a field's pairs without a string per word
+(see `SearchIndex.build`).
 """
 
 from __future__ import annotations
@@ -109,13 +110,15 @@ class FlatPostings(Mapping[str, Sequence[int]]):
     @classmethod
     def of_pairs(
         cls, vocab: list[str], place: Mapping[str, int], words: Sequence[str], numbers: Any, papers: int, *,
-        ordinals: Any = None, lengths: Any = None, bits: int | None = None,
+        ordinals: Any = None, lengths: Any = None, bits: int | None = None, ranks: Any = None,
     ) -> FlatPostings:
         """One field's postings from its distinct (word, paper) pairs, at once: pair k is the
         word `words[numbers[k]]` (a numpy integer array) in the paper of ordinal
         `ordinals[k]`, or, given `lengths` instead, the pairs are paper by paper, `lengths[i]`
         of them for paper i. Each word's pairs come in ascending ordinal order. `place` gives
-        each of `words` its index in the sorted `vocab`; ordinals are below `papers`.
+        each of `words` its index in the sorted `vocab` (or `ranks` gives them all, a numpy
+        array: a caller laying out several fields over one vocabulary makes it once); ordinals
+        are below `papers`.
 
         A counting sort, a chunk of pairs at a time (their cells counted, then each chunk's
         64-bit keys sorted and its ordinals written in place): no array as long as all the
@@ -127,7 +130,9 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         segments = segments_for(papers, bits)
         mask = (1 << bits) - 1
         cells = len(vocab) * segments  # one run per word and segment
-        rank = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words)) * segments
+        if ranks is None:
+            ranks = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))
+        rank = ranks.astype(np.int64) * segments
         if lengths is not None:
             sizes = np.asarray(lengths, dtype=np.int64)
             offsets = np.zeros(len(sizes) + 1, dtype=np.int64)

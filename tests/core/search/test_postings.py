@@ -15,7 +15,7 @@ from benchmarks.synthetic import load_views
 from reader_tui.core.model import PaperView
 from reader_tui.core.search import cache as search_cache
 from reader_tui.core.search import index as index_module
-from reader_tui.core.search import postings
+from reader_tui.core.search import postings, word_pairs
 from reader_tui.core.search.index import SearchIndex
 from reader_tui.core.search.postings import FlatPostings, segments_for
 
@@ -53,6 +53,9 @@ def test_abstracts_indexed_at_once_give_the_postings_of_one_at_a_time(papers, mo
     # laid out in chunks of 7 papers (and of 100 pairs for the title and meta fields)
     monkeypatch.setattr(postings, "_CHUNK_PAPERS", chunk)
     monkeypatch.setattr(postings, "_CHUNK_PAIRS", 100 if chunk == 7 else 1 << 19)
+    if chunk == 7:  # and the texts tokenised four at a time (word_pairs' chunks)
+        monkeypatch.setattr(word_pairs, "_DOC_BITS", 2)
+        monkeypatch.setattr(word_pairs, "_CHUNK_BYTES", 64)
     monkeypatch.setattr(index_module, "BULK_MIN", 10**9)
     appended = SearchIndex.build(papers)
     monkeypatch.setattr(index_module, "BULK_MIN", 1)

@@ -1,0 +1,341 @@
+"""A whole field of a paper list tokenised at once: its distinct (word, paper) pairs.
+
+`tokens(text)` costs CPython about 0.3 µs a word: a string made for each word
+(`str.split`), hashed, and looked up in a dict of 50,000 words to number it. The
+abstracts of 19,630 papers hold 3.8 million words, so that alone was 1.2-1.5 s of the
+cold build. `distinct_pairs` gives the same pairs with numpy doing the per-word work,
+and Python only once per *distinct* word of a chunk of papers:
+
+1. Each text is `prepared` as `tokens` prepares it (LaTeX read, accents folded), and
+   rapidfuzz's `default_process` (lower case, every other character a space) applied to
+   the texts that are not ASCII (a third of the abstracts, most for their punctuation);
+   a chunk of texts (about 1 MB: the fastest size measured) is encoded in UTF-8, one
+   space between two texts.
+2. A byte table does `default_process` for ASCII: each byte becomes a digit, 0 for a
+   space or ASCII punctuation, 1-36 for 0-9 and a-z (either case), 37 for any byte of a
+   non-ASCII character. A word is a run of non-zero digits: exactly the words that
+   `default_process(text).split()` makes (a test holds the table to `default_process`).
+3. A word of up to 12 ASCII letters and digits is numbered without a string: its digits
+   read in base 37 fit in 64 bits, and a cumulative sum over the chunk's digits gives
+   each word's value in a few numpy passes (see `_packed`). The others (longer words,
+   2.5% of them, and words with a non-ASCII letter) are sliced out as strings and
+   numbered in the caller's dict, as `tokens` would have.
+4. A word and its paper are one 64-bit key (the word's value hashed into the high bits
+   by a multiplier checked to give each of the chunk's distinct words its own hash, the
+   paper in the low bits): one numpy sort makes the pairs distinct and groups them by
+   word, papers ascending.
+5. The chunk's distinct words are found in a sorted array of the words of earlier
+   chunks (`_Known`); only a word not seen before is spelled out as a string and
+   numbered in the caller's dict (50,000 at 19,630 papers).
+
+The pairs are kept per chunk as runs (`Pairs`), 2 bytes a pair.
+
+The pairs are exactly those of `set(tokens(text))` for each text (a property test holds
+them to it over the whole of Unicode). numpy is imported when this runs, for a whole
+list's build only (`index.BULK_MIN` papers or more).
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
+from itertools import accumulate
+from typing import Any
+
+from rapidfuzz.utils import default_process
+
+from ..text.tokens import prepared
+
+#: Digits per packed word: 37**12 < 2**64 (37 letters: none, 0-9, a-z).
+PACKED = 12
+_BASE = 37
+#: Packed values are below this; a word numbered as a string is given this plus its number.
+_STRING_WORD = _BASE**PACKED
+_NON_ASCII = 37
+_MASK64 = (1 << 64) - 1
+#: Odd multipliers tried in turn until one hashes a chunk's distinct words apart (the first
+#: nearly always does: 15,000 words in 54 bits).
+_MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
+                0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, 0x2545F4914F6CDD1D, 0x94D049BB133111EB)
+#: Bytes of text per chunk: bounds the 64-bit temporaries (8 bytes per byte of text).
+_CHUNK_BYTES = 1 << 20
+#: Papers per chunk at most: their index within the chunk takes the keys' low bits.
+_DOC_BITS = 12
+
+
+def _digit_table() -> bytes:
+    """Byte -> digit, made from `default_process` itself so the two cannot disagree."""
+    table = bytearray(256)
+    for byte in range(128):
+        char = default_process(chr(byte))
+        if char:
+            table[byte] = 1 + "0123456789abcdefghijklmnopqrstuvwxyz".index(char)
+    for byte in range(128, 256):
+        table[byte] = _NON_ASCII
+    return bytes(table)
+
+
+_DIGITS = _digit_table()
+#: Digit -> its character, for reading a packed value back (0 as a space: a word's padding).
+_LETTERS = b" 0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+class _Powers:
+    """37**m modulo 2**64 for m up to a bound, grown on demand (to the bound: a chunk's
+    table is 8 MB)."""
+
+    def __init__(self, np: Any) -> None:
+        self.np = np
+        self.up = np.ones(1, dtype=np.uint64)
+
+    def upto(self, bound: int) -> Any:
+        """37**m for m = 0 .. at least `bound`."""
+        np = self.np
+        while len(self.up) <= bound:
+            # the next powers are the first ones times 37**len(up) (unsigned products
+            # wrap modulo 2**64: exact ring arithmetic)
+            step = len(self.up)
+            more = self.up[: bound + 1 - step] * np.uint64(pow(_BASE, step, 1 << 64))
+            self.up = np.concatenate((self.up, more))
+        return self.up
+
+
+def _packed(np: Any, digits: Any, starts: Any, ends: Any, powers: _Powers) -> Any:
+    """Each word's digits read as a base-37 number (words of up to `PACKED` digits).
+
+    With T[i] = sum of digits[j] * 37**(n - j) for j < i (modulo 2**64, which keeps
+    sums and products exact), T[e] - T[s] = 37**(n - e + 1) * value(word s..e): one
+    cumulative sum over the chunk gives every word's value. Times 37**(e - 1), that is
+    37**n * value, and 37 being odd, 37**n has an inverse modulo 2**64 to take off."""
+    n = len(digits)
+    up = powers.upto(n)
+    total = np.empty(n + 1, dtype=np.uint64)  # one array, filled in place: less memory to touch
+    total[0] = 0
+    running = total[1:]
+    np.multiply(digits, up[n:0:-1], out=running)  # digit j times 37**(n - j)
+    np.cumsum(running, out=running)
+    value = total[ends] - total[starts]
+    value *= up[ends - 1]
+    value *= np.uint64(pow(_BASE, -n, 1 << 64))
+    return value
+
+
+class Pairs:
+    """A field's distinct (word, text) pairs as `distinct_pairs` makes them, kept small:
+    per chunk of texts its runs (a word's number, how many of the chunk's texts have it)
+    and each pair's text as 16 bits within its chunk: about 2 bytes a pair, where word
+    numbers and ordinals of 32 bits each took 8 (100 MB at 100,000 papers).
+
+    `words[a:b]` and `ordinals[a:b]` give pairs a..b whole, as int64 numpy arrays: what
+    `FlatPostings.of_pairs` reads, a chunk at a time. Each word's ordinals ascend."""
+
+    def __init__(self, np: Any) -> None:
+        self._np = np
+        self._run_words = array("I")
+        self._run_sizes = array("I")
+        self._local = array("H")
+        self._chunk_starts: list[int] = []  # the index of each chunk's first pair
+        self._chunk_firsts: list[int] = []  # the ordinal of each chunk's first text
+        self._run_ends: Any = None
+
+    def _add(self, words: Any, sizes: Any, local: Any, first: int) -> None:
+        self._chunk_starts.append(len(self._local))
+        self._chunk_firsts.append(first)
+        self._run_words.frombytes(words.astype(self._np.uint32).tobytes())
+        self._run_sizes.frombytes(sizes.astype(self._np.uint32).tobytes())
+        self._local.frombytes(local.astype(self._np.uint16).tobytes())
+        self._run_ends = None
+
+    def __len__(self) -> int:
+        return len(self._local)
+
+    @property
+    def words(self) -> _Slicer:
+        """Pairs' word numbers, by slice."""
+        return _Slicer(self, self._words)
+
+    @property
+    def ordinals(self) -> _Slicer:
+        """Pairs' text ordinals, by slice."""
+        return _Slicer(self, self._ordinals)
+
+    def _words(self, a: int, b: int) -> Any:
+        np = self._np
+        if self._run_ends is None:
+            self._run_ends = np.cumsum(np.frombuffer(self._run_sizes, dtype=np.uint32), dtype=np.int64)
+        ends = self._run_ends
+        if b <= a:
+            return np.zeros(0, dtype=np.int64)
+        first, last = np.searchsorted(ends, [a, b - 1], side="right").tolist()
+        sizes = np.diff(np.concatenate(([a], ends[first:last], [b])))
+        return np.repeat(np.frombuffer(self._run_words, dtype=np.uint32)[first : last + 1].astype(np.int64), sizes)
+
+    def _ordinals(self, a: int, b: int) -> Any:
+        np = self._np
+        found = np.frombuffer(self._local, dtype=np.uint16)[a:b].astype(np.int64)
+        starts = self._chunk_starts
+        for k in range(max(0, bisect_right(starts, a) - 1), bisect_left(starts, b)):
+            end = starts[k + 1] if k + 1 < len(starts) else len(self._local)
+            found[max(starts[k], a) - a : min(end, b) - a] += self._chunk_firsts[k]
+        return found
+
+
+class _Slicer:
+    """`pairs.words` / `pairs.ordinals`: a slice of them as a numpy array."""
+
+    __slots__ = ("_get", "_pairs")
+
+    def __init__(self, pairs: Pairs, get: Callable[[int, int], Any]) -> None:
+        self._pairs = pairs
+        self._get = get
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def __getitem__(self, which: slice) -> Any:
+        a, b, step = which.indices(len(self._pairs))
+        if step != 1:
+            raise ValueError("pairs are read by contiguous slices")
+        return self._get(a, b)
+
+
+def distinct_pairs(texts: Sequence[str | None], number: Callable[[str], int], first: int = 0) -> Pairs:
+    """The distinct (word, text) pairs of `texts`, the words as `tokens` makes them and
+    numbered by `number` (a dict's `__getitem__` that numbers new words, such as
+    `defaultdict(count().__next__)`'s), the texts by ordinal from `first`. Each word's
+    ordinals ascend, as `FlatPostings.of_pairs` needs (the pairs come a chunk of texts at
+    a time, grouped by word within a chunk). A text may be None or empty."""
+    import numpy as np
+
+    powers = _Powers(np)
+    known = _Known(np, number)
+    pairs = Pairs(np)
+    # a slab of texts encoded by one map (its papers fit the keys' low bits), then cut
+    # into chunks of about _CHUNK_BYTES
+    slab = 1 << _DOC_BITS
+    for low in range(0, len(texts), slab):
+        encoded = list(map(_encoded, texts[low : low + slab]))
+        # where each text starts in its chunk's bytes, a space before each: offsets[k] - offsets[a] + 1
+        offsets = list(accumulate(map(len, encoded), lambda at, size: at + size + 1, initial=0))
+        a = 0
+        while a < len(encoded):
+            b = max(a + 1, bisect_right(offsets, offsets[a] + _CHUNK_BYTES) - 1)
+            found = _chunk_pairs(np, encoded[a:b], [at - offsets[a] + 1 for at in offsets[a:b]], known, powers)
+            if found is not None:
+                pairs._add(*found, first + low + a)
+            a = b
+    return pairs
+
+
+def _encoded(text: str | None) -> bytes:
+    """A text's UTF-8 bytes once `tokens` has prepared it, and `default_process` has read
+    a non-ASCII one (the byte table reads ASCII); most texts are ASCII without LaTeX,
+    read as they are."""
+    text = text or ""
+    if "\\" in text or "{" in text or not text.isascii():
+        text = prepared(text)
+        if not text.isascii():
+            text = default_process(text)
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _chunk_pairs(
+    np: Any, chunk: list[bytes], text_starts: list[int], known: _Known, powers: _Powers
+) -> tuple[Any, Any, Any] | None:
+    """One chunk's distinct pairs (`_distinct`), or None."""
+    data = b" " + b" ".join(chunk) + b" "
+    digits = np.frombuffer(data.translate(_DIGITS), dtype=np.uint8)
+    # word edges: a space (digit 0) then a letter starts a word, a letter then a space ends one
+    edges = np.flatnonzero(np.diff((digits != 0).view(np.int8)))
+    starts = edges[0::2] + 1
+    ends = edges[1::2] + 1
+    if not len(starts):
+        return None
+    # each word's text, by where the texts start
+    per_text = np.diff(np.searchsorted(starts, text_starts).tolist() + [len(starts)])
+    text_of = np.repeat(np.arange(len(chunk), dtype=np.uint64), per_text)
+    # words numbered as strings: too long to pack, or holding a non-ASCII letter (rare)
+    as_string = (ends - starts) > PACKED
+    wide = np.flatnonzero(digits == _NON_ASCII)
+    if len(wide):
+        as_string[np.searchsorted(starts, wide, side="right") - 1] = True
+    values = _packed(np, digits, starts, ends, powers)
+    spelled = np.flatnonzero(as_string)
+    if len(spelled):
+        # `default_process` ran on every non-ASCII text already; an ASCII text's word
+        # only needs lower case
+        strings = [data[s:e].lower().decode("utf-8", "surrogatepass")
+                   for s, e in zip(starts[spelled].tolist(), ends[spelled].tolist())]
+        numbered = np.fromiter(map(known.number, strings), dtype=np.uint64, count=len(strings))
+        values[spelled] = numbered + np.uint64(_STRING_WORD)
+    return _distinct(np, values, text_of, known)
+
+
+def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
+    """The distinct (value, text) pairs, grouped by word, texts ascending: the runs' word
+    numbers, the runs' sizes, and each pair's text."""
+    distinct = np.sort(values)  # (np.unique hashes in numpy 2: several times slower)
+    distinct = distinct[np.concatenate(([True], distinct[1:] != distinct[:-1]))]
+    low = np.uint64((1 << _DOC_BITS) - 1)
+    high = np.uint64(_MASK64 ^ ((1 << _DOC_BITS) - 1))
+    for multiplier in _MULTIPLIERS:
+        hashed = (distinct * np.uint64(multiplier)) & high
+        order = np.argsort(hashed)
+        ordered = hashed[order]
+        if bool((ordered[1:] != ordered[:-1]).all()):
+            break
+    else:  # pragma: no cover - eight 54-bit hashes all colliding
+        raise RuntimeError("no multiplier hashes these words apart")
+    keys = (values * np.uint64(multiplier)) & high
+    keys |= text_of
+    keys.sort()
+    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    texts = keys & low
+    word_of = keys & high
+    runs = np.flatnonzero(np.concatenate(([True], word_of[1:] != word_of[:-1])))
+    # the runs' hashes ascend, as `ordered` does: run k is the word distinct[order[k]]
+    words = known.numbers(distinct)[order]
+    sizes = np.diff(np.append(runs, len(keys)))
+    return words, sizes, texts
+
+
+class _Known:
+    """Word values seen in earlier chunks and their numbers, as two arrays sorted by value:
+    a chunk's 15,000 distinct words are found by one `searchsorted`, and only the new
+    ones spelled out and numbered."""
+
+    def __init__(self, np: Any, number: Callable[[str], int]) -> None:
+        self.np = np
+        self.number = number
+        self.values = np.zeros(0, dtype=np.uint64)
+        self.numbers_ = np.zeros(0, dtype=np.uint32)
+
+    def numbers(self, distinct: Any) -> Any:
+        """The numbers of `distinct` (sorted word values)."""
+        np = self.np
+        at = np.searchsorted(self.values, distinct)
+        fresh = at == len(self.values)
+        fresh[~fresh] = self.values[at[~fresh]] != distinct[~fresh]
+        if fresh.any():
+            new = distinct[fresh]
+            numbered = new - np.uint64(_STRING_WORD)  # the words numbered as strings already
+            packed = new < np.uint64(_STRING_WORD)
+            numbered[packed] = list(map(self.number, _spelled(np, new[packed])))
+            self.values = np.insert(self.values, at[fresh], new)
+            self.numbers_ = np.insert(self.numbers_, at[fresh], numbered.astype(np.uint32))
+            at = np.searchsorted(self.values, distinct)
+        return self.numbers_[at]
+
+
+def _spelled(np: Any, values: Any) -> list[str]:
+    """Packed values read back as words, in one pass for them all (a row of 12 digits
+    and a space each, split at the spaces: no word is empty)."""
+    packed = values.copy()
+    digits = np.zeros((len(values), PACKED + 1), dtype=np.uint8)
+    for place in range(PACKED - 1, -1, -1):
+        packed, digits[:, place] = np.divmod(packed, np.uint64(_BASE))
+    return np.frombuffer(_LETTERS, dtype=np.uint8)[digits].tobytes().decode("ascii").split()
+
+
+__all__ = ["PACKED", "Pairs", "distinct_pairs"]

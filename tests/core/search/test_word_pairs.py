@@ -1,0 +1,126 @@
+"""A whole field tokenised at once (`word_pairs.distinct_pairs`, numpy) gives exactly the
+distinct words `tokens` gives each text, whatever the texts hold: every code point of
+Unicode (non-BMP, lone surrogates, right-to-left scripts, combining marks, CJK, control
+characters, odd whitespace), LaTeX accents and commands, words on either side of the
+12 letters that fit in 64 bits; in one chunk or many, and when the first multipliers
+tried hash two words alike."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import count
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rapidfuzz.utils import default_process
+
+from reader_tui.core.search import word_pairs
+from reader_tui.core.text.tokens import tokens
+
+
+def by_text(texts: list[str | None]) -> list[set[str]]:
+    """`distinct_pairs` read back as each text's set of words, checking on the way what
+    `FlatPostings.of_pairs` needs: each word's texts in ascending order, none twice."""
+    numbers: defaultdict[str, int] = defaultdict(count().__next__)
+    pairs = word_pairs.distinct_pairs(texts, numbers.__getitem__)
+    # read in slices of 3, as FlatPostings.of_pairs reads them in chunks
+    words = [w for a in range(0, len(pairs), 3) for w in pairs.words[a : a + 3].tolist()]
+    ordinals = [o for a in range(0, len(pairs), 3) for o in pairs.ordinals[a : a + 3].tolist()]
+    assert words == pairs.words[:].tolist() and ordinals == pairs.ordinals[:].tolist()
+    spelled = list(numbers)
+    found: list[set[str]] = [set() for _ in texts]
+    last: dict[int, int] = {}
+    for word, ordinal in zip(words, ordinals):
+        assert last.get(word, -1) < ordinal
+        last[word] = ordinal
+        found[ordinal].add(spelled[word])
+    return found
+
+
+def expected(texts: list[str | None]) -> list[set[str]]:
+    return [set(tokens(text or "")) for text in texts]
+
+
+@pytest.fixture(params=["one chunk", "many chunks"])
+def chunks(request, monkeypatch):
+    if request.param == "many chunks":
+        monkeypatch.setattr(word_pairs, "_DOC_BITS", 2)  # 4 texts a chunk
+        monkeypatch.setattr(word_pairs, "_CHUNK_BYTES", 64)
+    return request.param
+
+
+LATEX = [
+    "\\'e", '\\"{u}', "\\c c", "{\\c{c}}", "\\'{\\i}", "\\ss e", "\\o", "\\AE", "\\mathbb{R}", "\\alpha",
+    "\\", "\\textbf{Bold}", "{B}ayesian", "V{\\'e}lez", "$x^2$", "\\c\n c", "\\'",
+]
+OTHER = [
+    "e\u0301", "\u05e9\u05b8\u05dc\u05d5\u05b9\u05dd", "\u0627\u064e\u0644", "\u202e", "\u200f", "中文 模型", "한국어",
+    "\u1100\u1161", "\uf900", "\u2126", "𝒜𝒷𝒸", "😀", "\U00020000", "\x1b[31m", "\x7f", "\ufeff", "\u00ad", "ﬁ", "Ⅻ", "²",
+    "\ud800", "\udfff",
+]
+WORDS = [
+    "a", "Z", "0", "x86", "abcdefghijkl", "abcdefghijklm", "ABCDEFGHIJKL", "zzzzzzzzzzzz", "999999999999",
+    "reinforcement", "representations", "l" * 40, "Log-Linear", "GRPO", "pre_training", "x86_64",
+    "αβγ", "ΑΒΓ", "İstanbul", "\u212aelvin", "ｆｕｌｌ", "Straße", "Vélez",
+]
+SPACES = [" ", "\t", "\n", "\x00", "\x1c", "\x85", "\u00a0", "\u2028", "\u3000", "\u200b", "-", "_", "“", "”", "\\"]
+PIECES = st.one_of(
+    st.sampled_from(WORDS), st.sampled_from(SPACES), st.sampled_from(LATEX), st.sampled_from(OTHER),
+    st.text(alphabet=st.characters(codec=None), max_size=8),
+    st.text(alphabet=st.characters(codec=None, categories=["Cs", "Co", "Cn", "Mn", "Zs", "Cc"]), max_size=4),
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyzAB0123456789", min_size=10, max_size=15),
+)
+TEXT = st.one_of(st.none(), st.lists(PIECES, max_size=14).map("".join))
+
+
+# (the fixture only sets the chunk sizes, the same for every example)
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(TEXT, max_size=12))
+def test_every_text_gets_the_distinct_words_of_its_tokens(chunks, texts):
+    assert by_text(texts) == expected(texts)
+
+
+def test_every_code_point_of_unicode(chunks):
+    # each text a run of 64 consecutive code points (surrogates included), alone and
+    # between ASCII letters, so each character is met inside a word and at its edges
+    texts = []
+    for low in range(0, 0x110000, 64):
+        run = "".join(map(chr, range(low, low + 64)))
+        texts += [run, "ab".join(run[i : i + 8] for i in range(0, 64, 8))]
+    assert by_text(texts) == expected(texts)
+
+
+def test_a_multiplier_that_hashes_two_words_alike_is_passed_over(monkeypatch):
+    # 0 hashes every word to 0: the next multiplier is taken
+    monkeypatch.setattr(word_pairs, "_MULTIPLIERS", (0, *word_pairs._MULTIPLIERS))
+    texts = ["the cat sat on the mat", "a dog and a cat", "", None, "ünïcödé words and reinforcement learning"]
+    assert by_text(texts) == expected(texts)
+
+
+def test_the_byte_table_is_default_process_for_ascii():
+    for byte in range(128):
+        kept = default_process(chr(byte))
+        assert (word_pairs._DIGITS[byte] != 0) == bool(kept)
+        if kept:
+            assert word_pairs._LETTERS[word_pairs._DIGITS[byte]] == ord(kept)
+    assert set(word_pairs._DIGITS[128:]) == {word_pairs._NON_ASCII}
+
+
+def test_default_process_leaves_no_whitespace_but_the_space():
+    # what lets a word end only at a space: str.split() splits at any whitespace
+    every = "".join(map(chr, range(0x110000)))
+    processed = default_process("a" + every + "a")
+    assert len(processed) == len(every) + 2  # one character for one: positions hold
+    assert not any(c.isspace() and c != " " for c in processed)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("{}{}ab_1 \\é\x00"), max_size=24))
+def test_the_word_braces_pattern_reads_as_before(text):
+    # `\{\{*` (a literal first, which `re` can skip to) instead of `\{+`: the same matches
+    import re
+
+    from reader_tui.core.text import tokens as T
+
+    assert T._WORD_BRACES.sub(r"\1", text) == re.sub(r"\{+(\w*)\}+", r"\1", text)
