@@ -57,6 +57,11 @@ STEP_S = 0.004
 """How long one step of laying out the rest of a forum may take once the screen is
 drawn (the notes below the first screen): keys are answered between two steps."""
 
+FRAMES = 6
+"""How many sizes of the view the frame is kept for: a title of two lines (or a paper
+without scores) makes the view a line shorter, a focus change recolours the border, and
+relearning the frame from Textual's drawing of every row took a third of such an `R`."""
+
 
 class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
     """The notes of a forum, one block after another; `n` / `N` go from review to review.
@@ -143,6 +148,17 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         if self._prepare():  # the width is known (the screen was shown before): the first screen now
             self._layout_until(self.scrollable_content_region.height)
         self.refresh()
+
+    def draw_ahead(self) -> None:
+        """Lay out and draw the rows the view shows now, before it is shown (the screen made
+        ready off screen while the list's cursor rests on a paper): shown, it costs no more
+        than copying them."""
+        if self._prepare():
+            top, height = round(self.scroll_y), self.scrollable_content_region.height
+            self._layout_until(top + height)
+            for row in range(top, top + height):
+                self._row_strip(row)
+            self._scrollbar()
 
     @property
     def text_width(self) -> int:
@@ -337,8 +353,10 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         return item[1], item[0].kind == "review" and item[1] == 0
 
     def _continue(self) -> None:
-        """Lay out the rest of the forum in steps once the screen is drawn."""
-        if not self._stepping and self._width > 0 and not self.complete and self.is_attached:
+        """Lay out the rest of the forum in steps once the screen is drawn (not while the
+        screen is made ready ahead, off screen: the user may never ask for it)."""
+        if (not self._stepping and self._width > 0 and not self.complete and self.is_attached
+                and self.screen.is_current):
             self._stepping = True
             self.call_after_refresh(self._step, self._generation)
 
@@ -346,6 +364,8 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         if generation != self._generation or not self._stepping:
             return
         self._stepping = False
+        if not (self.is_attached and self.screen.is_current):
+            return  # left for the list: the rest is laid out when shown again
         started = perf_counter()
         while not self.complete and perf_counter() - started < STEP_S:
             self._layout_until(self._extent + 1)
@@ -419,7 +439,9 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         if key not in self._frames:  # learnt from what Textual draws, once per look and size
             lines = super().render_lines(crop)
             if crop == self.outer_size.region:
-                self._frames = {key: self._learn_frame(lines)}
+                if len(self._frames) >= FRAMES:
+                    del self._frames[next(iter(self._frames))]  # the oldest
+                self._frames[key] = self._learn_frame(lines)
             return lines
         frame = self._frames[key]
         return super().render_lines(crop) if frame is None else self._framed(frame, crop)
