@@ -124,14 +124,10 @@ class ReviewsScreen(Screen[None]):
         if (title, scores) != self._header:
             before = self._header or (None, None)
             self._header = (title, scores)
-            layout = _update(self.query_one("#reviews-title", Static), before[0], title)
+            _update(self.query_one("#reviews-title", Static), before[0], title)
             scores_line = self.query_one("#reviews-scores", Static)
-            layout |= _update(scores_line, before[1], scores or Content(""))
+            _update(scores_line, before[1], scores or Content(""))
             scores_line.display = scores is not None
-            if layout and not self.is_current and self.is_attached:
-                # off screen the layout waits for the screen to be shown: the view's
-                # height is needed now, to lay out and draw what it will show
-                self._refresh_layout(self.app.size)
         shown = (paper_id, tuple(words), view.paper, self.library.review_store.signature)
         if (self.loaded and self._shown is not None and self._shown[:2] == shown[:2]
                 and self._shown[2] is shown[2] and self._shown[3] == shown[3]):
@@ -209,12 +205,21 @@ class ReviewsScreen(Screen[None]):
             view.set_blocks([Block(Content.styled(why, LABEL), 0, False)])
             self._say(Content.styled("No reviews", "bold"))
             return
+        ahead = not self.is_current
+        if ahead and self._layout_required:
+            # a header of another height, off screen: laid out now (Textual would wait
+            # for the screen to be shown), so that the view knows the rows it will show
+            self._refresh_layout(self.app.size)
+            self._layout_required = False
         view.set_thread(message.thread, self.words)
-        if not self.is_current:  # made ready ahead: what `R` will show, drawn now
-            view.draw_ahead()
         # before its layout the view knows no lines: the text starts with a review or not
         first, depth = message.thread[0]
         self._position(view.review_index if view.anchors else 0 if first.kind == "review" and depth == 0 else -1)
+        if ahead:  # made ready ahead: what `R` will show, drawn now
+            view.draw_ahead()
+            for line in self.query(Static):
+                if line.display and line.size:  # kept by Textual until the line changes
+                    line.render_lines(Region(0, 0, *line.outer_size))
 
     def on_reviews_view_moved(self, message: ReviewsView.Moved) -> None:
         if self.loaded and self.reviews:

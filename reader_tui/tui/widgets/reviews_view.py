@@ -125,6 +125,7 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         # drawing could not be reproduced, it draws each row)
         self._frames: dict[tuple[object, ...], Frame | None] = {}
         self._bar: list[Segment] = []
+        self._drawn_ahead: tuple[tuple[object, ...], list[Strip]] | None = None  # the whole view, `draw_ahead`
 
     # -- what is shown -----------------------------------------------------------------------
 
@@ -158,7 +159,12 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
             self._layout_until(top + height)
             for row in range(top, top + height):
                 self._row_strip(row)
-            self._scrollbar()
+            region = self.outer_size.region
+            if self._frame_key() not in self._frames:
+                self.render_lines(region)  # the frame learnt for this size and look
+            frame = self._frames.get(self._frame_key())
+            if frame is not None:
+                self._drawn_ahead = (self._ahead_key(region), self._framed(frame, region))
 
     @property
     def text_width(self) -> int:
@@ -435,6 +441,10 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         hover = self.hover_style
         if hover.link_id and "@click" in hover.meta:  # Textual restyles a hovered link's lines
             return super().render_lines(crop)
+        if self._drawn_ahead is not None:
+            ahead, self._drawn_ahead = self._drawn_ahead, None
+            if ahead[0] == self._ahead_key(crop):
+                return ahead[1]
         key = self._frame_key()
         if key not in self._frames:  # learnt from what Textual draws, once per look and size
             lines = super().render_lines(crop)
@@ -445,6 +455,12 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
             return lines
         frame = self._frames[key]
         return super().render_lines(crop) if frame is None else self._framed(frame, crop)
+
+    def _ahead_key(self, crop: Region) -> tuple[object, ...]:
+        """What the drawing made ahead (`draw_ahead`) depends on."""
+        self._scrollbar()  # its key brought up to date
+        return (crop, self._frame_key(), round(self.scroll_y), self._generation, self._extent, self._look,
+                self._bar_key)
 
     # -- the frame: border and padding around each line ----------------------------------------
 
