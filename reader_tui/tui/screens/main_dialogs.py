@@ -207,13 +207,13 @@ def reviews(screen: Any) -> None:
 
 
 def reviews_ahead(screen: Any) -> None:
-    """The cursor moved: the reviews of the paper under it made ready in the kept reviews
-    screen once it rests there (`ReviewsScreen.read_ahead`), so that `R` only shows them.
-    Nothing before that screen is made, once the app is idle (`prepare_reviews`): the
-    start does not import it."""
-    app, pid = screen.app, screen.paper_list.current_id
-    if pid is not None and app.is_screen_installed("reviews"):  # reviews_screen.SCREEN_NAME
-        app.get_screen("reviews").read_ahead(pid, _reviews_words(screen, pid))
+    """The cursor moved: the reviews of the paper under it made ready once it rests
+    there, so that `R` only shows them (`reviews_ahead.read_ahead`)."""
+    from reader_tui.tui.screens.reviews_ahead import read_ahead
+
+    pid = screen.paper_list.current_id
+    if pid is not None:
+        read_ahead(screen.app, pid, _reviews_words(screen, pid))
 
 
 def _reviews_words(screen: Any, pid: str) -> tuple[str, ...]:

@@ -36,6 +36,7 @@ from reader_tui.core.atomic_storage import StoreError
 from reader_tui.core.library.library import Library
 from reader_tui.core.reviews import pdf_link
 from reader_tui.core.text.display import one_line, sanitize
+from reader_tui.tui.screens.reviews_ahead import SCREEN_NAME
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.paper_detail import LABEL, scores_content
 from reader_tui.tui.widgets.reviews_text import Block, Thread
@@ -284,7 +285,6 @@ def read_forum(library: Library, paper_id: str, request: int = 0) -> ReviewsScre
     return ReviewsScreen.Loaded(paper_id, forum.thread(), len(forum.reviews), request=request)
 
 
-SCREEN_NAME = "reviews"
 
 
 def prepare_reviews(app: App, library: Library) -> None:
