@@ -221,6 +221,8 @@ class ReviewsScreen(Screen[None]):
             for line in self.query(Static):
                 if line.display and line.size:  # kept by Textual until the line changes
                     line.render_lines(Region(0, 0, *line.outer_size))
+            if self._background is None and self.size:  # the first time: the screen's own lines
+                self.render_lines(self.size.region)
 
     def on_reviews_view_moved(self, message: ReviewsView.Moved) -> None:
         if self.loaded and self.reviews:
