@@ -90,6 +90,7 @@ class ReviewsScreen(Screen[None]):
         # the paper, words, catalog record and reviews file the view holds, once loaded
         self._shown: tuple[object, ...] | None = None
         self._request = 0
+        self._ahead_request = 0  # the request made by `read_ahead`, if the last one was
         self._ahead: Timer | None = None
         self._header: tuple[Content, Content | None] | None = None
         self._background: tuple[tuple[object, ...], list[Strip]] | None = None
@@ -109,17 +110,18 @@ class ReviewsScreen(Screen[None]):
         if not self.is_current:  # made ahead (`prepare_reviews`): laid out ahead too
             self._refresh_layout(self.app.size)
         if self.paper_id is not None:
-            self.show_paper(self.paper_id, self.words)
+            self.show_paper(self.paper_id, self.words, ahead=self not in self.app.screen_stack)
 
-    def show_paper(self, paper_id: str, words: Sequence[str] = (), wait: float = WAIT_S) -> None:
+    def show_paper(self, paper_id: str, words: Sequence[str] = (), ahead: bool = False) -> None:
         """Show the reviews of `paper_id`, `words` highlighted.
 
-        The forum is read on a thread; the UI waits for it up to `wait` seconds, so that
-        the screen is drawn once, with the reviews in it. A read that takes longer (the
-        store busy with an import) arrives by message and the screen says it is reading
+        The forum is read on a thread; the UI waits for it up to `WAIT_S`, so that the
+        screen is drawn once, with the reviews in it. A read that takes longer (the store
+        busy with an import) arrives by message and the screen says it is reading
         meanwhile: the UI never stalls. The same paper (and words, and reviews file) as the
-        view holds, made ready ahead (`read_ahead`) or shown last: what the view laid out
-        and drew is kept, shown from the top."""
+        view holds, made ready ahead (`ahead`: not waited for, its first screen laid out
+        and drawn off screen once read) or shown last: what the view laid out and drew is
+        kept, shown from the top."""
         view = self.library.view(paper_id)
         title, scores = Content.styled(one_line(view.title), "bold"), scores_content(view.paper)
         if (title, scores) != self._header:
@@ -135,11 +137,12 @@ class ReviewsScreen(Screen[None]):
             self.query_one(ReviewsView).scroll_to(y=0, animate=False, immediate=True)
             return
         self._request += 1
+        self._ahead_request = self._request if ahead else 0
         self.paper_id, self.words = paper_id, tuple(words)
         self.loaded, self.reviews, self._shown = False, 0, shown
         future = _READER.submit(read_forum, self.library, paper_id, self._request)
         try:
-            loaded = future.result(timeout=wait)
+            loaded = future.result(timeout=0 if ahead else WAIT_S)
         except FutureTimeout:
             self._say(Content.styled("reading the reviews…", LABEL))
             self.query_one(ReviewsView).set_blocks([])
@@ -165,7 +168,7 @@ class ReviewsScreen(Screen[None]):
             return
         if self.size != self.app.size:  # resized while off screen (only shown screens follow)
             self._refresh_layout(self.app.size)
-        self.show_paper(paper_id, words, wait=0)
+        self.show_paper(paper_id, words, ahead=True)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         # Runs before Screen's own handler, which restyles every widget of a screen pushed
@@ -206,7 +209,9 @@ class ReviewsScreen(Screen[None]):
             view.set_blocks([Block(Content.styled(why, LABEL), 0, False)])
             self._say(Content.styled("No reviews", "bold"))
             return
-        ahead = not self.is_current
+        # made ready ahead (not `R` waiting for the read: the screen is shown next, and
+        # its header's new lines are not laid out yet)
+        ahead = message.request == self._ahead_request and not self.is_current
         if ahead and self._layout_required:
             # a header of another height, off screen: laid out now (Textual would wait
             # for the screen to be shown), so that the view knows the rows it will show
