@@ -12,6 +12,10 @@ time: composing and styling a new screen with its footer took most of the time b
 `R` and the reviews on screen. For the same reason the screen is not restyled each time
 it is shown again, only after the app's CSS changed (a new theme), and the same paper
 shown again keeps what was laid out.
+
+While the screen is not shown, the paper under the list's (or triage's) resting cursor
+is made ready in it (`read_ahead`): read, its first screen laid out and drawn, so that
+`R` on it only pushes the screen and copies what was drawn.
 """
 
 from __future__ import annotations
@@ -269,13 +273,12 @@ class ReviewsScreen(Screen[None]):
         self.dismiss(None)
 
 
-def _update(static: Static, before: Content | None, after: Content) -> bool:
+def _update(static: Static, before: Content | None, after: Content) -> None:
     """`static` shows `after` instead of `before`: the screen is laid out again (a tenth
-    of `R`) only when the number of lines it takes may change (then True)."""
+    of `R`) only when the number of lines it takes may change."""
     width = static.size.width
     same = static.display and before is not None and width > 0 and len(before.wrap(width)) == len(after.wrap(width))
     static.update(after, layout=not same)
-    return not same
 
 
 def read_forum(library: Library, paper_id: str, request: int = 0) -> ReviewsScreen.Loaded:
@@ -290,8 +293,6 @@ def read_forum(library: Library, paper_id: str, request: int = 0) -> ReviewsScre
     if forum is None or not forum.notes:
         return ReviewsScreen.Loaded(paper_id, [], 0, request=request)
     return ReviewsScreen.Loaded(paper_id, forum.thread(), len(forum.reviews), request=request)
-
-
 
 
 def prepare_reviews(app: App, library: Library) -> None:
