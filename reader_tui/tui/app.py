@@ -119,9 +119,12 @@ class ReaderApp(App[int]):
             self.notify(notice, severity="warning", timeout=10, markup=False)
 
     def _prepare_reviews(self) -> None:
+        from reader_tui.tui.screens import main_dialogs
         from reader_tui.tui.screens.reviews_screen import prepare_reviews
 
         prepare_reviews(self, self.library)
+        if isinstance(self.screen, MainScreen):  # the paper under the cursor since the start
+            main_dialogs.reviews_ahead(self.screen)
 
     def on_library_changed(self, message: LibraryChanged) -> None:
         self.library_changed_signal.publish(message.ids)

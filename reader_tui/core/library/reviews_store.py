@@ -67,6 +67,13 @@ class ReviewStore:
     def exists(self) -> bool:
         return self.path.exists()
 
+    @property
+    def signature(self) -> tuple[int, int, int] | None:
+        """The file's modification time, size and inode (None without a store): what was
+        read from it holds while this stays the same (an import that changes a forum writes
+the file)."""
+        return _signature(self.path)
+
     def forum(self, paper_id: str) -> Forum | None:
         """The paper's forum, or None when the store (or the paper in it) has none.
         Raises StoreError naming the file when it is damaged or not a reviews store."""

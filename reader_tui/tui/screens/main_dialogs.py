@@ -199,13 +199,29 @@ def triage(screen: Any) -> None:
 
 def reviews(screen: Any) -> None:
     """`R`: the reviews of the paper under the cursor, the search's words highlighted."""
-    from reader_tui.tui.listing import search_words
     from reader_tui.tui.screens.reviews_screen import open_reviews
 
-    browser, pid = screen.browser, screen.paper_list.current_id
+    pid = screen.paper_list.current_id
     if pid is not None:
-        words = (*browser.matched.get(pid, ()), *search_words(browser.query_text()))
-        open_reviews(screen.app, screen.library, pid, words)
+        open_reviews(screen.app, screen.library, pid, _reviews_words(screen, pid))
+
+
+def reviews_ahead(screen: Any) -> None:
+    """The cursor moved: the reviews of the paper under it made ready once it rests
+    there, so that `R` only shows them (`reviews_ahead.read_ahead`)."""
+    from reader_tui.tui.screens.reviews_ahead import read_ahead
+
+    pid = screen.paper_list.current_id
+    if pid is not None:
+        read_ahead(screen.app, pid, _reviews_words(screen, pid))
+
+
+def _reviews_words(screen: Any, pid: str) -> tuple[str, ...]:
+    """The words the reviews of `pid` highlight: the search's, and what it matched in `pid`."""
+    from reader_tui.tui.listing import search_words
+
+    browser = screen.browser
+    return (*browser.matched.get(pid, ()), *search_words(browser.query_text()))
 
 
 def triage_key(library: Library, ids: list[str], query: str) -> str:

@@ -12,6 +12,10 @@ time: composing and styling a new screen with its footer took most of the time b
 `R` and the reviews on screen. For the same reason the screen is not restyled each time
 it is shown again, only after the app's CSS changed (a new theme), and the same paper
 shown again keeps what was laid out.
+
+While the screen is not shown, the paper under the list's (or triage's) resting cursor
+is made ready in it (`read_ahead`): read, its first screen laid out and drawn, so that
+`R` on it only pushes the screen and copies what was drawn.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from functools import partial
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -28,12 +33,14 @@ from textual.geometry import Region
 from textual.message import Message
 from textual.screen import Screen
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widgets import Static
 
 from reader_tui.core.atomic_storage import StoreError
 from reader_tui.core.library.library import Library
 from reader_tui.core.reviews import pdf_link
 from reader_tui.core.text.display import one_line, sanitize
+from reader_tui.tui.screens.reviews_ahead import SCREEN_NAME
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.paper_detail import LABEL, scores_content
 from reader_tui.tui.widgets.reviews_text import Block, Thread
@@ -42,6 +49,9 @@ from reader_tui.tui.widgets.reviews_view import ReviewsView
 WAIT_S = 0.04
 """How long `R` waits for a forum to be read before showing the screen without it (it
 follows): a read takes a fraction of a millisecond, unless an import holds the store."""
+AHEAD_S = 0.12
+"""How long the list's cursor rests on a paper before its reviews are made ready in the
+kept screen, off screen (`read_ahead`): moving on through the list costs nothing."""
 _READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reader-tui-reviews")
 
 
@@ -62,8 +72,11 @@ class ReviewsScreen(Screen[None]):
         """The forum of `paper_id` was read (`thread`: its notes in reading order), or
         could not be (`error`)."""
 
-        def __init__(self, paper_id: str, thread: Thread | None, reviews: int, error: str = "") -> None:
+        def __init__(self, paper_id: str, thread: Thread | None, reviews: int, error: str = "",
+                     request: int = 0) -> None:
             super().__init__()
+            self.request = request
+            """Which `show_paper` asked for it (only the last one's is shown)."""
             self.paper_id = paper_id
             self.thread = thread
             self.reviews = reviews
@@ -78,7 +91,11 @@ class ReviewsScreen(Screen[None]):
         """How many reviews the forum holds (known once loaded)."""
         self.loaded = False
         self._said: Content | None = None
-        self._shown: tuple[object, ...] | None = None  # the paper and words the view holds, once loaded
+        # the paper, words, catalog record and reviews file the view holds, once loaded
+        self._shown: tuple[object, ...] | None = None
+        self._request = 0
+        self._ahead_request = 0  # the request made by `read_ahead`, if the last one was
+        self._ahead: Timer | None = None
         self._header: tuple[Content, Content | None] | None = None
         self._background: tuple[tuple[object, ...], list[Strip]] | None = None
 
@@ -97,16 +114,18 @@ class ReviewsScreen(Screen[None]):
         if not self.is_current:  # made ahead (`prepare_reviews`): laid out ahead too
             self._refresh_layout(self.app.size)
         if self.paper_id is not None:
-            self.show_paper(self.paper_id, self.words)
+            self.show_paper(self.paper_id, self.words, ahead=self not in self.app.screen_stack)
 
-    def show_paper(self, paper_id: str, words: Sequence[str] = ()) -> None:
+    def show_paper(self, paper_id: str, words: Sequence[str] = (), ahead: bool = False) -> None:
         """Show the reviews of `paper_id`, `words` highlighted.
 
         The forum is read on a thread; the UI waits for it up to `WAIT_S`, so that the
         screen is drawn once, with the reviews in it. A read that takes longer (the store
         busy with an import) arrives by message and the screen says it is reading
-        meanwhile: the UI never stalls. The same paper (and words) again: what the view
-        laid out is kept, shown from the top."""
+        meanwhile: the UI never stalls. The same paper (and words, and reviews file) as the
+        view holds, made ready ahead (`ahead`: not waited for, its first screen laid out
+        and drawn off screen once read) or shown last: what the view laid out and drew is
+        kept, shown from the top."""
         view = self.library.view(paper_id)
         title, scores = Content.styled(one_line(view.title), "bold"), scores_content(view.paper)
         if (title, scores) != self._header:
@@ -116,21 +135,44 @@ class ReviewsScreen(Screen[None]):
             scores_line = self.query_one("#reviews-scores", Static)
             _update(scores_line, before[1], scores or Content(""))
             scores_line.display = scores is not None
-        shown = (paper_id, tuple(words), view.paper)
-        if self.loaded and self._shown is not None and self._shown[:2] == shown[:2] and self._shown[2] is shown[2]:
+        shown = (paper_id, tuple(words), view.paper, self.library.review_store.signature)
+        if (self.loaded and self._shown is not None and self._shown[:2] == shown[:2]
+                and self._shown[2] is shown[2] and self._shown[3] == shown[3]):
             self.query_one(ReviewsView).scroll_to(y=0, animate=False, immediate=True)
             return
+        self._request += 1
+        self._ahead_request = self._request if ahead else 0
         self.paper_id, self.words = paper_id, tuple(words)
         self.loaded, self.reviews, self._shown = False, 0, shown
-        future = _READER.submit(read_forum, self.library, paper_id)
+        future = _READER.submit(read_forum, self.library, paper_id, self._request)
         try:
-            loaded = future.result(timeout=WAIT_S)
+            loaded = future.result(timeout=0 if ahead else WAIT_S)
         except FutureTimeout:
             self._say(Content.styled("reading the reviews…", LABEL))
             self.query_one(ReviewsView).set_blocks([])
             future.add_done_callback(lambda done: self.post_message(done.result()))  # thread-safe
             return
         self.on_reviews_screen_loaded(loaded)
+
+    def read_ahead(self, paper_id: str, words: Sequence[str] = ()) -> None:
+        """The list's cursor is on `paper_id`: once it rests there (`AHEAD_S`), make its
+        reviews ready in this screen while it is not shown (read, the first screen laid
+        out and drawn), so that `R` only shows them. A key press meanwhile is answered
+        first: the read is on a thread, the rest a few milliseconds between two keys."""
+        if self._ahead is not None:
+            self._ahead.stop()
+        self._ahead = self.set_timer(AHEAD_S, partial(self._read_ahead, paper_id, tuple(words)), name="reviews-ahead")
+
+    def _read_ahead(self, paper_id: str, words: tuple[str, ...]) -> None:
+        self._ahead = None
+        if self in self.app.screen_stack or paper_id not in self.library.papers:
+            return
+        if not self.is_mounted:  # still being made: shown once mounted
+            self.paper_id, self.words = paper_id, words
+            return
+        if self.size != self.app.size:  # resized while off screen (only shown screens follow)
+            self._refresh_layout(self.app.size)
+        self.show_paper(paper_id, words, ahead=True)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         # Runs before Screen's own handler, which restyles every widget of a screen pushed
@@ -153,8 +195,8 @@ class ReviewsScreen(Screen[None]):
         return list(self._background[1])
 
     def on_reviews_screen_loaded(self, message: ReviewsScreen.Loaded) -> None:
-        if message.paper_id != self.paper_id:
-            return  # another paper was asked for meanwhile
+        if message.request != self._request:
+            return  # another paper (or the same again, read since) was asked for meanwhile
         self.loaded = True
         self.reviews = message.reviews
         view = self.query_one(ReviewsView)
@@ -171,10 +213,25 @@ class ReviewsScreen(Screen[None]):
             view.set_blocks([Block(Content.styled(why, LABEL), 0, False)])
             self._say(Content.styled("No reviews", "bold"))
             return
+        # made ready ahead (not `R` waiting for the read: the screen is shown next, and
+        # its header's new lines are not laid out yet)
+        ahead = message.request == self._ahead_request and not self.is_current
+        if ahead and self._layout_required:
+            # a header of another height, off screen: laid out now (Textual would wait
+            # for the screen to be shown), so that the view knows the rows it will show
+            self._refresh_layout(self.app.size)
+            self._layout_required = False
         view.set_thread(message.thread, self.words)
         # before its layout the view knows no lines: the text starts with a review or not
         first, depth = message.thread[0]
         self._position(view.review_index if view.anchors else 0 if first.kind == "review" and depth == 0 else -1)
+        if ahead:  # made ready ahead: what `R` will show, drawn now
+            view.draw_ahead()
+            for line in self.query(Static):
+                if line.display and line.size:  # kept by Textual until the line changes
+                    line.render_lines(Region(0, 0, *line.outer_size))
+            if self._background is None and self.size:  # the first time: the screen's own lines
+                self.render_lines(self.size.region)
 
     def on_reviews_view_moved(self, message: ReviewsView.Moved) -> None:
         if self.loaded and self.reviews:
@@ -224,21 +281,18 @@ def _update(static: Static, before: Content | None, after: Content) -> None:
     static.update(after, layout=not same)
 
 
-def read_forum(library: Library, paper_id: str) -> ReviewsScreen.Loaded:
+def read_forum(library: Library, paper_id: str, request: int = 0) -> ReviewsScreen.Loaded:
     """The forum of `paper_id` read (any thread): its notes in reading order."""
     try:
         forum = library.forum(paper_id)
     except StoreError as error:
-        return ReviewsScreen.Loaded(paper_id, None, 0, str(error))
+        return ReviewsScreen.Loaded(paper_id, None, 0, str(error), request)
     except Exception as error:  # never a screen left "reading" for ever: say what failed
         return ReviewsScreen.Loaded(paper_id, None, 0, f"{library.review_store.path}: the reviews of {paper_id} "
-                                    f"could not be read: {type(error).__name__}: {error}")
+                                    f"could not be read: {type(error).__name__}: {error}", request)
     if forum is None or not forum.notes:
-        return ReviewsScreen.Loaded(paper_id, [], 0)
-    return ReviewsScreen.Loaded(paper_id, forum.thread(), len(forum.reviews))
-
-
-SCREEN_NAME = "reviews"
+        return ReviewsScreen.Loaded(paper_id, [], 0, request=request)
+    return ReviewsScreen.Loaded(paper_id, forum.thread(), len(forum.reviews), request=request)
 
 
 def prepare_reviews(app: App, library: Library) -> None:

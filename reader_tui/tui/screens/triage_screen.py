@@ -33,6 +33,7 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.core.text.display import sanitize, visible_controls
 from reader_tui.tui.screens.main_moves import undo_words
+from reader_tui.tui.screens.reviews_ahead import read_ahead
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
@@ -188,6 +189,7 @@ class TriageScreen(Screen[str | None]):
             detail.show(None)
         else:
             self.last_shown = pid
+            read_ahead(self.app, pid, self._reviews_words(pid))
         self._update_progress()
 
     def _update_progress(self) -> None:
@@ -380,7 +382,10 @@ class TriageScreen(Screen[str | None]):
             return
         from reader_tui.tui.screens.reviews_screen import open_reviews
 
-        open_reviews(self.app, self.library, pid, (*self.matched.get(pid, ()), *self.words))
+        open_reviews(self.app, self.library, pid, self._reviews_words(pid))
+
+    def _reviews_words(self, pid: str) -> tuple[str, ...]:
+        return (*self.matched.get(pid, ()), *self.words)
 
     def action_tags(self) -> None:
         from reader_tui.tui.dialogs.tag_editor import TagEditor

@@ -57,6 +57,11 @@ STEP_S = 0.004
 """How long one step of laying out the rest of a forum may take once the screen is
 drawn (the notes below the first screen): keys are answered between two steps."""
 
+FRAMES = 6
+"""How many sizes of the view the frame is kept for: a title of two lines (or a paper
+without scores) makes the view a line shorter, a focus change recolours the border, and
+relearning the frame from Textual's drawing of every row took a third of such an `R`."""
+
 
 class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
     """The notes of a forum, one block after another; `n` / `N` go from review to review.
@@ -120,6 +125,7 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         # drawing could not be reproduced, it draws each row)
         self._frames: dict[tuple[object, ...], Frame | None] = {}
         self._bar: list[Segment] = []
+        self._drawn_ahead: tuple[tuple[object, ...], list[Strip]] | None = None  # the whole view, `draw_ahead`
 
     # -- what is shown -----------------------------------------------------------------------
 
@@ -143,6 +149,22 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         if self._prepare():  # the width is known (the screen was shown before): the first screen now
             self._layout_until(self.scrollable_content_region.height)
         self.refresh()
+
+    def draw_ahead(self) -> None:
+        """Lay out and draw the rows the view shows now, before it is shown (the screen made
+        ready off screen while the list's cursor rests on a paper): shown, it costs no more
+        than copying them."""
+        if self._prepare():
+            top, height = round(self.scroll_y), self.scrollable_content_region.height
+            self._layout_until(top + height)
+            for row in range(top, top + height):
+                self._row_strip(row)
+            region = self.outer_size.region
+            if self._frame_key() not in self._frames:
+                self.render_lines(region)  # the frame learnt for this size and look
+            frame = self._frames.get(self._frame_key())
+            if frame is not None:
+                self._drawn_ahead = (self._ahead_key(region), self._framed(frame, region))
 
     @property
     def text_width(self) -> int:
@@ -337,8 +359,10 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         return item[1], item[0].kind == "review" and item[1] == 0
 
     def _continue(self) -> None:
-        """Lay out the rest of the forum in steps once the screen is drawn."""
-        if not self._stepping and self._width > 0 and not self.complete and self.is_attached:
+        """Lay out the rest of the forum in steps once the screen is drawn (not while the
+        screen is made ready ahead, off screen: the user may never ask for it)."""
+        if (not self._stepping and self._width > 0 and not self.complete and self.is_attached
+                and self.screen.is_current):
             self._stepping = True
             self.call_after_refresh(self._step, self._generation)
 
@@ -346,6 +370,8 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         if generation != self._generation or not self._stepping:
             return
         self._stepping = False
+        if not (self.is_attached and self.screen.is_current):
+            return  # left for the list: the rest is laid out when shown again
         started = perf_counter()
         while not self.complete and perf_counter() - started < STEP_S:
             self._layout_until(self._extent + 1)
@@ -415,14 +441,26 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         hover = self.hover_style
         if hover.link_id and "@click" in hover.meta:  # Textual restyles a hovered link's lines
             return super().render_lines(crop)
+        if self._drawn_ahead is not None:
+            ahead, self._drawn_ahead = self._drawn_ahead, None
+            if ahead[0] == self._ahead_key(crop):
+                return ahead[1]
         key = self._frame_key()
         if key not in self._frames:  # learnt from what Textual draws, once per look and size
             lines = super().render_lines(crop)
             if crop == self.outer_size.region:
-                self._frames = {key: self._learn_frame(lines)}
+                if len(self._frames) >= FRAMES:
+                    del self._frames[next(iter(self._frames))]  # the oldest
+                self._frames[key] = self._learn_frame(lines)
             return lines
         frame = self._frames[key]
         return super().render_lines(crop) if frame is None else self._framed(frame, crop)
+
+    def _ahead_key(self, crop: Region) -> tuple[object, ...]:
+        """What the drawing made ahead (`draw_ahead`) depends on."""
+        self._scrollbar()  # its key brought up to date
+        return (crop, self._frame_key(), round(self.scroll_y), self._generation, self._extent, self._look,
+                self._bar_key)
 
     # -- the frame: border and padding around each line ----------------------------------------
 
