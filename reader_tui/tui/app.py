@@ -123,8 +123,11 @@ class ReaderApp(App[int]):
         from reader_tui.tui.screens.reviews_screen import prepare_reviews
 
         prepare_reviews(self, self.library)
-        if isinstance(self.screen, MainScreen):  # the paper under the cursor since the start
-            main_dialogs.reviews_ahead(self.screen)
+        # The paper under the cursor since the start. `screen_stack`, not `screen`: the
+        # timer may fire as the app quits, with no screen left (`screen` raises then).
+        stack = self.screen_stack
+        if stack and isinstance(stack[-1], MainScreen):
+            main_dialogs.reviews_ahead(stack[-1])
 
     def on_library_changed(self, message: LibraryChanged) -> None:
         self.library_changed_signal.publish(message.ids)
