@@ -470,3 +470,13 @@ async def test_the_collector_paused_for_the_start_resumes_once_the_list_is_shown
             assert gc.isenabled() and "freeze" in frozen  # (the index loads freeze too)
     finally:
         gc.enable()
+
+
+async def test_the_reviews_read_ahead_timer_firing_as_the_app_quits_is_harmless(library: Library) -> None:
+    """The read-ahead at start runs from a 2 s timer, which can fire while the app quits
+    and has no screen left: it must not raise (an unexpected-error exit)."""
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+    assert not app.screen_stack
+    app._prepare_reviews()  # what the timer calls: nothing to do, and no error
