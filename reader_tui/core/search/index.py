@@ -423,34 +423,49 @@ class SearchIndex(Matching):
             self._keys = None
             ids, ordinal, kept, titles, status = self._ids, self._ordinal, self._records, self._titles, self._status
             years, venues, tags, notes = self._years, self._venues, self._tags, self._notes
-            for record in records:
-                o = len(ids)
-                pid = record.id
-                ids.append(pid)
-                ordinal[pid] = o
-                kept.append(record)
-                # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
-                paper = record.paper if type(record) is PaperView else record
-                # titles, names and venues as the user reads them (LaTeX rendered), so
-                # "Vélez" finds V{\'e}lez; abstracts are tokenised as they are (too long
-                # to render at every build), the tokeniser reading their accents
-                words = tokens(f"{search_text(record.title)} {paper.short_name or ''}")
-                titles.append(" ".join(words))
-                meta = search_texts((*paper.keywords, *record.authors))
-                if numbers is None:
+            # a field at a time over all the records, each a C-level map or a comprehension
+            # (one loop doing all per record cost 0.25 s at 19,630 papers, mostly its own
+            # bytecode and calls)
+            records = records if isinstance(records, list) else list(records)
+            first = len(ids)
+            ordinals = range(first, first + len(records))
+            new_ids = [record.id for record in records]
+            ids.extend(new_ids)
+            ordinal.update(zip(new_ids, ordinals))
+            kept.extend(records)
+            # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
+            papers = [record.paper if type(record) is PaperView else record for record in records]
+            # titles, names and venues as the user reads them (LaTeX rendered), so
+            # "Vélez" finds V{\'e}lez; abstracts are tokenised as they are (too long
+            # to render at every build), the tokeniser reading their accents
+            title_tokens = list(map(tokens, [f"{search_text(record.title)} {paper.short_name or ''}"
+                                            for record, paper in zip(records, papers)]))
+            titles.extend(map(" ".join, title_tokens))
+            meta_texts = [search_texts((*paper.keywords, *record.authors)) for record, paper in zip(records, papers)]
+            if numbers is None:
+                for o, words, meta in zip(ordinals, title_tokens, meta_texts):
                     # first-seen order (not a set's): the title words' order is the infix search's
                     consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
                     if meta:
                         consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
-                else:
+            else:
+                for words in title_tokens:
                     distinct = dict.fromkeys(map(number, words))
                     title_pairs.extend(distinct)
                     title_sizes.append(len(distinct))
-                    metas.append(meta)
+                metas = meta_texts
+            for o, paper in zip(ordinals, papers):
                 years[paper.year].append(o)
-                venues[venue_key(paper.venue)].append(o)
-                status.append(record.status)
-                self._index_review(o, paper)
+            venue_keys: dict[Any, str] = {}  # a list has few venues
+            for o, paper in zip(ordinals, papers):
+                venue = paper.venue
+                key = venue_keys.get(venue)
+                if key is None:
+                    key = venue_keys[venue] = venue_key(venue)
+                venues[key].append(o)
+            status.extend([record.status for record in records])
+            self._index_reviews(first, papers)
+            for o, record in zip(ordinals, records):
                 if record.tags:
                     tags[o] = tag_keys(record.tags)
                 if record.notes:
@@ -477,26 +492,27 @@ class SearchIndex(Matching):
             self._prior = prior
         return prior
 
-    def _index_review(self, o: int, record) -> None:
-        """Take ordinal `o`'s review columns from its record (see `__init__`)."""
+    def _index_reviews(self, first: int, records: list) -> None:
+        """Take the review columns of `records`, ordinals from `first` on, from the records
+        (see `__init__`): a column at a time (per record, 5 µs each at a build)."""
         self._prior = None
-        scores = getattr(record, "scores", None)
-        ratings = scores.ratings if scores is not None else ()  # parsed from its bytes: once
-        if ratings:
-            self._rating.append(sum(ratings) / len(ratings))
-            self._spread.append(float(max(ratings) - min(ratings)))
-            self._nreviews.append(len(ratings))
-        else:
-            self._rating.append(_NAN)
-            self._spread.append(_NAN)
-            self._nreviews.append(0)
-        if scores is not None and scores.decision:
-            self._decisions[scores.decision].append(o)
-        area = getattr(record, "area", "")
-        if area:
-            self._areas[area].append(o)
-        if getattr(record, "withdrawn", False):
-            self._withdrawn.add(o)
+        scores = [getattr(record, "scores", None) for record in records]
+        ratings = [s.ratings if s is not None else () for s in scores]  # parsed from its bytes: once
+        self._rating.extend([sum(r) / len(r) if r else _NAN for r in ratings])
+        self._spread.extend([float(max(r) - min(r)) if r else _NAN for r in ratings])
+        self._nreviews.extend(map(len, ratings))
+        decisions, areas, withdrawn = self._decisions, self._areas, self._withdrawn
+        for o, s in zip(count(first), scores):
+            if s is not None:
+                decision = s.decision
+                if decision:
+                    decisions[decision].append(o)
+        for o, record in zip(count(first), records):
+            area = getattr(record, "area", "")
+            if area:
+                areas[area].append(o)
+            if getattr(record, "withdrawn", False):
+                withdrawn.add(o)
 
     def _refresh_vocabulary(self, vocab: list[str] | None = None, title_vocab: list[str] | None = None) -> None:
         """Rebuild the sorted vocabulary (prefixes), its length buckets (typos) and the
