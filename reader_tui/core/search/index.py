@@ -158,6 +158,15 @@ class _Head(NamedTuple):
     meta: Any
 
 
+def _laid_out(vocab: list[str], place: dict[str, int], words: list[str], pairs: Any, papers: int, ranks: Any) -> Any:
+    """A field's `word_pairs.Pairs` laid out flat: by their runs (`FlatPostings.of_runs`),
+    or pair by pair where a run spans two segments."""
+    flat = FlatPostings.of_runs(vocab, ranks, *pairs.runs(), papers)
+    if flat is None:
+        flat = FlatPostings.of_pairs(vocab, place, words, pairs.words, papers, ordinals=pairs.ordinals, ranks=ranks)
+    return flat
+
+
 class Hit(NamedTuple):
     """One search result: the paper id, its score (0 for filter-only queries) and the
     vocabulary words that matched, one per query word, for highlighting."""
@@ -336,7 +345,7 @@ class SearchIndex(Matching):
         place = dict(zip(vocab, range(len(vocab))))
         # each numbered word's place in the vocabulary, once for the three fields
         ranks = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))
-        abstract = FlatPostings.of_pairs(vocab, place, words, pairs.words, n, ordinals=pairs.ordinals, ranks=ranks)
+        abstract = _laid_out(vocab, place, words, pairs, n, ranks)
         del pairs
         if head is None:
             fields = (FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n))
@@ -344,7 +353,7 @@ class SearchIndex(Matching):
             title = FlatPostings.of_pairs(
                 vocab, place, words, numbered(head.title_pairs), n, lengths=numbered(head.title_sizes), ranks=ranks
             )
-            meta = FlatPostings.of_pairs(vocab, place, words, head.meta.words, n, ordinals=head.meta.ordinals, ranks=ranks)
+            meta = _laid_out(vocab, place, words, head.meta, n, ranks)
             fields = (title, meta)
         self._post = (*fields, abstract)
         self._refresh_vocabulary(vocab, title_vocab)

@@ -137,11 +137,13 @@ class Pairs:
         self._local = array("H")
         self._chunk_starts: list[int] = []  # the index of each chunk's first pair
         self._chunk_firsts: list[int] = []  # the ordinal of each chunk's first text
+        self._chunk_runs: list[int] = []  # how many runs each chunk has
         self._run_ends: Any = None
 
     def _add(self, words: Any, sizes: Any, local: Any, first: int) -> None:
         self._chunk_starts.append(len(self._local))
         self._chunk_firsts.append(first)
+        self._chunk_runs.append(len(words))
         self._run_words.frombytes(words.astype(self._np.uint32).tobytes())
         self._run_sizes.frombytes(sizes.astype(self._np.uint32).tobytes())
         self._local.frombytes(local.astype(self._np.uint16).tobytes())
@@ -149,6 +151,16 @@ class Pairs:
 
     def __len__(self) -> int:
         return len(self._local)
+
+    def runs(self) -> tuple[Any, Any, Any, Any]:
+        """The pairs as runs, for `FlatPostings.of_runs`: each run's word number, its size
+        and the ordinal its texts count from (its chunk's first), and every pair's text
+        within its chunk (16 bits), run after run. No run has a word twice or spans more
+        than a chunk of texts (within a slab of 4,096: never two segments of 65,536)."""
+        np = self._np
+        firsts = np.repeat(np.asarray(self._chunk_firsts, dtype=np.int64), self._chunk_runs)
+        return (np.frombuffer(self._run_words, dtype=np.uint32), np.frombuffer(self._run_sizes, dtype=np.uint32),
+                firsts, np.frombuffer(self._local, dtype=np.uint16))
 
     @property
     def words(self) -> _Slicer:
