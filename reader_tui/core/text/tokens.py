@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from operator import itemgetter
 
 from rapidfuzz.utils import default_process
 
@@ -32,6 +33,10 @@ _LATEX_ACCENT_OR_LETTER = re.compile(
 # Written `\{\{*`, not `\{+`: a literal first character lets `re` skip to each brace
 # instead of trying a match at every character (abstracts with braces: 6 times faster).
 _WORD_BRACES = re.compile(r"\{\{*(\w*)\}+")
+# What replaces a match: its word, `m[1]` by a C-level callable (a template `\1` is
+# expanded by a Python function per match in Python 3.11: twice the time, 0.015 s of the
+# cold build's 5,500 matches)
+_BRACED_WORD = itemgetter(1)
 # Diacritics: Latin/Greek/Cyrillic accents, Hebrew points, Arabic harakat and the
 # combining supplements. Not Indic or Thai vowel signs, which are part of the letter.
 # Latin letters that carry their mark in the letter itself, so NFD does not take it
@@ -99,7 +104,7 @@ def prepared(text: str) -> str:
             text = _LATEX_LETTER.sub(lambda m: _LETTER_COMMANDS[m.group(1)], text)
         text = _LATEX_COMMAND.sub(" ", text)
     if "{" in text:
-        text = _WORD_BRACES.sub(r"\1", text)
+        text = _WORD_BRACES.sub(_BRACED_WORD, text)
     return fold(text)
 
 

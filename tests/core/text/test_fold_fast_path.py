@@ -56,3 +56,9 @@ def test_the_quick_way_still_folds_a_mark_among_ascii():
     assert T.fold("Ve\u0301lez “x”") == "Velez “x”"
     assert T.fold("Stra\u00dfe – ok") == "Strasse – ok"
     assert T.fold("“only punctuation”") == "“only punctuation”"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("{}{}ab_1 \\é\x00中\u0301"), max_size=30))
+def test_braces_are_taken_off_as_the_template_did(text):
+    assert T._WORD_BRACES.sub(T._BRACED_WORD, text) == T._WORD_BRACES.sub(r"\1", text)
