@@ -20,10 +20,11 @@ and Python only once per *distinct* word of a chunk of papers:
    each word's value in a few numpy passes (see `_packed`). The others (longer words,
    2.5% of them, and words with a non-ASCII letter) are sliced out as strings and
    numbered in the caller's dict, as `tokens` would have.
-4. A word and its paper are one 64-bit key (the word's value hashed into the high bits
-   by a multiplier checked to give each of the chunk's distinct words its own hash, the
-   paper in the low bits): one numpy sort makes the pairs distinct and groups them by
-   word, papers ascending.
+4. A word and its paper are one 64-bit key, the paper in the low bits: a word of up to
+   9 letters (90% of them) as its value, the others' values hashed into the high bits by
+   a multiplier checked to give each of the chunk's distinct words its own hash. One numpy
+   sort of each kind makes the pairs distinct and groups them by word, papers ascending
+   (the short words' values come out sorted, with no sort of their own).
 5. The chunk's distinct words are found in a sorted array of the words of earlier
    chunks (`_Known`); only a word not seen before is spelled out as a string and
    numbered in the caller's dict (50,000 at 19,630 papers).
@@ -286,7 +287,40 @@ def _chunk_pairs(
 
 def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
     """The distinct (value, text) pairs, grouped by word, texts ascending: the runs' word
-    numbers, the runs' sizes, and each pair's text."""
+    numbers, the runs' sizes, and each pair's text.
+
+    A word whose value leaves the keys' low bits free (below 2**52 at 4,096 texts a chunk:
+    every word of up to 9 letters, 80% of them) and its text are one key as they are: one
+    sort makes those pairs distinct, and their runs' words come out sorted, ready to look
+    up. The others' values are hashed into the high bits (`_hashed`). Runs of the two
+    kinds follow each other; a word's runs within a chunk are one either way."""
+    exact = values < np.uint64(1 << (64 - _DOC_BITS))
+    if bool(exact.all()):
+        return _exact(np, values, text_of, known)
+    if not exact.any():
+        return _hashed(np, values, text_of, known)
+    one = _exact(np, values[exact], text_of[exact], known)
+    other = _hashed(np, values[~exact], text_of[~exact], known)
+    return tuple(np.concatenate((a, b)) for a, b in zip(one, other))  # type: ignore[return-value]
+
+
+def _exact(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
+    """`_distinct` of values below 2**(64 - _DOC_BITS): each pair one key, word above text."""
+    keys = values << np.uint64(_DOC_BITS)
+    keys |= text_of
+    keys.sort()
+    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    texts = keys & np.uint64((1 << _DOC_BITS) - 1)
+    keys >>= np.uint64(_DOC_BITS)  # the words' values, ascending
+    runs = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    words = known.numbers(keys[runs])
+    sizes = np.diff(np.append(runs, len(keys)))
+    return words, sizes, texts
+
+
+def _hashed(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
+    """`_distinct` of any values: each hashed into the keys' high bits by a multiplier
+    checked to hash the chunk's distinct values apart, the text in the low bits."""
     distinct = np.sort(values)  # (np.unique hashes in numpy 2: several times slower)
     distinct = distinct[np.concatenate(([True], distinct[1:] != distinct[:-1]))]
     low = np.uint64((1 << _DOC_BITS) - 1)
@@ -326,18 +360,25 @@ class _Known:
     def numbers(self, distinct: Any) -> Any:
         """The numbers of `distinct` (sorted word values)."""
         np = self.np
-        at = np.searchsorted(self.values, distinct)
-        fresh = at == len(self.values)
-        fresh[~fresh] = self.values[at[~fresh]] != distinct[~fresh]
+        values = self.values
+        at = np.searchsorted(values, distinct)
+        if len(values):
+            seen = np.minimum(at, len(values) - 1)
+            found = self.numbers_[seen]
+            fresh = values[seen] != distinct  # (a value above them all meets the last one)
+        else:
+            found = np.zeros(len(distinct), dtype=np.uint32)
+            fresh = np.ones(len(distinct), dtype=bool)
         if fresh.any():
             new = distinct[fresh]
             numbered = new - np.uint64(_STRING_WORD)  # the words numbered as strings already
             packed = new < np.uint64(_STRING_WORD)
             numbered[packed] = list(map(self.number, _spelled(np, new[packed])))
-            self.values = np.insert(self.values, at[fresh], new)
-            self.numbers_ = np.insert(self.numbers_, at[fresh], numbered.astype(np.uint32))
-            at = np.searchsorted(self.values, distinct)
-        return self.numbers_[at]
+            numbered = numbered.astype(np.uint32)
+            found[fresh] = numbered
+            self.values = np.insert(values, at[fresh], new)
+            self.numbers_ = np.insert(self.numbers_, at[fresh], numbered)
+        return found
 
 
 def _spelled(np: Any, values: Any) -> list[str]:

@@ -92,10 +92,22 @@ def test_every_code_point_of_unicode(chunks):
 
 
 def test_a_multiplier_that_hashes_two_words_alike_is_passed_over(monkeypatch):
-    # 0 hashes every word to 0: the next multiplier is taken
+    # 0 hashes every word to 0: the next multiplier is taken. (Only words whose value
+    # fills the keys' high bits are hashed: here the two of more than 12 letters, and
+    # "transformer": 11 letters are worth 2**52 or more.)
     monkeypatch.setattr(word_pairs, "_MULTIPLIERS", (0, *word_pairs._MULTIPLIERS))
-    texts = ["the cat sat on the mat", "a dog and a cat", "", None, "ünïcödé words and reinforcement learning"]
+    texts = ["the cat sat on the mat", "a dog and a cat", "", None, "ünïcödé words and reinforcement learning",
+             "representations transformer"]
+    tried = []
+    hashed = word_pairs._hashed
+
+    def spy(np, values, text_of, known):
+        tried.append(len(set(values.tolist())))
+        return hashed(np, values, text_of, known)
+
+    monkeypatch.setattr(word_pairs, "_hashed", spy)
     assert by_text(texts) == expected(texts)
+    assert tried == [3]  # three distinct words hashed, which 0 would have hashed alike
 
 
 def test_the_byte_table_is_default_process_for_ascii():
