@@ -63,6 +63,9 @@ WORDS = [
     "a", "Z", "0", "x86", "abcdefghijkl", "abcdefghijklm", "ABCDEFGHIJKL", "zzzzzzzzzzzz", "999999999999",
     "reinforcement", "representations", "l" * 40, "Log-Linear", "GRPO", "pre_training", "x86_64",
     "αβγ", "ΑΒΓ", "İstanbul", "\u212aelvin", "ｆｕｌｌ", "Straße", "Vélez",
+    # 13-24 letters are read as two packed halves: words sharing a first half or a second
+    "representation", "representationalism", "representationalisms", "abcdefghijklabcdefghijkl",
+    "abcdefghijklabcdefghijklm", "abcdefghijklz", "zabcdefghijkl", "Representations", "reinforcementé",
 ]
 SPACES = [" ", "\t", "\n", "\x00", "\x1c", "\x85", "\u00a0", "\u2028", "\u3000", "\u200b", "-", "_", "“", "”", "\\"]
 PIECES = st.one_of(
@@ -70,6 +73,7 @@ PIECES = st.one_of(
     st.text(alphabet=st.characters(codec=None), max_size=8),
     st.text(alphabet=st.characters(codec=None, categories=["Cs", "Co", "Cn", "Mn", "Zs", "Cc"]), max_size=4),
     st.text(alphabet="abcdefghijklmnopqrstuvwxyzAB0123456789", min_size=10, max_size=15),
+    st.text(alphabet="abz09", min_size=12, max_size=26),  # long words that often meet again
 )
 TEXT = st.one_of(st.none(), st.lists(PIECES, max_size=14).map("".join))
 
