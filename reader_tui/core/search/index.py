@@ -50,7 +50,7 @@ from array import array
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Iterable
 from functools import lru_cache, partial
-from itertools import count, filterfalse, repeat
+from itertools import chain, count, filterfalse, repeat
 from operator import add, mul, sub
 from types import SimpleNamespace
 from typing import Any, NamedTuple
@@ -458,10 +458,21 @@ class SearchIndex(Matching):
                     if meta:
                         consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
             else:
-                for words in title_tokens:
-                    distinct = dict.fromkeys(map(number, words))
-                    title_pairs.extend(distinct)
-                    title_sizes.append(len(distinct))
+                import numpy as np  # (a whole list's build only: word_pairs needs it next)
+
+                # every title word numbered in one C-level pass, in order (the first-seen order
+                # the infix search goes by), then each paper's distinct numbers by one sort of
+                # (paper, number) keys: their order within a paper does not matter to the layout
+                sizes = list(map(len, title_tokens))
+                flat = np.fromiter(map(number, chain.from_iterable(title_tokens)), dtype=np.uint64, count=sum(sizes))
+                keys = np.repeat(np.arange(len(sizes), dtype=np.uint64), sizes) << np.uint64(32)
+                keys |= flat
+                keys.sort()
+                if len(keys):
+                    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+                title_pairs.frombytes(keys.astype(np.uint32).tobytes())  # the low 32 bits: the numbers
+                per_paper = np.bincount((keys >> np.uint64(32)).astype(np.int64), minlength=len(sizes))
+                title_sizes.frombytes(per_paper.astype(np.uint32).tobytes())
                 metas = meta_texts
             for o, paper in zip(ordinals, papers):
                 years[paper.year].append(o)
