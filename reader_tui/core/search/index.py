@@ -254,8 +254,10 @@ class SearchIndex(Matching):
         and authors tokenised a chunk of texts at a time with numpy into their distinct
         (word, paper) pairs (`word_pairs`: a string made only per distinct word of a
         chunk, not per word), every word numbered in one dict, each field's postings laid
-        out flat with numpy (`FlatPostings.of_pairs`), no pair appended. Titles are still
-        tokenised one by one (the re-rank keeps each title's words). With
+        out flat with numpy (`FlatPostings.of_runs` for the abstracts and meta fields,
+        whose pairs come as runs; `of_pairs` for the titles), no pair appended. Titles are
+        still tokenised one by one (the re-rank keeps each title's words), their words
+        numbered in one pass. With
         `abstracts=False` the abstracts are left to
         `index_abstracts()`, which an app can run in a worker right after start-up; a
         search that needs abstracts before that runs it first.
