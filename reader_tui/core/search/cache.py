@@ -203,8 +203,8 @@ def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
     index._abstracts_done = n
     index._acronyms = {acronym: tuple(words.split()) for acronym, words in state["acronyms"].items()}
     # the review columns and the annotations: from the records, never from the cache
-    for o, r in enumerate(records):
-        index._index_review(o, r)
+    # (a PaperView's catalog fields read off its Paper: its __getattr__ is the slow path)
+    index._index_reviews(0, [r.paper if type(r) is PaperView else r for r in records])
     index._status = [r.status for r in records]
     tags, notes = index._tags, index._notes
     for o, r in enumerate(records):

@@ -21,7 +21,9 @@ put back together (about as fast to read: it holds the ints the caller iterates)
 A whole list's postings are laid out at once (`FlatPostings.of_pairs`): its words numbered
 as they come, each paper's distinct word numbers are its pairs, and numpy lays them out
 by a counting sort, a chunk of papers at a time (each word's run counted, then each
-chunk's (word, segment, ordinal) keys sorted and written in place). That replaces 2.6
+chunk's (word, segment, ordinal) keys sorted and written in place); pairs that come as
+runs (`word_pairs`: a word in a chunk of papers) are laid out by sorting the runs, not
+the pairs (`FlatPostings.of_runs`). That replaces 2.6
 million appends at 19,630 papers and leaves the index flat, as its cache stores it (the
 cache file is byte for byte the same); numpy is imported only for such a build, never to
 load or search an index. The appends were not the whole cost: numbering a word costs
@@ -181,6 +183,77 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         starts = array("I")
         starts.frombytes(ends.astype(np.uint32).tobytes())
         del ends, cursor, flat  # (the view: the array can grow again)
+        return cls(vocab, starts, ordinals_out, segments, bits)
+
+    @classmethod
+    def of_runs(
+        cls, vocab: list[str], ranks: Any, run_words: Any, run_sizes: Any, run_firsts: Any, local: Any, papers: int,
+        bits: int | None = None,
+    ) -> FlatPostings | None:
+        """One field's postings from its distinct (word, paper) pairs given as runs
+        (`word_pairs.Pairs.runs`): run k is word number `run_words[k]` (`ranks` gives each
+        number's place in the sorted `vocab`) in `run_sizes[k]` papers, whose ordinals are
+        `run_firsts[k]` plus the next `run_sizes[k]` items of `local`, ascending. A word's
+        runs come in ascending ordinal order. None when a run spans two segments (a chunk
+        of papers across a multiple of 2**bits, which `word_pairs`' chunks never are at 16
+        bits): the caller lays such pairs out with `of_pairs`.
+
+        The same result as `of_pairs` over the pairs, but what is sorted are the runs (one
+        per word and chunk of papers: 435,000 at 19,630 papers), not the 2.6 million pairs:
+        each cell's runs are put side by side in their order and their ordinals copied, a
+        block of pairs at a time (0.14 -> 0.05 s of CPU for the abstracts)."""
+        import numpy as np
+
+        bits = BITS if bits is None else bits
+        segments = segments_for(papers, bits)
+        mask = (1 << bits) - 1
+        cells = len(vocab) * segments  # one run per word and segment
+        nruns = len(run_words)
+        sizes = run_sizes.astype(np.int64)
+        src = np.zeros(nruns + 1, dtype=np.int64)  # where each run's pairs are in `local`
+        np.cumsum(sizes, out=src[1:])
+        cell = ranks[run_words].astype(np.int64) * segments
+        if segments > 1 and nruns:
+            segment = (run_firsts + local[src[:-1]]) >> bits  # of each run's first ordinal
+            if bool(((run_firsts + local[src[1:] - 1]) >> bits != segment).any()):
+                return None
+            cell += segment
+        # the runs by cell, a cell's runs in their order: one sort of (cell, run) keys
+        shift = max(1, nruns.bit_length())
+        keys = cell << shift
+        keys |= np.arange(nruns, dtype=np.int64)
+        keys.sort()
+        order = keys & ((1 << shift) - 1)
+        del keys
+        ends = np.zeros(cells + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cell, weights=sizes, minlength=cells).astype(np.int64), out=ends[1:])
+        del cell
+        src = src[order]
+        sizes = sizes[order]
+        firsts = run_firsts[order]
+        del order
+        dst = np.zeros(nruns + 1, dtype=np.int64)  # and where they go, runs in cell order
+        np.cumsum(sizes, out=dst[1:])
+        total = int(dst[-1])
+        ordinals_out = array("H", [0]) * total  # written through a numpy view: no copy
+        flat = np.frombuffer(ordinals_out, dtype=np.uint16) if total else np.zeros(0, dtype=np.uint16)
+        # blocks of about _CHUNK_PAIRS pairs (whole runs): bounds the temporaries
+        bounds = np.unique(np.searchsorted(dst[1:], np.arange(0, total, _CHUNK_PAIRS), side="right")).tolist()
+        for r0, r1 in zip(bounds, bounds[1:] + [nruns]):
+            if r1 <= r0:
+                continue
+            a, b = int(dst[r0]), int(dst[r1])
+            # pair j of the block reads local[src + (j - the run's dst)]
+            at = np.repeat(src[r0:r1] - dst[r0:r1], sizes[r0:r1])
+            at += np.arange(a, b, dtype=np.int64)
+            found = local[at].astype(np.int64)
+            del at
+            found += np.repeat(firsts[r0:r1], sizes[r0:r1])
+            found &= mask
+            flat[a:b] = found
+        starts = array("I")
+        starts.frombytes(ends.astype(np.uint32).tobytes())
+        del ends, flat  # (the view: the array can grow again)
         return cls(vocab, starts, ordinals_out, segments, bits)
 
     @classmethod

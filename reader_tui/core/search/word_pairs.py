@@ -20,10 +20,11 @@ and Python only once per *distinct* word of a chunk of papers:
    each word's value in a few numpy passes (see `_packed`). The others (longer words,
    2.5% of them, and words with a non-ASCII letter) are sliced out as strings and
    numbered in the caller's dict, as `tokens` would have.
-4. A word and its paper are one 64-bit key (the word's value hashed into the high bits
-   by a multiplier checked to give each of the chunk's distinct words its own hash, the
-   paper in the low bits): one numpy sort makes the pairs distinct and groups them by
-   word, papers ascending.
+4. A word and its paper are one 64-bit key, the paper in the low bits: a word of up to
+   9 letters (90% of them) as its value, the others' values hashed into the high bits by
+   a multiplier checked to give each of the chunk's distinct words its own hash. One numpy
+   sort of each kind makes the pairs distinct and groups them by word, papers ascending
+   (the short words' values come out sorted, with no sort of their own).
 5. The chunk's distinct words are found in a sorted array of the words of earlier
    chunks (`_Known`); only a word not seen before is spelled out as a string and
    numbered in the caller's dict (50,000 at 19,630 papers).
@@ -92,12 +93,14 @@ class _Powers:
     def upto(self, bound: int) -> Any:
         """37**m for m = 0 .. at least `bound`."""
         np = self.np
-        while len(self.up) <= bound:
-            # the next powers are the first ones times 37**len(up) (unsigned products
-            # wrap modulo 2**64: exact ring arithmetic)
-            step = len(self.up)
-            more = self.up[: bound + 1 - step] * np.uint64(pow(_BASE, step, 1 << 64))
-            self.up = np.concatenate((self.up, more))
+        if len(self.up) <= bound:
+            # one running product (unsigned products wrap modulo 2**64: exact ring
+            # arithmetic); 5 ms for a 1 MB chunk's table, where doubling it took 40
+            size = bound + 1 + bound // 8  # room for the next, slightly longer chunks
+            up = np.empty(size, dtype=np.uint64)
+            up[0] = 1
+            np.cumprod(np.full(size - 1, _BASE, dtype=np.uint64), out=up[1:])
+            self.up = up
         return self.up
 
 
@@ -137,11 +140,13 @@ class Pairs:
         self._local = array("H")
         self._chunk_starts: list[int] = []  # the index of each chunk's first pair
         self._chunk_firsts: list[int] = []  # the ordinal of each chunk's first text
+        self._chunk_runs: list[int] = []  # how many runs each chunk has
         self._run_ends: Any = None
 
     def _add(self, words: Any, sizes: Any, local: Any, first: int) -> None:
         self._chunk_starts.append(len(self._local))
         self._chunk_firsts.append(first)
+        self._chunk_runs.append(len(words))
         self._run_words.frombytes(words.astype(self._np.uint32).tobytes())
         self._run_sizes.frombytes(sizes.astype(self._np.uint32).tobytes())
         self._local.frombytes(local.astype(self._np.uint16).tobytes())
@@ -149,6 +154,16 @@ class Pairs:
 
     def __len__(self) -> int:
         return len(self._local)
+
+    def runs(self) -> tuple[Any, Any, Any, Any]:
+        """The pairs as runs, for `FlatPostings.of_runs`: each run's word number, its size
+        and the ordinal its texts count from (its chunk's first), and every pair's text
+        within its chunk (16 bits), run after run. No run has a word twice or spans more
+        than a chunk of texts (within a slab of 4,096: never two segments of 65,536)."""
+        np = self._np
+        firsts = np.repeat(np.asarray(self._chunk_firsts, dtype=np.int64), self._chunk_runs)
+        return (np.frombuffer(self._run_words, dtype=np.uint32), np.frombuffer(self._run_sizes, dtype=np.uint32),
+                firsts, np.frombuffer(self._local, dtype=np.uint16))
 
     @property
     def words(self) -> _Slicer:
@@ -247,7 +262,10 @@ def _chunk_pairs(
     data = b" " + b" ".join(chunk) + b" "
     digits = np.frombuffer(data.translate(_DIGITS), dtype=np.uint8)
     # word edges: a space (digit 0) then a letter starts a word, a letter then a space ends one
-    edges = np.flatnonzero(np.diff((digits != 0).view(np.int8)))
+    # (compared as booleans: numpy's flatnonzero is four times faster on a boolean array
+    # than on np.diff's int8 one, 1 against 4 ms a chunk)
+    in_word = digits != 0
+    edges = np.flatnonzero(in_word[1:] != in_word[:-1])
     starts = edges[0::2] + 1
     ends = edges[1::2] + 1
     if not len(starts):
@@ -256,25 +274,84 @@ def _chunk_pairs(
     per_text = np.diff(np.searchsorted(starts, text_starts).tolist() + [len(starts)])
     text_of = np.repeat(np.arange(len(chunk), dtype=np.uint64), per_text)
     # words numbered as strings: too long to pack, or holding a non-ASCII letter (rare)
-    as_string = (ends - starts) > PACKED
+    lengths = ends - starts
+    as_string = lengths > PACKED
     wide = np.flatnonzero(digits == _NON_ASCII)
+    plain = as_string.copy()  # (ASCII ones)
     if len(wide):
-        as_string[np.searchsorted(starts, wide, side="right") - 1] = True
-    values = _packed(np, digits, starts, ends, powers)
+        wide = np.searchsorted(starts, wide, side="right") - 1
+        as_string[wide] = True
+        plain[wide] = False
+    # An ASCII word of 13 to 24 letters is two packed halves, which say exactly which
+    # word it is: only one of each distinct pair is spelled out (a chunk's 4,000 such
+    # words are some 600 distinct ones)
+    halves = np.flatnonzero(plain & (lengths <= 2 * PACKED))
+    middle = starts[halves] + PACKED
+    found = _packed(np, digits, np.concatenate((starts, starts[halves], middle)),
+                    np.concatenate((ends, middle, ends[halves])), powers)
+    values = found[: len(starts)]
+    if len(halves):
+        first, second = found[len(starts) : len(starts) + len(halves)], found[len(starts) + len(halves) :]
+        order = np.lexsort((second, first))
+        first, second = first[order], second[order]
+        new = np.concatenate(([True], (first[1:] != first[:-1]) | (second[1:] != second[:-1])))
+        ones = halves[order[new]]
+        numbered = _numbered(data, starts[ones], ends[ones], known)
+        values[halves[order]] = numbered[np.cumsum(new) - 1]
+        as_string[halves] = False
     spelled = np.flatnonzero(as_string)
     if len(spelled):
-        # `default_process` ran on every non-ASCII text already; an ASCII text's word
-        # only needs lower case
-        strings = [data[s:e].lower().decode("utf-8", "surrogatepass")
-                   for s, e in zip(starts[spelled].tolist(), ends[spelled].tolist())]
-        numbered = np.fromiter(map(known.number, strings), dtype=np.uint64, count=len(strings))
-        values[spelled] = numbered + np.uint64(_STRING_WORD)
+        values[spelled] = _numbered(data, starts[spelled], ends[spelled], known)
     return _distinct(np, values, text_of, known)
+
+
+def _numbered(data: bytes, starts: Any, ends: Any, known: _Known) -> Any:
+    """The words data[starts:ends] spelled out and numbered as strings (plus
+    `_STRING_WORD`, above any packed value)."""
+    np = known.np
+    # `default_process` ran on every non-ASCII text already; an ASCII text's word only
+    # needs lower case
+    strings = [data[s:e].lower().decode("utf-8", "surrogatepass") for s, e in zip(starts.tolist(), ends.tolist())]
+    numbered = np.fromiter(map(known.number, strings), dtype=np.uint64, count=len(strings))
+    return numbered + np.uint64(_STRING_WORD)
 
 
 def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
     """The distinct (value, text) pairs, grouped by word, texts ascending: the runs' word
-    numbers, the runs' sizes, and each pair's text."""
+    numbers, the runs' sizes, and each pair's text.
+
+    A word whose value leaves the keys' low bits free (below 2**52 at 4,096 texts a chunk:
+    every word of up to 9 letters, 80% of them) and its text are one key as they are: one
+    sort makes those pairs distinct, and their runs' words come out sorted, ready to look
+    up. The others' values are hashed into the high bits (`_hashed`). Runs of the two
+    kinds follow each other; a word's runs within a chunk are one either way."""
+    exact = values < np.uint64(1 << (64 - _DOC_BITS))
+    if bool(exact.all()):
+        return _exact(np, values, text_of, known)
+    if not exact.any():
+        return _hashed(np, values, text_of, known)
+    one = _exact(np, values[exact], text_of[exact], known)
+    other = _hashed(np, values[~exact], text_of[~exact], known)
+    return tuple(np.concatenate((a, b)) for a, b in zip(one, other))  # type: ignore[return-value]
+
+
+def _exact(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
+    """`_distinct` of values below 2**(64 - _DOC_BITS): each pair one key, word above text."""
+    keys = values << np.uint64(_DOC_BITS)
+    keys |= text_of
+    keys.sort()
+    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    texts = keys & np.uint64((1 << _DOC_BITS) - 1)
+    keys >>= np.uint64(_DOC_BITS)  # the words' values, ascending
+    runs = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    words = known.numbers(keys[runs])
+    sizes = np.diff(np.append(runs, len(keys)))
+    return words, sizes, texts
+
+
+def _hashed(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
+    """`_distinct` of any values: each hashed into the keys' high bits by a multiplier
+    checked to hash the chunk's distinct values apart, the text in the low bits."""
     distinct = np.sort(values)  # (np.unique hashes in numpy 2: several times slower)
     distinct = distinct[np.concatenate(([True], distinct[1:] != distinct[:-1]))]
     low = np.uint64((1 << _DOC_BITS) - 1)
@@ -314,18 +391,25 @@ class _Known:
     def numbers(self, distinct: Any) -> Any:
         """The numbers of `distinct` (sorted word values)."""
         np = self.np
-        at = np.searchsorted(self.values, distinct)
-        fresh = at == len(self.values)
-        fresh[~fresh] = self.values[at[~fresh]] != distinct[~fresh]
+        values = self.values
+        at = np.searchsorted(values, distinct)
+        if len(values):
+            seen = np.minimum(at, len(values) - 1)
+            found = self.numbers_[seen]
+            fresh = values[seen] != distinct  # (a value above them all meets the last one)
+        else:
+            found = np.zeros(len(distinct), dtype=np.uint32)
+            fresh = np.ones(len(distinct), dtype=bool)
         if fresh.any():
             new = distinct[fresh]
             numbered = new - np.uint64(_STRING_WORD)  # the words numbered as strings already
             packed = new < np.uint64(_STRING_WORD)
             numbered[packed] = list(map(self.number, _spelled(np, new[packed])))
-            self.values = np.insert(self.values, at[fresh], new)
-            self.numbers_ = np.insert(self.numbers_, at[fresh], numbered.astype(np.uint32))
-            at = np.searchsorted(self.values, distinct)
-        return self.numbers_[at]
+            numbered = numbered.astype(np.uint32)
+            found[fresh] = numbered
+            self.values = np.insert(values, at[fresh], new)
+            self.numbers_ = np.insert(self.numbers_, at[fresh], numbered)
+        return found
 
 
 def _spelled(np: Any, values: Any) -> list[str]:

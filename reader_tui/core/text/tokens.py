@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from operator import itemgetter
 
 from rapidfuzz.utils import default_process
 
@@ -32,6 +33,10 @@ _LATEX_ACCENT_OR_LETTER = re.compile(
 # Written `\{\{*`, not `\{+`: a literal first character lets `re` skip to each brace
 # instead of trying a match at every character (abstracts with braces: 6 times faster).
 _WORD_BRACES = re.compile(r"\{\{*(\w*)\}+")
+# What replaces a match: its word, `m[1]` by a C-level callable (a template `\1` is
+# expanded by a Python function per match in Python 3.11: twice the time, 0.015 s of the
+# cold build's 5,500 matches)
+_BRACED_WORD = itemgetter(1)
 # Diacritics: Latin/Greek/Cyrillic accents, Hebrew points, Arabic harakat and the
 # combining supplements. Not Indic or Thai vowel signs, which are part of the letter.
 # Latin letters that carry their mark in the letter itself, so NFD does not take it
@@ -49,6 +54,7 @@ _COMBINING = re.compile(
 )
 # One scan finds whether there is anything to fold at all.
 _FOLDABLE = re.compile(_COMBINING.pattern[:-1] + "".join(_LATIN_LETTERS) + "]")
+_ASCII_BYTES = bytes(range(128))
 
 
 def fold(text: str) -> str:
@@ -62,12 +68,16 @@ def fold(text: str) -> str:
     """
     if text.isascii():
         return text
-    # Most non-ASCII abstracts hold only punctuation (“ ” – ’): already decomposed, no
-    # marks or letters to fold, nothing to do; a quick check spares decomposing them
-    # (search build time), and one scan looks for marks and letters alike.
-    decomposed = text if unicodedata.is_normalized("NFD", text) else unicodedata.normalize("NFD", text)
-    if not _FOLDABLE.search(decomposed):
+    # Most non-ASCII abstracts hold only punctuation (“ ” – ’): no marks or letters to
+    # fold, nothing to do. Only the non-ASCII characters are looked at (ASCII has nothing
+    # to fold, and NFD decomposes each character on its own): cut out of the UTF-8 bytes
+    # by one C-level `translate`, they are a few dozen characters, where a regular
+    # expression scanning the whole text for them cost 12 µs an abstract (the search
+    # build's abstracts: 0.1 s -> 0.03 s; a test holds this to the full scan).
+    rare = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    if not _FOLDABLE.search(unicodedata.normalize("NFD", rare)):
         return text
+    decomposed = unicodedata.normalize("NFD", text)
     if _LATIN_LETTER.search(decomposed):  # rare: most texts are spared the translation
         decomposed = decomposed.translate(_LATIN_TABLE)
     return unicodedata.normalize("NFC", _COMBINING.sub("", decomposed))
@@ -94,7 +104,7 @@ def prepared(text: str) -> str:
             text = _LATEX_LETTER.sub(lambda m: _LETTER_COMMANDS[m.group(1)], text)
         text = _LATEX_COMMAND.sub(" ", text)
     if "{" in text:
-        text = _WORD_BRACES.sub(r"\1", text)
+        text = _WORD_BRACES.sub(_BRACED_WORD, text)
     return fold(text)
 
 

@@ -63,6 +63,9 @@ WORDS = [
     "a", "Z", "0", "x86", "abcdefghijkl", "abcdefghijklm", "ABCDEFGHIJKL", "zzzzzzzzzzzz", "999999999999",
     "reinforcement", "representations", "l" * 40, "Log-Linear", "GRPO", "pre_training", "x86_64",
     "αβγ", "ΑΒΓ", "İstanbul", "\u212aelvin", "ｆｕｌｌ", "Straße", "Vélez",
+    # 13-24 letters are read as two packed halves: words sharing a first half or a second
+    "representation", "representationalism", "representationalisms", "abcdefghijklabcdefghijkl",
+    "abcdefghijklabcdefghijklm", "abcdefghijklz", "zabcdefghijkl", "Representations", "reinforcementé",
 ]
 SPACES = [" ", "\t", "\n", "\x00", "\x1c", "\x85", "\u00a0", "\u2028", "\u3000", "\u200b", "-", "_", "“", "”", "\\"]
 PIECES = st.one_of(
@@ -70,6 +73,7 @@ PIECES = st.one_of(
     st.text(alphabet=st.characters(codec=None), max_size=8),
     st.text(alphabet=st.characters(codec=None, categories=["Cs", "Co", "Cn", "Mn", "Zs", "Cc"]), max_size=4),
     st.text(alphabet="abcdefghijklmnopqrstuvwxyzAB0123456789", min_size=10, max_size=15),
+    st.text(alphabet="abz09", min_size=12, max_size=26),  # long words that often meet again
 )
 TEXT = st.one_of(st.none(), st.lists(PIECES, max_size=14).map("".join))
 
@@ -92,10 +96,22 @@ def test_every_code_point_of_unicode(chunks):
 
 
 def test_a_multiplier_that_hashes_two_words_alike_is_passed_over(monkeypatch):
-    # 0 hashes every word to 0: the next multiplier is taken
+    # 0 hashes every word to 0: the next multiplier is taken. (Only words whose value
+    # fills the keys' high bits are hashed: here the two of more than 12 letters, and
+    # "transformer": 11 letters are worth 2**52 or more.)
     monkeypatch.setattr(word_pairs, "_MULTIPLIERS", (0, *word_pairs._MULTIPLIERS))
-    texts = ["the cat sat on the mat", "a dog and a cat", "", None, "ünïcödé words and reinforcement learning"]
+    texts = ["the cat sat on the mat", "a dog and a cat", "", None, "ünïcödé words and reinforcement learning",
+             "representations transformer"]
+    tried = []
+    hashed = word_pairs._hashed
+
+    def spy(np, values, text_of, known):
+        tried.append(len(set(values.tolist())))
+        return hashed(np, values, text_of, known)
+
+    monkeypatch.setattr(word_pairs, "_hashed", spy)
     assert by_text(texts) == expected(texts)
+    assert tried == [3]  # three distinct words hashed, which 0 would have hashed alike
 
 
 def test_the_byte_table_is_default_process_for_ascii():
