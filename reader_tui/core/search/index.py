@@ -192,6 +192,10 @@ class SearchResult(list):
     found: str | None = None
 
 
+APPEND_SLICE = 4096
+"""Papers whose titles `_append` tokenises at a time (see there)."""
+
+
 class SearchIndex(Matching):
     """A token index of a paper list; build with `SearchIndex.build(records)`.
 
@@ -434,64 +438,70 @@ class SearchIndex(Matching):
             self._keys = None
             ids, ordinal, kept, titles, status = self._ids, self._ordinal, self._records, self._titles, self._status
             years, venues, tags, notes = self._years, self._venues, self._tags, self._notes
-            # a field at a time over all the records, each a C-level map or a comprehension
+            # a field at a time over a slice of the records, each a C-level map or a comprehension
             # (one loop doing all per record cost 0.25 s at 19,630 papers, mostly its own
             # bytecode and calls)
             records = records if isinstance(records, list) else list(records)
-            first = len(ids)
-            ordinals = range(first, first + len(records))
-            new_ids = [record.id for record in records]
-            ids.extend(new_ids)
-            ordinal.update(zip(new_ids, ordinals))
-            kept.extend(records)
-            # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
-            papers = [record.paper if type(record) is PaperView else record for record in records]
-            # titles, names and venues as the user reads them (LaTeX rendered), so
-            # "Vélez" finds V{\'e}lez; abstracts are tokenised as they are (too long
-            # to render at every build), the tokeniser reading their accents
-            title_tokens = list(map(tokens, [f"{search_text(record.title)} {paper.short_name or ''}"
-                                            for record, paper in zip(records, papers)]))
-            titles.extend(map(" ".join, title_tokens))
-            meta_texts = [search_texts((*paper.keywords, *record.authors)) for record, paper in zip(records, papers)]
-            if numbers is None:
-                for o, words, meta in zip(ordinals, title_tokens, meta_texts):
-                    # first-seen order (not a set's): the title words' order is the infix search's
-                    consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
-                    if meta:
-                        consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
-            else:
-                import numpy as np  # (a whole list's build only: word_pairs needs it next)
+            # A slice at a time: its title words, made all at once, are freed before the
+            # next slice's take their place. Made for a whole list, the 1.2 million word
+            # strings of 100,000 titles, freed among the few that live on (the words the
+            # postings keep), left some 80 MB of Python's small-object arenas held.
+            for start in range(0, len(records), APPEND_SLICE):
+                part = records[start : start + APPEND_SLICE]
+                first = len(ids)
+                ordinals = range(first, first + len(part))
+                new_ids = [record.id for record in part]
+                ids.extend(new_ids)
+                ordinal.update(zip(new_ids, ordinals))
+                kept.extend(part)
+                # a PaperView's catalog fields read off its Paper (its __getattr__ is the slow path)
+                papers = [record.paper if type(record) is PaperView else record for record in part]
+                # titles, names and venues as the user reads them (LaTeX rendered), so
+                # "Vélez" finds V{\'e}lez; abstracts are tokenised as they are (too long
+                # to render at every build), the tokeniser reading their accents
+                title_tokens = list(map(tokens, [f"{search_text(record.title)} {paper.short_name or ''}"
+                                                for record, paper in zip(part, papers)]))
+                titles.extend(map(" ".join, title_tokens))
+                meta_texts = [search_texts((*paper.keywords, *record.authors)) for record, paper in zip(part, papers)]
+                if numbers is None:
+                    for o, words, meta in zip(ordinals, title_tokens, meta_texts):
+                        # first-seen order (not a set's): the title words' order is the infix search's
+                        consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
+                        if meta:
+                            consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
+                else:
+                    import numpy as np  # (a whole list's build only: word_pairs needs it next)
 
-                # every title word numbered in one C-level pass, in order (the first-seen order
-                # the infix search goes by), then each paper's distinct numbers by one sort of
-                # (paper, number) keys: their order within a paper does not matter to the layout
-                sizes = list(map(len, title_tokens))
-                flat = np.fromiter(map(number, chain.from_iterable(title_tokens)), dtype=np.uint64, count=sum(sizes))
-                keys = np.repeat(np.arange(len(sizes), dtype=np.uint64), sizes) << np.uint64(32)
-                keys |= flat
-                keys.sort()
-                if len(keys):
-                    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
-                title_pairs.frombytes(keys.astype(np.uint32).tobytes())  # the low 32 bits: the numbers
-                per_paper = np.bincount((keys >> np.uint64(32)).astype(np.int64), minlength=len(sizes))
-                title_sizes.frombytes(per_paper.astype(np.uint32).tobytes())
-                metas = meta_texts
-            for o, paper in zip(ordinals, papers):
-                years[paper.year].append(o)
-            venue_keys: dict[Any, str] = {}  # a list has few venues
-            for o, paper in zip(ordinals, papers):
-                venue = paper.venue
-                key = venue_keys.get(venue)
-                if key is None:
-                    key = venue_keys[venue] = venue_key(venue)
-                venues[key].append(o)
-            status.extend([record.status for record in records])
-            self._index_reviews(first, papers)
-            for o, record in zip(ordinals, records):
-                if record.tags:
-                    tags[o] = tag_keys(record.tags)
-                if record.notes:
-                    notes[o] = notes_key(record.notes)
+                    # every title word numbered in one C-level pass, in order (the first-seen order
+                    # the infix search goes by), then each paper's distinct numbers by one sort of
+                    # (paper, number) keys: their order within a paper does not matter to the layout
+                    sizes = list(map(len, title_tokens))
+                    flat = np.fromiter(map(number, chain.from_iterable(title_tokens)), dtype=np.uint64, count=sum(sizes))
+                    keys = np.repeat(np.arange(len(sizes), dtype=np.uint64), sizes) << np.uint64(32)
+                    keys |= flat
+                    keys.sort()
+                    if len(keys):
+                        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+                    title_pairs.frombytes(keys.astype(np.uint32).tobytes())  # the low 32 bits: the numbers
+                    per_paper = np.bincount((keys >> np.uint64(32)).astype(np.int64), minlength=len(sizes))
+                    title_sizes.frombytes(per_paper.astype(np.uint32).tobytes())
+                    metas.extend(meta_texts)
+                for o, paper in zip(ordinals, papers):
+                    years[paper.year].append(o)
+                venue_keys: dict[Any, str] = {}  # a list has few venues
+                for o, paper in zip(ordinals, papers):
+                    venue = paper.venue
+                    key = venue_keys.get(venue)
+                    if key is None:
+                        key = venue_keys[venue] = venue_key(venue)
+                    venues[key].append(o)
+                status.extend([record.status for record in part])
+                self._index_reviews(first, papers)
+                for o, record in zip(ordinals, part):
+                    if record.tags:
+                        tags[o] = tag_keys(record.tags)
+                    if record.notes:
+                        notes[o] = notes_key(record.notes)
             if refresh:
                 self._refresh_vocabulary()
             if numbers is None:

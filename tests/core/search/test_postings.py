@@ -143,3 +143,26 @@ def test_acronyms_are_read_whatever_the_length_of_their_words():
     assert found["iecm"] == ("incomprehensibilities", "electroencephalographically", "characterised", "measurement")
     assert found["rl"] == ("reinforcement", "learning") and found["cot"] == ("chain", "of", "thought")
     assert "dpo" not in found  # seen once: not trusted
+
+
+@pytest.mark.parametrize("bulk_min", [1, 10**9])
+def test_an_index_built_a_slice_of_papers_at_a_time_is_the_one_built_at_once(papers, monkeypatch, tmp_path, bulk_min):
+    """`_append` takes a list a slice at a time (its title words freed before the next
+    slice's are made): three papers a slice give the same index, cache bytes and hits as
+    one slice, a whole list at once (bulk_min 1) or paper by paper, and titles first."""
+    monkeypatch.setattr(index_module, "BULK_MIN", bulk_min)
+    whole = SearchIndex.build(papers)
+    titles_first = SearchIndex.build(papers, abstracts=False)
+    monkeypatch.setattr(index_module, "APPEND_SLICE", 3)
+    sliced = SearchIndex.build(papers)
+    sliced_titles = SearchIndex.build(papers, abstracts=False)
+    assert _fields(sliced) == _fields(whole) and _fields(sliced_titles) == _fields(titles_first)
+    for built, alone in ((sliced, whole), (sliced_titles, titles_first)):
+        assert built._title_vocab == alone._title_vocab and built._vocab == alone._vocab
+        assert (built._ids, built._titles, built._status) == (alone._ids, alone._titles, alone._status)
+        assert (dict(built._years), dict(built._venues)) == (dict(alone._years), dict(alone._venues))
+    search_cache.save(sliced, tmp_path / "sliced")
+    search_cache.save(whole, tmp_path / "whole")
+    assert (tmp_path / "sliced").read_bytes() == (tmp_path / "whole").read_bytes()
+    for query in QUERIES:
+        assert sliced.search(query) == whole.search(query), query
