@@ -93,7 +93,10 @@ def protect_case(title: str) -> str:
             out.append(word)
             continue
         punct = _TRAILING_PUNCT.search(word)
-        core, tail = (word[: punct.start()], punct.group()) if punct and punct.start() else (word, "")
+        start = punct.start() if punct else len(word)
+        if start and word[start - 1] == "\\":
+            start += 1  # the first mark is a control symbol's (`\!`, `\.`): it stays with its backslash
+        core, tail = (word[:start], word[start:]) if start else (word, "")
         # `{\cmd ..}` is a BibTeX "special character" whose letters styles still change:
         # a second brace level keeps it whole.
         out.append(("{{%s}}" if core.startswith("\\") else "{%s}") % core + tail)

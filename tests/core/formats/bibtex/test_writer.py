@@ -384,10 +384,20 @@ def test_at_sign_at_line_start_is_protected() -> None:
         ("Active reading on Wikipedia for large language models", "Active reading on {Wikipedia} for large language models"),
         ("A B C", "A B C"),  # single letters are left alone
         ("Seeing in 3D with GPT-4o (Mostly)", "Seeing in {3D} with {GPT-4o} (Mostly)"),
+        # a control symbol at the end stays whole inside the braces: `{0A\}!` would escape
+        # the closing brace (found by the property test below)
+        ("0A\\!", "{0A\\!}"),
+        ("0A\\!?", "{0A\\!}?"),
     ],
 )
 def test_protect_case(title: str, protected: str) -> None:
     assert protect_case(escape_latex(title)) == protected
+
+
+def test_a_title_ending_in_a_control_symbol_exports_to_a_readable_entry() -> None:
+    papers = [view("First", citekey="first"), view("0A\\!", citekey="middle"), view("Last", citekey="last")]
+    entries = assert_round_trip(papers)
+    assert [e.key for e in entries] == ["first", "middle", "last"]
 
 
 def test_title_decodes_to_the_original_text() -> None:
