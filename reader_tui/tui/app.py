@@ -24,6 +24,7 @@ from reader_tui.tui.commands import ReaderCommands
 from reader_tui.tui.messages import LibraryChanged
 from reader_tui.tui.screens.main_screen import MainScreen
 from reader_tui.tui.widgets.library_sync import LibrarySync
+from reader_tui.tui.widgets.paper_list import PaperList
 
 QUIT_GRACE = 3.0
 """Seconds a second q waits for the sync before quitting to stop (its local step, a commit
@@ -123,11 +124,12 @@ class ReaderApp(App[int]):
         from reader_tui.tui.screens.reviews_screen import prepare_reviews
 
         prepare_reviews(self, self.library)
-        # The paper under the cursor since the start. `screen_stack`, not `screen`: the
-        # timer may fire as the app quits, with no screen left (`screen` raises then).
+        # The paper under the cursor since the start. The timer may fire as the app
+        # quits: no screen left (`screen` raises then), or its widgets already gone.
         stack = self.screen_stack
-        if stack and isinstance(stack[-1], MainScreen):
-            main_dialogs.reviews_ahead(stack[-1])
+        lists = stack[-1].query(PaperList) if stack and isinstance(stack[-1], MainScreen) else ()
+        if lists:
+            main_dialogs.reviews_ahead(stack[-1], lists.first().current_id)
 
     def on_library_changed(self, message: LibraryChanged) -> None:
         self.library_changed_signal.publish(message.ids)

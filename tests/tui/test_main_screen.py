@@ -482,14 +482,13 @@ async def test_the_reviews_read_ahead_timer_firing_as_the_app_quits_is_harmless(
     app._prepare_reviews()  # what the timer calls: nothing to do, and no error
 
 
-async def test_the_reviews_read_ahead_on_a_screen_being_taken_down_is_harmless(library: Library) -> None:
+async def test_the_reviews_read_ahead_on_a_screen_being_taken_down_is_harmless(library: Library, monkeypatch) -> None:
     """The start's read-ahead timer can also fire while the main screen is still on the
     stack but its widgets are already gone (the app quitting): nothing to make ready."""
-    from reader_tui.tui.screens import main_dialogs
-
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
     assert not screen.query("PaperList")  # taken down with the app
-    main_dialogs.reviews_ahead(screen)  # no paper list: nothing to do, no error
+    monkeypatch.setattr(type(app), "screen_stack", property(lambda _app: [screen]))  # still on the stack
+    app._prepare_reviews()  # what the timer calls: no paper list, nothing to do, no error

@@ -206,16 +206,11 @@ def reviews(screen: Any) -> None:
         open_reviews(screen.app, screen.library, pid, _reviews_words(screen, pid))
 
 
-def reviews_ahead(screen: Any) -> None:
-    """The cursor moved: the reviews of the paper under it made ready once it rests
-    there, so that `R` only shows them (`reviews_ahead.read_ahead`)."""
+def reviews_ahead(screen: Any, pid: str | None) -> None:
+    """The cursor moved to `pid`: its reviews made ready once it rests there, so that
+    `R` only shows them (`reviews_ahead.read_ahead`)."""
     from reader_tui.tui.screens.reviews_ahead import read_ahead
-    from reader_tui.tui.widgets.paper_list import PaperList
 
-    lists = screen.query(PaperList)
-    if not lists:  # the screen's widgets are being taken down: the app is quitting
-        return
-    pid = lists.first().current_id
     if pid is not None:
         read_ahead(screen.app, pid, _reviews_words(screen, pid))
 

@@ -226,7 +226,7 @@ class MainScreen(Screen):
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
         self.side.follow(message.paper_id)
-        main_dialogs.reviews_ahead(self)
+        main_dialogs.reviews_ahead(self, message.paper_id)
 
     def show_current_now(self) -> None:
         """Bring the side pane up to date with the cursor without waiting."""
