@@ -391,8 +391,8 @@ def _store_lock(folder: Path) -> Iterator[None]:
 
 def _recover(folder: Path) -> list[str]:
     """Undo what a sync cut short left (held under the store's lock, so no sync of ours is
-    running): a stale index lock, a merge in progress. Local work was committed before the
-    merge began, so undoing the merge loses nothing."""
+    running): a stale index lock, store files a killed merge cut off, a merge in progress.
+    Local work was committed before the merge began, so undoing the merge loses nothing."""
     notes = []
     dot_git = folder / ".git"
     stale = [*dot_git.glob("*.lock"), *dot_git.glob("refs/**/*.lock"), *dot_git.glob("logs/**/*.lock")]
@@ -401,10 +401,20 @@ def _recover(folder: Path) -> list[str]:
     if stale:
         names = ", ".join(str(p.relative_to(dot_git)) for p in stale)
         notes.append(f"git lock file(s) left by an interrupted git command removed ({names})")
-    if (folder / ".git" / "MERGE_HEAD").exists():
+    if merge_cut_short(folder):
+        # Nothing opened the library since the kill (opening restores and clears the mark),
+        # so its files hold only what git was writing when it died: back to HEAD.
+        notes += [f"{path}: cut off by a sync stopped while it merged; restored as last committed" for path in _restore_committed(folder)]
+    if (dot_git / "MERGE_HEAD").exists():
         git(folder, "merge", "--abort", check=False)
-        if (folder / ".git" / "MERGE_HEAD").exists():
-            git(folder, "reset", "--quiet", "--merge", check=False)
+        if (dot_git / "MERGE_HEAD").exists():
+            # git refuses to abort when a merged file was changed since (the library was
+            # opened, restored from HEAD, and a TUI or command wrote to it): drop the merge
+            # state and its index, keep every file as it is now; the changes are committed
+            # next and merged again with the remote's.
+            git(folder, "reset", "--quiet", check=False)
+        if (dot_git / "MERGE_HEAD").exists():
+            raise SyncError(f"{folder}: a merge left unfinished could not be undone; run `git merge --abort` there, then sync again")
         notes.append("a merge left unfinished (a sync cut short?) was undone; merging again")
     return notes
 
@@ -415,19 +425,26 @@ def restore_cut_merge(folder: Path) -> list[str]:
     library's files as committed at HEAD lose nothing: they are written back, each
     atomically, and the next sync merges again. One line per file restored."""
     folder = Path(folder)
-    notes = []
     with _store_lock(folder):
         if not merge_cut_short(folder):
-            return notes  # a sync that was running has finished its merge meanwhile
-        listed = git(folder, "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *SHARED, check=False)
-        for name in _names(listed.stdout):
-            committed = _tracked_version(folder, name)
-            path = folder / name
-            if committed is not None and (not path.is_file() or path.read_bytes() != committed):
-                write_file_atomically(path, committed)
-                notes.append(f"{path}: restored as last committed (a sync was stopped while it merged; sync again)")
-        (folder / ".git" / MERGING_FILE).unlink(missing_ok=True)
-    return notes
+            return []  # a sync that was running has finished its merge meanwhile
+        restored = _restore_committed(folder)
+    return [f"{path}: restored as last committed (a sync was stopped while it merged; sync again)" for path in restored]
+
+
+def _restore_committed(folder: Path) -> list[Path]:
+    """The store's files written back as committed at HEAD (each atomically, only those that
+    differ), then the mark of a merge cut short removed; returns the files written."""
+    restored = []
+    listed = git(folder, "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *SHARED, check=False)
+    for name in _names(listed.stdout):
+        committed = _tracked_version(folder, name)
+        path = folder / name
+        if committed is not None and (not path.is_file() or path.read_bytes() != committed):
+            write_file_atomically(path, committed)
+            restored.append(path)
+    (folder / ".git" / MERGING_FILE).unlink(missing_ok=True)
+    return restored
 
 
 def _commit(folder: Path, message: str | None = None) -> str:
