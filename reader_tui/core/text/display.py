@@ -30,9 +30,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
-from pylatexenc.latexwalker import LatexMacroNode, LatexWalker
-from pylatexenc.latexwalker import get_default_latex_context_db as get_default_walker_db
+from .latex_symbols import LATEX_SYMBOLS
 
 Segment = tuple[str, str]
 
@@ -127,6 +125,8 @@ def visible_controls(text: str, *, keep_tabs: bool = False) -> str:
 
 
 def _latex_context():
+    from pylatexenc.latex2text import MacroTextSpec, get_default_latex_context_db
+
     db = get_default_latex_context_db()
     # Plain letters, not pylatexenc's mathematical bold (𝐱): they stay searchable and
     # every terminal font has them.
@@ -149,8 +149,16 @@ def _latex_context():
     return db
 
 
-_TEXT_DB = _latex_context()
-_L2T = LatexNodes2Text(latex_context=_TEXT_DB, math_mode="text")
+@lru_cache(maxsize=1)
+def _latex_to_text():
+    """pylatexenc's renderer with our macros, made at the first LaTeX the light path
+    (`_light`) cannot render: importing pylatexenc costs about 10 ms of every start,
+    and most abstracts never need it."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(latex_context=_latex_context(), math_mode="text")
+
+
 USE_LIGHT = True  # tests switch it off to check the fast path renders like pylatexenc
 
 _STYLE_MACROS = {
@@ -212,11 +220,16 @@ def _crude(text: str) -> str:
     return _CRUDE_MACRO.sub(lambda m: m.group(1) or "", text).replace("{", "").replace("}", "")
 
 
-def _symbol_table() -> dict[str, str]:
-    """Macros without arguments that pylatexenc renders as a fixed string (\\alpha -> α)."""
+def symbol_table() -> dict[str, str]:
+    """Macros without arguments that pylatexenc renders as a fixed string (\\alpha -> α),
+    worked out from pylatexenc's tables. The light path reads the copy kept in
+    `latex_symbols` (written by `write_symbol_table`; a test checks it against the
+    pylatexenc installed)."""
+    from pylatexenc.latexwalker import get_default_latex_context_db as get_default_walker_db
+
     walker_db = get_default_walker_db()
     table = {}
-    for spec in _TEXT_DB.iter_macro_specs():
+    for spec in _latex_context().iter_macro_specs():
         wspec = walker_db.get_macro_spec(spec.macroname)
         takes_args = wspec is not None and getattr(wspec, "arguments_spec_list", None)
         repl = spec.simplify_repl
@@ -232,7 +245,20 @@ def _symbol_table() -> dict[str, str]:
     return table
 
 
-_SYMBOLS = _symbol_table()
+def write_symbol_table() -> None:
+    """Write `latex_symbols.py` again from pylatexenc's tables (after an upgrade of it):
+    `python -c "from reader_tui.core.text.display import write_symbol_table as w; w()"`.
+    Characters are written as escapes, so none can hide in the source."""
+    from pathlib import Path
+
+    path = Path(__file__).with_name("latex_symbols.py")
+    text = path.read_text("utf-8")
+    head = text[: text.index("LATEX_SYMBOLS: dict[str, str] = ")]
+    rows = "".join(f"    {ascii(name)}: {ascii(value)},\n" for name, value in sorted(symbol_table().items()))
+    path.write_text(f"{head}LATEX_SYMBOLS: dict[str, str] = {{\n{rows}}}\n", "utf-8")
+
+
+_SYMBOLS = LATEX_SYMBOLS
 # LaTeX's letter commands (\o, \ss, \aa, \L, \i: one Latin letter each, from
 # pylatexenc's table): inside a word the space after them is LaTeX's, not the author's.
 _LETTER_COMMANDS = frozenset(
@@ -325,6 +351,8 @@ def _latex_segments(text: str, style: str) -> list[Segment]:
     light = _light(text, style) if USE_LIGHT else None
     if light is not None:
         return light
+    from pylatexenc.latexwalker import LatexMacroNode, LatexWalker
+
     try:
         nodes, _, _ = LatexWalker(text, tolerant_parsing=True).get_latex_nodes()
         out: list[Segment] = []
@@ -332,7 +360,7 @@ def _latex_segments(text: str, style: str) -> list[Segment]:
             node_style = style
             if not style and isinstance(node, LatexMacroNode):
                 node_style = _STYLE_MACROS.get(node.macroname, "")
-            out.append((_L2T.nodelist_to_text([node]), node_style))
+            out.append((_latex_to_text().nodelist_to_text([node]), node_style))
         return out
     except Exception:  # pylatexenc raises assorted errors on malformed input
         return [(_crude(text), style)]
@@ -348,7 +376,7 @@ def _math_segment(body: str) -> Segment:
         return "".join(chunk for chunk, _ in light), style
     try:
         # Text mode on purpose: pylatexenc's math mode drops \texttt{} arguments.
-        return _L2T.latex_to_text(inner), style
+        return _latex_to_text().latex_to_text(inner), style
     except Exception:
         return _crude(inner), style
 
@@ -358,7 +386,7 @@ def _accented(latex: str) -> str:
     """One accented letter (`{\\'e}` -> é), as pylatexenc reads it; unchanged if it reads
     as anything but one character."""
     try:
-        letter = unicodedata.normalize("NFC", _L2T.latex_to_text(latex))
+        letter = unicodedata.normalize("NFC", _latex_to_text().latex_to_text(latex))
     except Exception:  # pylatexenc raises assorted errors on malformed input
         return latex
     return letter if len(letter) == 1 else latex

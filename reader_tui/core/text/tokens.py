@@ -6,8 +6,6 @@ import re
 import unicodedata
 from operator import itemgetter
 
-from rapidfuzz.utils import default_process
-
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 # An accent command (\'e, \"{u}, \c c): only the letter counts once accents are folded.
 # The letter may be a letter command (\"\i, \'{\i}), read next.
@@ -92,7 +90,18 @@ def tokens(text: str) -> list[str]:
     field of a list at once into the same words: `prepared`, then rapidfuzz's
     `default_process`, then split at spaces.)
     """
-    return default_process(prepared(text)).split()
+    return _default_process(prepared(text)).split()
+
+
+def _default_process(text: str) -> str:
+    """rapidfuzz's `default_process`, imported at the first call: importing rapidfuzz
+    costs 10-20 ms, and the TUI's first frame tokenises nothing (only searching does).
+    The first call rebinds this name to rapidfuzz's function itself."""
+    global _default_process
+    from rapidfuzz.utils import default_process
+
+    _default_process = default_process
+    return default_process(text)
 
 
 def prepared(text: str) -> str:
