@@ -191,9 +191,9 @@ def _member_from_git(folder: Path) -> str:
 
 def _identity(folder: Path) -> list[str]:
     """`-c` options giving commits an author when git has none configured."""
-    have = git(folder, "config", "user.name", check=False).stdout.strip() and git(
-        folder, "config", "user.email", check=False
-    ).stdout.strip()
+    found = git(folder, "config", "--get-regexp", r"^user\.(name|email)$", check=False).stdout.splitlines()
+    values = dict((*line.split(" ", 1), "")[:2] for line in found)  # the last value of a key wins, as in git
+    have = values.get("user.name", "").strip() and values.get("user.email", "").strip()
     return [] if have else ["-c", "user.name=reader-tui", "-c", "user.email=reader-tui@localhost"]
 
 
@@ -330,37 +330,26 @@ def _sync(
             return report
         mark_synced(folder)
         theirs = f"refs/remotes/{REMOTE}/{branch}"
-        if git(folder, "rev-parse", "--verify", "--quiet", theirs, check=False).returncode == 0:
-            with _store_lock(folder):
+        with _store_lock(folder):
+            counts = _behind_ahead(folder, theirs)
+            if counts is not None:
                 if member:
                     _own_to_member(folder, member)
                 late = _commit(folder)  # written while we fetched (a TUI open on it)
                 if late:
                     report.committed = f"{report.committed}; {late}" if report.committed else late
-                own_before = None if member else _tracked_version(folder, ANNOTATIONS_FILE)
-                merging = folder / ".git" / MERGING_FILE
-                merging.touch()
-                try:
-                    received, conflicts = _merge(folder, theirs)
-                finally:  # a merge git refused is undone already; only a kill leaves the mark
-                    merging.unlink(missing_ok=True)
-                if member:
-                    _member_to_own(folder, member)
-                elif own_before is not None and not (folder / ANNOTATIONS_FILE).exists():
-                    # The remote became a reading group's (a member's `sync init --member`
-                    # took annotations.json out of git): ours stay, under our member name.
-                    write_file_atomically(folder / ANNOTATIONS_FILE, own_before)
-                    member = _member_from_git(folder)
-                    install(folder, member)
-                    _own_to_member(folder, member)
-                    _commit(folder, f"reader-tui: {member} joins the reading group")
-                    report.notes.append(f"the library is now a reading group's: your marks are kept, shared as member {member!r}")
-            if received:
-                report.received = f"{report.received}; {received}" if report.received else received
-            report.conflicts += [c for c in conflicts if c not in report.conflicts]
-            ahead = git(folder, "rev-list", "--count", f"{theirs}..HEAD").stdout.strip() != "0"
-        else:
+                behind, ahead_before = counts
+                if behind:
+                    received, conflicts, member = _merge_theirs(folder, theirs, member, report)
+                    if received:
+                        report.received = f"{report.received}; {received}" if report.received else received
+                    report.conflicts += [c for c in conflicts if c not in report.conflicts]
+        if counts is None:  # the remote has no such branch yet
             ahead = git(folder, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode == 0
+        elif behind:
+            ahead = git(folder, "rev-list", "--count", f"{theirs}..HEAD").stdout.strip() != "0"
+        else:  # nothing came in: ahead when we were, or when a late change was committed
+            ahead = ahead_before > 0 or bool(late)
         if not ahead:
             return report
         pushed = _remote(folder, "push", "--quiet", REMOTE, f"HEAD:refs/heads/{branch}", deadline=deadline, cancel=cancel)
@@ -381,6 +370,43 @@ def _sync(
 
 def _remote_url(folder: Path) -> str:
     return git(folder, "remote", "get-url", REMOTE, check=False).stdout.strip() or REMOTE
+
+
+def _behind_ahead(folder: Path, theirs: str) -> tuple[int, int] | None:
+    """How many commits `theirs` has that HEAD lacks, and HEAD has that `theirs` lacks; None
+    when there is no `theirs`. One git call, so a sync with nothing to merge skips the merge
+    (and its half-dozen git calls) altogether."""
+    counted = git(folder, "rev-list", "--left-right", "--count", f"{theirs}...HEAD", check=False)
+    if counted.returncode == 0:
+        behind, ahead = (int(n) for n in counted.stdout.split())
+        return behind, ahead
+    if git(folder, "rev-parse", "--verify", "--quiet", theirs, check=False).returncode == 0:
+        return 1, 0  # no commit here yet (an empty library): take theirs
+    return None
+
+
+def _merge_theirs(folder: Path, theirs: str, member: str | None, report: SyncReport) -> tuple[str, list[str], str | None]:
+    """Merge `theirs` (under the store's lock) and carry the member files across; returns
+    what came in, the new conflicts and the member this library now syncs as."""
+    own_before = None if member else _tracked_version(folder, ANNOTATIONS_FILE)
+    merging = folder / ".git" / MERGING_FILE
+    merging.touch()
+    try:
+        received, conflicts = _merge(folder, theirs)
+    finally:  # a merge git refused is undone already; only a kill leaves the mark
+        merging.unlink(missing_ok=True)
+    if member:
+        _member_to_own(folder, member)
+    elif own_before is not None and not (folder / ANNOTATIONS_FILE).exists():
+        # The remote became a reading group's (a member's `sync init --member`
+        # took annotations.json out of git): ours stay, under our member name.
+        write_file_atomically(folder / ANNOTATIONS_FILE, own_before)
+        member = _member_from_git(folder)
+        install(folder, member)
+        _own_to_member(folder, member)
+        _commit(folder, f"reader-tui: {member} joins the reading group")
+        report.notes.append(f"the library is now a reading group's: your marks are kept, shared as member {member!r}")
+    return received, conflicts, member
 
 
 @contextmanager
