@@ -16,12 +16,9 @@ from reader_tui.tui import widgets
 from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.sort_dialog import SortDialog
 from reader_tui.tui.widgets.paper_list import PaperList
-from tui_support import screen_text, settle, settle_workers, wait_until
+from tui_support import FIRST_TRAINING_S, screen_text, settle, settle_workers, wait_until
 
 SIZE = (140, 40)
-# The first training imports scikit-learn (2 s of CPU): on a loaded machine running tests
-# side by side it took more than wait_until's usual 10 s bound.
-FIRST_TRAINING_S = 60
 
 
 @pytest.fixture

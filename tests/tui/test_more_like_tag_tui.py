@@ -18,7 +18,7 @@ from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.sort_dialog import SortDialog
 from reader_tui.tui.dialogs.tag_picker import TagPicker
 from reader_tui.tui.widgets.paper_list import PaperList
-from tui_support import enter_text, screen_text, settle, settle_workers, wait_until
+from tui_support import FIRST_TRAINING_S, enter_text, screen_text, settle, settle_workers, wait_until
 
 SIZE = (140, 40)
 GRAPHS = {f"g{n}" for n in range(10)}
@@ -43,7 +43,7 @@ def _ids(app) -> list[str]:
 
 
 async def _ranked_by(app, pilot, first: set[str]) -> None:
-    assert await wait_until(pilot, lambda: set(_ids(app)[: len(first)]) == first)
+    assert await wait_until(pilot, lambda: set(_ids(app)[: len(first)]) == first, FIRST_TRAINING_S)
     await settle_workers(pilot)
 
 
@@ -165,7 +165,7 @@ async def test_triage_for_you_stays_the_users_model_while_the_list_is_more_like_
         triage = app.screen
         assert isinstance(triage, TriageScreen)
         await pilot.press("f")  # for you: the user's own decisions, trained beside the tag's
-        assert await wait_until(pilot, lambda: model.model is not None and model.tag_model is not None)
+        assert await wait_until(pilot, lambda: model.model is not None and model.tag_model is not None, FIRST_TRAINING_S)
         await settle_workers(pilot)
         assert model.model.tag is None and model.tag_model.tag == "mol"
         user, by_tag = model.scores(), model.scores("mol")

@@ -93,6 +93,11 @@ async def settle_workers(pilot: Any) -> None:
     await pilot.pause()
 
 
+# The first for-you training imports scikit-learn (2 s of CPU): on a loaded machine running
+# tests side by side it took more than wait_until's usual 10 s bound.
+FIRST_TRAINING_S = 60
+
+
 async def wait_until(pilot: Any, condition: Callable[[], object], seconds: float = 10.0) -> bool:
     """Let the app run until `condition()` holds (a thread or a timer works on its own):
     True as soon as it does, False after `seconds`. Bounded, never a fixed sleep."""
