@@ -194,13 +194,27 @@ def cmd_edit(args: argparse.Namespace) -> int:
         values["authors"] = list(split_authors(values["authors"]))
     library = open_library(args)
     pid = library.resolve_id(args.id)
+    before = library.view(pid)
+    shown = {field: getattr(before, field) for field in values}
+    overridden = set(library.annotation(pid).overrides)
     try:
         library.edit(pid, **values)
     except ValueError as error:
         raise UserError(str(error), EXIT_USAGE) from None
     from ..core.text.display import visible_controls
 
-    print(f"{visible_controls(pid)}: {', '.join(values)} changed")
+    # What happened to each field, truly: an empty value puts back the imported one
+    # (when there was an edit to drop), and a value the paper already shows changes nothing.
+    after = library.view(pid)
+    said = []
+    for field, value in values.items():
+        if not value and field in overridden:
+            said.append(f"{field} back to the imported one")
+        elif getattr(after, field) != shown[field]:
+            said.append(f"{field} changed")
+        else:
+            said.append(f"{field} unchanged")
+    print(f"{visible_controls(pid)}: {', '.join(said)}")
     if {"title", "authors"} & values.keys():
         from ..core.library.indexing import start_background_prepare
 

@@ -121,6 +121,20 @@ def test_edit_fields_and_refuse_duplicate_citekey(run: Run) -> None:
     assert run("edit", first).returncode == 2
 
 
+def test_edit_says_what_happened_to_each_field(run: Run) -> None:
+    """`edit` said "title changed" of an edit that changed nothing (the same title, or ''
+    on a paper with no edit to drop) and of '' that put the imported title back (found by hand)."""
+    first = ids(run)[0]
+    imported = json.loads(run("show", first, "--json").stdout)["title"]
+    assert run("edit", first, "--title", "").stdout == f"{first}: title unchanged\n"
+    assert run("edit", first, "--title", "Mine", "--url", "https://x.org/p").stdout == (
+        f"{first}: title changed, url changed\n"
+    )
+    assert run("edit", first, "--title", "Mine").stdout == f"{first}: title unchanged\n"
+    assert run("edit", first, "--title", "").stdout == f"{first}: title back to the imported one\n"
+    assert json.loads(run("show", first, "--json").stdout)["title"] == imported
+
+
 def test_show_plain_and_prefix_errors(run: Run) -> None:
     first = ids(run)[0]
     shown = run("show", first[:7])
