@@ -139,10 +139,18 @@ def format_group(group: dict[str, Any]) -> str:
 
 def cmd_mark(args: argparse.Namespace) -> int:
     library = open_library(args)
-    ids = [library.resolve_id(i) for i in args.ids]
+    ids = list(dict.fromkeys(library.resolve_id(i) for i in args.ids))  # one paper named twice is one
+    already = sum(1 for pid in ids if library.annotation(pid).status is args.status)
     library.set_status(ids, args.status)
-    # "set to", not "marked": in the TUI, marking is selecting papers (space).
-    print(f"{counted(len(ids), 'paper')} set to {args.status.value}")
+    # "set to", not "marked": in the TUI, marking is selecting papers (space). A paper
+    # that already had the status was not set: said so, not counted as set.
+    status = args.status.value
+    if already == len(ids):
+        print(f"{counted(already, 'paper')} already {status}: nothing changed")
+    elif already:
+        print(f"{counted(len(ids) - already, 'paper')} set to {status} ({already} already {status})")
+    else:
+        print(f"{counted(len(ids), 'paper')} set to {status}")
     return EXIT_OK
 
 
