@@ -370,6 +370,10 @@ async def test_export_bad_destination_shows_an_error_inline(tmp_path: Path) -> N
         app.screen.query_one("#export-path", Input).value = str(tmp_path)
         await pilot.press("ctrl+s")
         assert "is a folder" in shown(app.screen, "#export-error")
+        # an empty path: asked for, not "/the/current/folder: is a folder" (found by hand)
+        app.screen.query_one("#export-path", Input).value = "  "
+        await pilot.press("ctrl+s")
+        assert shown(app.screen, "#export-error") == "type a file name, or choose the clipboard"
         assert app.result is NOTHING
 
 

@@ -316,6 +316,11 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
         if request.path is None:
             self.dismiss(request)
             return
+        if not self.query_one("#export-path", Input).value.strip():
+            # (an empty path is the current folder: "/home/me: is a folder" named a path
+            # the user never typed)
+            self._show_error("type a file name, or choose the clipboard")
+            return
         try:
             path = check_destination(request.path)
         except ExportError as problem:
