@@ -120,7 +120,7 @@ def run_annotations_import(folder: Path, path: Path, *, seed: Path | None = None
         _err(str(error))
         return EXIT_ERROR
     for line in result.problems:
-        _err(line)
+        _err(f"{path}: {line}")  # the file, then the entry: "paper 'id'" or "paper #4"
     for line in result.unmatched[:20]:
         _out(line)
     if len(result.unmatched) > 20:

@@ -32,6 +32,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.ids:
         wanted = {library.resolve_id(i) for i in args.ids}
         views = [v for v in views if v.id in wanted]
+    losses: list[str] = []
     if args.format == "markdown":
         text = export_markdown(views, scores=args.scores)
     else:
@@ -42,16 +43,20 @@ def cmd_export(args: argparse.Namespace) -> int:
         for kind, count in export_losses(views, abstract=not args.no_abstract, mode=mode).items():
             # One line per kind of loss, so that nothing is changed without a word.
             if kind == CONTROLS_LEFT_OUT:  # in every mode: no --unicode keeps them
-                print_error(f"{count} control character{'s' if count != 1 else ''} (ESC, BEL, DEL...) left out of"
-                            " titles, authors, venues, abstracts and other fields (notes and tags keep them)")
+                losses.append(f"{count} control character{'s' if count != 1 else ''} (ESC, BEL, DEL...) left out of"
+                              " titles, authors, venues, abstracts and other fields (notes and tags keep them)")
                 continue
-            print_error(f"{count} character{'s' if count != 1 else ''} with no LaTeX form {kind} in titles, authors, venues"
-                   f"{' or abstracts' if mode == 'ascii' else ''} (--unicode keeps them)")
+            losses.append(f"{count} character{'s' if count != 1 else ''} with no LaTeX form {kind} in titles, authors,"
+                          f" venues{' or abstracts' if mode == 'ascii' else ''} (--unicode keeps them)")
+    # Said once the export is out: a file that exists, a missing folder or no clipboard
+    # is then the only line, not losses from an export that was never written.
     if args.clipboard:
         try:
             copy_to_system_clipboard(text)
         except ClipboardUnavailable as error:
             raise UserError(str(error)) from None
+        for line in losses:
+            print_error(line)
         print_error(f"copied {counted(len(views), 'paper')} to the clipboard")
     elif args.output:
         try:
@@ -61,9 +66,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ExportError as error:
             raise UserError(str(error)) from None
         # Only now, when the bytes are written (a FIFO's reader has them): true.
+        for line in losses:
+            print_error(line)
         print_error(f"wrote {counted(len(views), 'paper')} to {args.output}")
     else:
         sys.stdout.write(text)
+        for line in losses:
+            print_error(line)
     if args.format != "markdown":
         _keep_citekeys(library, [v.id for v in views])
     return EXIT_OK

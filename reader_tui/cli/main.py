@@ -23,10 +23,35 @@ from .output import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError, first_line, prin
 #: Set to 1 to let unexpected errors (and the OS's) end the program with their traceback.
 DEBUG_ENV = "READER_TUI_DEBUG"
 
+#: Options whose value may start with "-": a search of one left-out word or field.
+DASH_VALUES = ("--search",)
+
+
+def _glue_leading_dash(argv: list[str]) -> list[str]:
+    """`--search -tag:old` as `--search=-tag:old`: argparse takes a lone value that starts
+    with "-" for an option and stopped with "expected one argument", though the README
+    offers `-softmax` and `-tag:old` as searches (`-is:withdrawn area:x` worked only for
+    its space). A value starting "--" is still an option (`--search --json`: no query)."""
+    glued: list[str] = []
+    values = iter(argv)
+    for arg in values:
+        if arg in DASH_VALUES:
+            value = next(values, None)
+            if value is not None and value.startswith("-") and not value.startswith("--"):
+                glued.append(f"{arg}={value}")
+                continue
+            glued.append(arg)
+            if value is not None:
+                glued.append(value)
+            continue
+        glued.append(arg)
+    return glued
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `reader-tui` command; returns the process exit code."""
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    args, extra = parser.parse_known_args(_glue_leading_dash(sys.argv[1:] if argv is None else list(argv)))
     if extra and getattr(args, "command", None) != "tag":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.extra = extra

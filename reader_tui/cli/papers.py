@@ -139,10 +139,18 @@ def format_group(group: dict[str, Any]) -> str:
 
 def cmd_mark(args: argparse.Namespace) -> int:
     library = open_library(args)
-    ids = [library.resolve_id(i) for i in args.ids]
+    ids = list(dict.fromkeys(library.resolve_id(i) for i in args.ids))  # one paper named twice is one
+    already = sum(1 for pid in ids if library.annotation(pid).status is args.status)
     library.set_status(ids, args.status)
-    # "set to", not "marked": in the TUI, marking is selecting papers (space).
-    print(f"{counted(len(ids), 'paper')} set to {args.status.value}")
+    # "set to", not "marked": in the TUI, marking is selecting papers (space). A paper
+    # that already had the status was not set: said so, not counted as set.
+    status = args.status.value
+    if already == len(ids):
+        print(f"{counted(already, 'paper')} already {status}: nothing changed")
+    elif already:
+        print(f"{counted(len(ids) - already, 'paper')} set to {status} ({already} already {status})")
+    else:
+        print(f"{counted(len(ids), 'paper')} set to {status}")
     return EXIT_OK
 
 
@@ -194,13 +202,27 @@ def cmd_edit(args: argparse.Namespace) -> int:
         values["authors"] = list(split_authors(values["authors"]))
     library = open_library(args)
     pid = library.resolve_id(args.id)
+    before = library.view(pid)
+    shown = {field: getattr(before, field) for field in values}
+    overridden = set(library.annotation(pid).overrides)
     try:
         library.edit(pid, **values)
     except ValueError as error:
         raise UserError(str(error), EXIT_USAGE) from None
     from ..core.text.display import visible_controls
 
-    print(f"{visible_controls(pid)}: {', '.join(values)} changed")
+    # What happened to each field, truly: an empty value puts back the imported one
+    # (when there was an edit to drop), and a value the paper already shows changes nothing.
+    after = library.view(pid)
+    said = []
+    for field, value in values.items():
+        if not value and field in overridden:
+            said.append(f"{field} back to the imported one")
+        elif getattr(after, field) != shown[field]:
+            said.append(f"{field} changed")
+        else:
+            said.append(f"{field} unchanged")
+    print(f"{visible_controls(pid)}: {', '.join(said)}")
     if {"title", "authors"} & values.keys():
         from ..core.library.indexing import start_background_prepare
 

@@ -25,6 +25,7 @@ GROUPS: dict[str, str] = {
     "search": "The search bar",
     "triage": "Triage",
     "reviews": "The reviews view",
+    "scroll": "Scrolling",
     "app": "Anywhere",
 }
 """Group titles by binding id prefix, in the order help lists them."""

@@ -121,6 +121,20 @@ def test_edit_fields_and_refuse_duplicate_citekey(run: Run) -> None:
     assert run("edit", first).returncode == 2
 
 
+def test_edit_says_what_happened_to_each_field(run: Run) -> None:
+    """`edit` said "title changed" of an edit that changed nothing (the same title, or ''
+    on a paper with no edit to drop) and of '' that put the imported title back (found by hand)."""
+    first = ids(run)[0]
+    imported = json.loads(run("show", first, "--json").stdout)["title"]
+    assert run("edit", first, "--title", "").stdout == f"{first}: title unchanged\n"
+    assert run("edit", first, "--title", "Mine", "--url", "https://x.org/p").stdout == (
+        f"{first}: title changed, url changed\n"
+    )
+    assert run("edit", first, "--title", "Mine").stdout == f"{first}: title unchanged\n"
+    assert run("edit", first, "--title", "").stdout == f"{first}: title back to the imported one\n"
+    assert json.loads(run("show", first, "--json").stdout)["title"] == imported
+
+
 def test_show_plain_and_prefix_errors(run: Run) -> None:
     first = ids(run)[0]
     shown = run("show", first[:7])
@@ -273,3 +287,18 @@ def test_annotations_move_between_machines(run: Run, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     paper = json.loads(run("--db", str(other_db), "show", first, "--json", use_db=False).stdout)
     assert paper["status"] == "reading" and paper["tags"] == ["moved"]
+
+
+def test_annotations_import_names_the_file_of_each_bad_entry(run: Run, tmp_path: Path) -> None:
+    """A bad entry of an annotations file is one line naming the file and the entry; it
+    named only the entry ("paper 'x': unknown status 'bogus'...; skipped": found by hand)."""
+    first = ids(run)[0]
+    document = {"reader_tui_annotations": 1, "papers": [{"id": first, "status": "bogus"}, "not an object"]}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(document), encoding="utf-8")
+    result = run("annotations", "import", str(bad))
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(f"reader-tui: {bad}: paper '{first}': unknown status 'bogus'")
+    assert lines[1] == f"reader-tui: {bad}: paper #2: not an object; skipped"

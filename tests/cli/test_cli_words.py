@@ -47,6 +47,16 @@ def one_paper(tmp_path: Path, run) -> str:
     return json.loads(run("list", "--json")[1])[0]["id"]
 
 
+def test_status_says_which_papers_already_had_it(run, one_paper: str) -> None:
+    """`status read ID` on a paper already read said "1 paper set to read", and a paper
+    named twice counted twice: now what changed is counted, and the rest said (found by hand)."""
+    run("status", "read", one_paper)
+    code, out, _ = run("status", "read", one_paper, one_paper[:5])
+    assert (code, out) == (0, "1 paper already read: nothing changed\n")
+    code, out, _ = run("status", "unread", one_paper)
+    assert (code, out) == (0, "1 paper set to unread\n")
+
+
 def test_a_status_is_set_not_marked(run, one_paper: str) -> None:
     code, out, _ = run("mark", "read", one_paper)  # the old name keeps working
     assert (code, out) == (0, "1 paper set to read\n")

@@ -117,6 +117,30 @@ def test_an_imported_bib_is_exported_without_its_control_characters(cli: Cli, tm
     assert f"{lost} control characters (ESC, BEL, DEL...) left out of" in err.decode()
 
 
+@pytest.mark.parametrize("where", ["exists", "no folder"])
+def test_an_export_that_is_not_written_says_only_why(
+    db: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """The losses of an export (control characters left out) are said once it is out: an
+    export refused because the file exists or its folder is missing printed them first,
+    about a file never written, before the one line saying why (found by hand)."""
+    monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
+    target = tmp_path / "out.bib" if where == "exists" else tmp_path / "missing" / "out.bib"
+    if where == "exists":
+        target.write_text("mine\n")
+    capfd.readouterr()
+    assert main(["--db", str(db), "export", "-o", str(target)]) == 1
+    err = capfd.readouterr().err
+    assert len(err.splitlines()) == 1 and "left out" not in err, err
+    assert err.startswith(f"reader-tui: {target}: ")
+    # written, the same export says what it left out, then where it went
+    target = tmp_path / "written.bib"
+    assert main(["--db", str(db), "export", "-o", str(target)]) == 0
+    lines = capfd.readouterr().err.splitlines()
+    assert "control characters (ESC, BEL, DEL...) left out of" in lines[0]
+    assert lines[-1] == f"reader-tui: wrote 2 papers to {target}"
+
+
 def test_show_prints_notes_and_tags_as_typed_and_names_rendered(cli: Cli, db: Path, tmp_path: Path) -> None:
     out = cli(db, tmp_path, "show", "p1")[0].decode()
     assert out.startswith("Evil \u201chow\u201d déjà ␛]0;pwned␇ ␛[2J \ufffd31m \ufffdevil\n")

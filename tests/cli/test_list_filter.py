@@ -79,3 +79,22 @@ def test_every_user_goes_through_it() -> None:
 
     assert "ListFilter" in inspect.getsource(options.select_views)
     assert "casefold" not in inspect.getsource(options) + inspect.getsource(listing)
+
+
+def test_a_search_of_one_left_out_term_is_a_search(library: Library, capsys: pytest.CaptureFixture[str]) -> None:
+    """`list --search -tag:gnn` (the README's `-tag:old`, `-softmax`): argparse took the
+    lone value for an option and stopped with "expected one argument"; a value with a space
+    worked. A value starting "--" is still the next option (found by hand)."""
+    from reader_tui.cli import main
+
+    folder = str(library.files.folder)
+    library.close()
+    capsys.readouterr()
+    assert main(["list", "--search", "-tag:gnn", "--db", folder]) == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == ["p1", "p3", "p4"]
+    assert main(["export", "--format", "markdown", "--search", "-graph", "--db", folder]) == 0
+    out = capsys.readouterr().out
+    assert "Attention 論文" in out and "Graph" not in out
+    with pytest.raises(SystemExit) as done:
+        main(["list", "--search", "--json", "--db", folder])
+    assert done.value.code == 2 and "expected one argument" in capsys.readouterr().err

@@ -370,6 +370,10 @@ async def test_export_bad_destination_shows_an_error_inline(tmp_path: Path) -> N
         app.screen.query_one("#export-path", Input).value = str(tmp_path)
         await pilot.press("ctrl+s")
         assert "is a folder" in shown(app.screen, "#export-error")
+        # an empty path: asked for, not "/the/current/folder: is a folder" (found by hand)
+        app.screen.query_one("#export-path", Input).value = "  "
+        await pilot.press("ctrl+s")
+        assert shown(app.screen, "#export-error") == "type a file name, or choose the clipboard"
         assert app.result is NOTHING
 
 
@@ -444,3 +448,30 @@ async def test_help_with_given_entries() -> None:
         assert "Command palette" in shown(app.screen, "#help-table")
         await pilot.press("question_mark")
     assert app.result is None
+
+
+async def test_confirming_an_overwrite_exports_and_remembers_the_choices(tmp_path: Path) -> None:
+    """Export over an existing file, confirmed: the app wrote it and kept the dialog's
+    choices for the next export; it used to ask the closed dialog's gone fields for those
+    choices and exit with NoMatches (found by hand: `x`, enter, `y`)."""
+    from reader_tui.core.library.library import Library
+    from reader_tui.tui.app import create_app
+    from reader_tui.tui.screens.main_dialogs import EXPORT_SETTING
+    from tui_support import PAPERS, make_library, settle, wait_until
+
+    target = tmp_path / "out.md"
+    target.write_text("old")
+    library: Library = make_library(tmp_path / "library")
+    library.set_setting(EXPORT_SETTING, {"format": "markdown", "to": "file", "abstract": True, "path": str(target)})
+    try:
+        app = create_app(library)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("x", "ctrl+s")
+            assert isinstance(app.screen, ConfirmDialog)
+            await pilot.press("y")
+            assert await wait_until(pilot, lambda: target.read_text() != "old")
+            assert app.is_running and PAPERS[0].title.split()[0] in target.read_text()
+            assert library.settings[EXPORT_SETTING]["path"] == str(target)
+    finally:
+        library.close()

@@ -101,6 +101,34 @@ async def test_sort_for_you_ranks_the_topic_kept_first_and_follows_each_decision
         assert paper_list.current_id == "d8"
 
 
+async def test_choosing_for_you_keeps_the_cursor_on_a_paper_decided_before(topics: Library) -> None:
+    """The cursor on a paper decided long ago stays on it when "for you" is chosen (and
+    when the app starts in that order): the first model moved it to whatever paper then
+    held its row, as if that paper had just been decided (found by hand: from a to-read
+    paper near the top to one 9,650 rows down)."""
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_list = app.screen.query_one(PaperList)
+        paper_list.move_to(_ids(app).index("d1"))
+        await settle(app, pilot)
+        await pilot.press("s", "y")
+        await _trained(app, pilot, 0)
+        await settle(app, pilot)
+        assert set(_ids(app)[:7]) == {f"g{n}" for n in range(3, 10)}  # in the model's order
+        assert paper_list.current_id == "d1"
+        app.screen.browser.remember_place()
+    # and at the next start, in that order
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await _trained(app, pilot, 0)
+        assert await wait_until(pilot, lambda: set(_ids(app)[:7]) == {f"g{n}" for n in range(3, 10)})
+        await settle(app, pilot)
+        assert app.screen.query_one(PaperList).current_id == "d1"
+
+
 async def test_the_for_you_sort_is_restored_at_the_next_start(topics: Library) -> None:
     topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
     topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)

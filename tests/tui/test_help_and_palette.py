@@ -10,7 +10,7 @@ from reader_tui.tui.app import create_app
 from reader_tui.tui.commands import ReaderCommands
 from reader_tui.tui.keys import legend_line
 from reader_tui.tui.screens.help_screen import HelpScreen
-from tui_support import screen_text, settle
+from tui_support import screen_text, settle, wait_until
 
 INHERITED = ("Scroll Left", "Scroll Right", "Page Left", "Page Right", "Copy selected text", "Maximize",
              "Screenshot", "Focus Next")
@@ -74,3 +74,34 @@ async def test_status_line_explains_the_glyphs(library: Library) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         assert legend_line() in app.screen.query_one("#status").tooltip
+
+
+async def test_help_and_stats_scroll_with_the_apps_scroll_keys(library: Library) -> None:
+    """`j`, `k`, `g`, `G`, `space`, `ctrl+d` and `ctrl+u` scroll help and the statistics, as
+    they scroll the detail pane: only the arrows, home / end and page keys did (found by
+    hand at 80x24, where neither fits the screen; 80x18 here, for the small test library)."""
+    from reader_tui.tui.screens.stats_screen import StatsScreen
+
+    app = create_app(library)
+    async with app.run_test(size=(80, 18)) as pilot:
+
+        async def press(*keys: str) -> float:
+            await pilot.press(*keys)
+            await pilot.wait_for_scheduled_animations()
+            return scroll.scroll_y
+
+        await settle(app, pilot)
+        for opener, screen_type, scroll_id in (("question_mark", HelpScreen, "#help-scroll"),
+                                               ("S", StatsScreen, "#stats-scroll")):
+            await pilot.press(opener)
+            assert isinstance(app.screen, screen_type)
+            scroll = app.screen.query_one(scroll_id)
+            assert await wait_until(pilot, lambda: scroll.max_scroll_y > scroll.scrollable_content_region.height // 2), "a screen that does not fit"
+            assert await press("j", "j") == 2, opener
+            assert await press("k") == 1, opener
+            assert await press("G") == scroll.max_scroll_y, opener
+            assert await press("g") == 0, opener
+            assert await press("ctrl+d") == scroll.scrollable_content_region.height // 2, opener
+            assert await press("ctrl+u") == 0, opener
+            assert await press("space") > 0, opener
+            await pilot.press("escape")

@@ -120,6 +120,12 @@ async def test_sync_now_in_a_library_that_is_not_a_repository_says_how_to_start(
             assert "git is not on the PATH" in _message(app)
         else:
             assert _message(app).endswith("is not a repository yet: start with `reader-tui sync init REMOTE`")
+        # the sync is over: its "syncing…" does not come back with the next list (it did,
+        # after a search, long after the sync had said how it went: found by hand)
+        await pilot.press("slash", *"graph", "enter")
+        await settle(app, pilot)
+        assert "search: graph" in str(app.screen.query_one("#status-text").render())
+        assert "syncing" not in _message(app)
 
 
 def _write_member(folder: Path, name: str, marks: dict[str, Annotation]) -> None:

@@ -60,6 +60,7 @@ def read_csv(path: Path | str, *, venue: str | None = None, year: int | None = N
     result = ImportResult(path=path)
     source = f"csv:{path.name}"
     columns: dict[str, int] = {}
+    width = 0
     last_line = 0
     try:
         for row in reader:
@@ -69,9 +70,16 @@ def read_csv(path: Path | str, *, venue: str | None = None, year: int | None = N
                 if not any(cell.strip() for cell in row):
                     continue
                 columns = _columns(row, path, line)
+                width = len(row)
                 continue
             if not any(cell.strip() for cell in row):
                 continue
+            if any(cell.strip() for cell in row[width:]):
+                # A comma left unquoted in a cell shifts every cell after it: said, not
+                # taken silently (the row still gets in, its extra cells ignored).
+                result.problems.append(ImportProblem(
+                    path, line, f"has {len(row)} cells where the header has {width}: the extra cells were"
+                    " ignored (a comma inside a cell that is not quoted?)", "warning"))
             cells = {name: row[i].strip() if i < len(row) else "" for name, i in columns.items()}
             paper = _paper(cells, path, line, source, venue, year, result.problems)
             if paper is not None:

@@ -89,12 +89,14 @@ class ImportSummary:
         return self.new + self.updated + self.merged + self.unchanged + self.skipped
 
     def __str__(self) -> str:
+        # Every count grouped as "19,630 entries read" before it is: "19,630 entries
+        # read: 19630 new" read as two different numbers.
         text = (
-            f"{self.new} new, {self.updated} updated, {self.merged} merged, "
-            f"{self.unchanged} unchanged, {self.skipped} skipped"
+            f"{self.new:,} new, {self.updated:,} updated, {self.merged:,} merged, "
+            f"{self.unchanged:,} unchanged, {self.skipped:,} skipped"
         )
         if self.warnings:
-            text += f"; {self.warnings} warning{'s' if self.warnings != 1 else ''}"
+            text += f"; {self.warnings:,} warning{'s' if self.warnings != 1 else ''}"
         # The counts above are the catalog's; what the import did to the user's own
         # annotations is said too, or a re-import of an old export would read as no change.
         done = []
@@ -107,9 +109,9 @@ class ImportSummary:
         if self.reviews is not None:
             reviews = self.reviews
             text_reviews = f"reviews of {_papers(reviews.added + reviews.updated + reviews.unchanged)}: "
-            text_reviews += f"{reviews.added} new, {reviews.updated} updated, {reviews.unchanged} unchanged"
+            text_reviews += f"{reviews.added:,} new, {reviews.updated:,} updated, {reviews.unchanged:,} unchanged"
             if reviews.moved:
-                text_reviews += f" ({reviews.moved} review{'s' if reviews.moved != 1 else ''} changed scores)"
+                text_reviews += f" ({reviews.moved:,} review{'s' if reviews.moved != 1 else ''} changed scores)"
             done.append(text_reviews)
         return f"{text}; {', '.join(done)}" if done else text
 
@@ -259,7 +261,7 @@ def merge_papers(
 
 
 def _papers(count: int) -> str:
-    return f"{count} paper{'s' if count != 1 else ''}"
+    return f"{count:,} paper{'s' if count != 1 else ''}"
 
 
 def _rekey(

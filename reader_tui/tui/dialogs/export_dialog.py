@@ -134,6 +134,7 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
         self._first_path = path if self._path_edited else default_path(self.scope, self.format, self.today)
         # The Input reports its first value as a change: it is not one the user typed.
         self._default_path_value = "" if self._path_edited else self._first_path
+        self._choices: dict[str, Any] | None = None  # `remembered()` as the dialog closed
 
     def compose(self) -> ComposeResult:
         labels = {"marked": "marked", "filter": "this list", "all": "all"}
@@ -264,7 +265,13 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
 
     def remembered(self) -> dict[str, Any]:
         """What the next export dialog starts from: the format, the destination, the
-        abstracts choice and the path if the user typed one (else the dated default)."""
+        abstracts choice and the path if the user typed one (else the dated default).
+
+        Taken as the dialog closes (`dismiss`): closed from the overwrite question, its
+        fields are gone by the time the app asks (asking them made the app exit with
+        NoMatches once "Overwrite" was confirmed)."""
+        if self._choices is not None:
+            return self._choices
         path = self.query_one("#export-path", Input).value.strip()
         return {
             "format": self.format,
@@ -272,6 +279,11 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
             "abstract": self._abstract,
             "path": path if self._path_edited and path else None,
         }
+
+    def dismiss(self, result: ExportRequest | None = None):  # type: ignore[override]
+        if result is not None and self._choices is None:
+            self._choices = self.remembered()
+        return super().dismiss(result)
 
     def action_enter(self) -> None:
         """Enter exports from every field; on a button it presses that button."""
@@ -303,6 +315,11 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
         request = self.request()
         if request.path is None:
             self.dismiss(request)
+            return
+        if not self.query_one("#export-path", Input).value.strip():
+            # (an empty path is the current folder: "/home/me: is a folder" named a path
+            # the user never typed)
+            self._show_error("type a file name, or choose the clipboard")
             return
         try:
             path = check_destination(request.path)

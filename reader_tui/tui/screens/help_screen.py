@@ -7,13 +7,14 @@ from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from ...core.paths import styles_dir
 from ..keys import SEARCH_SYNTAX, grouped, legend
+from ..widgets.key_scroll import KeyScroll
 
 HelpEntry = tuple[str, str]
 """(keys as shown, what they do), e.g. ("j / ↓", "Down")."""
@@ -70,7 +71,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="help-dialog", classes="dialog"):
             yield Static(self.title_text, classes="dialog-title", markup=False)
-            with VerticalScroll(id="help-scroll"):
+            with KeyScroll(id="help-scroll"):
                 yield Static(id="help-table")
             yield Static("escape, q or ? closes", classes="dialog-hint", markup=False)
 

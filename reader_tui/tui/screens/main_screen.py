@@ -369,7 +369,7 @@ class MainScreen(Screen):
             self.say("syncing…" if self.query_one(LibrarySync).sync_now() else "a sync is running")
 
     def on_library_sync_finished(self, message: LibrarySync.Finished) -> None:
-        self.status_bar.set_message(message.line, error=message.severity == "error")
+        self.status_bar.answer(message.line, error=message.severity == "error")
         self.notify(message.line, severity=message.severity, markup=False, timeout=8)
         for note in message.notes:
             self.notify(note, severity="warning", markup=False, timeout=10)

@@ -17,7 +17,7 @@ from rich.cells import cell_len, set_cell_size
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
@@ -27,6 +27,8 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.core.stats import DAYS, Numbers, RatingNumbers, numbers_for, rating_numbers
 from reader_tui.core.text.display import visible_controls
+
+from ..widgets.key_scroll import KeyScroll
 
 TOP_TAGS = 15
 BAR = 24
@@ -112,7 +114,7 @@ class StatsScreen(Screen[None]):
         self.ratings: list[RatingNumbers] = []
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="stats-scroll"):
+        with KeyScroll(id="stats-scroll"):
             yield Static(Content.styled("Reading progress", "bold"), id="stats-title")
             with Horizontal(id="stats-columns"):
                 yield from self._column("all", "Library")

@@ -26,6 +26,8 @@ from textual.widgets import TextArea
 from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import visible_controls
 
+from .data_input import typed_character
+
 AUTOSAVE_DELAY = 0.8
 AUTOSAVE_MAX_WAIT = 2.0
 PLACEHOLDER_WRITING = "type your notes (markdown), saved as you type; escape leaves"
@@ -163,6 +165,17 @@ class NotesEditor(TextArea):
         # One symbol per character keeps columns; tabs stay for TextArea's tab stops.
         line = visible_controls(self.document.get_line(line_index), keep_tabs=True)
         return Text(line, end="", no_wrap=True)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # TextArea drops a typed U+3000, no-break space or zero-width joiner (its
+        # `is_printable` test): insert them as the text they are.
+        char = typed_character(event)
+        if char is None or self.read_only:
+            return
+        event.stop()
+        event.prevent_default()
+        self._restart_blink()
+        self._replace_via_keyboard(char, *self.selection)
 
     async def _on_paste(self, event: events.Paste) -> None:
         # Pasted Windows text: its \r\n are line breaks, not characters to keep. (Textual

@@ -66,6 +66,8 @@ class PaperBrowser(Vertical):
         self.underneath = Underneath()
         self._keep: str | None = None
         self._keep_row: int | None = None  # the cursor's row instead, when `_keep` is None
+        self._changed_since_model: set[str] = set()
+        """Papers changed since the last "for you" model: the ones just decided."""
 
     def compose(self) -> ComposeResult:
         yield PaperList(self.library, list(self.library.papers), id="papers")
@@ -349,6 +351,8 @@ class PaperBrowser(Vertical):
 
     def _library_changed(self, ids: frozenset[str] | None) -> None:
         self.paper_list.refresh_papers(ids)
+        if ids:
+            self._changed_since_model.update(ids)
         if ids is None:
             self._check_scores()  # another process may have imported reviews
             self.refilter()  # another process imported papers: they join the list
@@ -374,12 +378,17 @@ class PaperBrowser(Vertical):
     def for_you_trained(self) -> None:
         """A new "for you" model: the list in its order, the cursor on the same paper, or,
         when that paper was just decided (it goes among the decided ones, at the end), on
-        the same row: the paper the model now ranks there, the next one to decide."""
+        the same row: the paper the model now ranks there, the next one to decide.
+
+        Only a paper decided since the last model: the first model after the sort was
+        chosen (or the app started in it) found the cursor on a paper decided long ago
+        and moved it to another paper, thousands of rows away from the one it was on."""
+        just_changed, self._changed_since_model = self._changed_since_model, set()
         if not self.order.by_model or self.underneath.more:
             return
         papers = self.paper_list
         current = papers.current_id
-        view = self.library.view(current) if current in self.library.papers else None
+        view = self.library.view(current) if current in just_changed and current in self.library.papers else None
         self.refilter()
         if view is not None and (view.status is not Status.UNREAD or view.tags):
             self._keep, self._keep_row = None, papers.cursor

@@ -6,9 +6,12 @@ hands what is typed to the detail pane rather than the list.
 
 from __future__ import annotations
 
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
+
+from .data_input import insert_typed_character
 
 
 class SearchBar(Input):
@@ -26,6 +29,10 @@ class SearchBar(Input):
         super().__init__(placeholder=self.SEARCH_HINT, **kwargs)
         self.finding = False
         """True while the bar finds in the detail pane, not the list."""
+
+    def _on_key(self, event: events.Key) -> None:
+        # An ideographic space (U+3000) separates words too: Input alone drops it.
+        insert_typed_character(self, event)
 
     def show_search(self, text: str) -> None:
         """Hold the list's search `text` (shown when there is one), as a search bar."""

@@ -77,6 +77,12 @@ class StatusBar(Horizontal):
         self._kept = message
         self.set_message(message)
 
+    def answer(self, message: str, *, error: bool = False) -> None:
+        """Put `message` in the status line in place of what `say` kept: the end of a
+        sync answers its "syncing…", which must not come back with the next list."""
+        self._kept = ""
+        self.set_message(message, error=error)
+
     def listed(self, note: str = "") -> None:
         """A new list is shown: say `note` about it, or else what `say` kept for it."""
         note, self._kept = note or self._kept, ""

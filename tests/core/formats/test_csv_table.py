@@ -66,3 +66,18 @@ def test_split_authors():
     assert split_authors("Ann Lee, Bob Ray") == ("Ann Lee", "Bob Ray")
     assert split_authors("A; B and C") == ("A", "B", "C")
     assert split_authors("Alexander Anderson") == ("Alexander Anderson",)
+
+
+def test_a_row_wider_than_the_header_is_said(tmp_path: Path):
+    """An unquoted comma in a cell shifts the cells after it: the row gets in with a
+    warning naming its line, where it got in silently (found by hand). Empty cells past
+    the header (a spreadsheet's trailing separators) are nothing to say."""
+    path = tmp_path / "shifted.csv"
+    path.write_text("title,abstract\nA title, with a comma,An abstract\nB,abs,,\n", encoding="utf-8")
+    sheet = read_csv(path)
+    assert [p.title for p in sheet.papers] == ["A title", "B"]
+    assert [str(p) for p in sheet.problems] == [
+        f"{path}:2: has 3 cells where the header has 2: the extra cells were ignored"
+        " (a comma inside a cell that is not quoted?)",
+    ]
+    assert [p.kind for p in sheet.problems] == ["warning"]

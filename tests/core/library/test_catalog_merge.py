@@ -165,3 +165,18 @@ def test_warnings_are_not_skipped_entries(tmp_path: Path) -> None:
     assert [line.split(":")[0] for line in details[:2]] == ["warning", "warning"]
     assert details[2].startswith(f"{tmp_path / 'w.bib'}:3: skipped")
     assert "'535 BCE'" in details[0] and "repeats title" in details[1]
+
+
+def test_the_summary_groups_every_count_as_the_entries_line_does() -> None:
+    """A whole conference: "19,630 entries read: 19630 new" read as two numbers (found by
+    hand importing ICLR 2026); every count is grouped now."""
+    from types import SimpleNamespace
+
+    summary = ImportSummary(new=19_630, unchanged=1_200, skipped=1_001, warnings=2_000)
+    summary.notes_added = ["p"] * 1_500
+    summary.reviews = SimpleNamespace(added=19_630, updated=0, unchanged=0, moved=1_234)
+    assert str(summary) == (
+        "19,630 new, 0 updated, 0 merged, 1,200 unchanged, 1,001 skipped; 2,000 warnings; "
+        "notes added to 1,500 papers, reviews of 19,630 papers: 19,630 new, 0 updated, 0 unchanged "
+        "(1,234 reviews changed scores)"
+    )

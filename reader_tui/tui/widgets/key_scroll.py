@@ -1,0 +1,30 @@
+"""A scrolling container that takes the app's scroll keys, as the detail pane does.
+
+Textual's VerticalScroll answers the arrows, home / end and page up / down only: in help
+(`?`) and the statistics (`S`), `j`, `k`, `g`, `G`, `space`, `ctrl+d` and `ctrl+u` did
+nothing, though they scroll everywhere else in the app (the keys follow vim and less).
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+
+
+class KeyScroll(VerticalScroll):
+    """A VerticalScroll with the detail pane's scroll keys."""
+
+    BINDINGS = [
+        Binding("up,k", "scroll_up", "Scroll up", show=False, id="scroll.up"),
+        Binding("down,j", "scroll_down", "Scroll down", show=False, id="scroll.down"),
+        Binding("home,g", "scroll_home", "Top", show=False, id="scroll.top"),
+        Binding("end,G", "scroll_end", "Bottom", show=False, id="scroll.bottom"),
+        Binding("pageup", "page_up", "Page up", show=False, id="scroll.page_up"),
+        Binding("pagedown,space", "page_down", "Page down", show=False, id="scroll.page_down"),
+        Binding("ctrl+u", "half_page(-1)", "Half page up", show=False, id="scroll.half_page_up"),
+        Binding("ctrl+d", "half_page(1)", "Half page down", show=False, id="scroll.half_page_down"),
+    ]
+
+    def action_half_page(self, direction: int) -> None:
+        step = max(1, self.scrollable_content_region.height // 2) * direction
+        self.scroll_to(y=max(0, round(self.scroll_y) + step), animate=False)
