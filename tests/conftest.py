@@ -88,6 +88,9 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.delenv("READER_TUI_DB", raising=False)
+    # Run from inside tmux, a copy would go to the developer's own paste buffer (and the
+    # message would differ): the tests of that path set TMUX themselves.
+    monkeypatch.delenv("TMUX", raising=False)
     # `reader-tui import` would leave an index-building process behind per test; the
     # tests of that background build turn it back on
     monkeypatch.setenv("READER_TUI_BACKGROUND_INDEX", "0")
