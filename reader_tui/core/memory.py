@@ -67,4 +67,42 @@ def release_free_memory() -> bool:
     return True
 
 
-__all__ = ["release_free_memory", "use_one_arena"]
+@cache
+def _malloc_free():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        malloc, free = libc.malloc, libc.free
+        if not hasattr(libc, "malloc_trim"):  # not glibc: another allocator's thresholds
+            return None
+    except (OSError, AttributeError):
+        return None
+    malloc.restype, malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+    free.restype, free.argtypes = None, [ctypes.c_void_p]
+    return malloc, free
+
+
+def reuse_blocks_up_to(size: int) -> bool:
+    """Have glibc serve freed blocks of up to `size` bytes (32 MB at most) again from its
+    heap, rather than map fresh zeroed pages for each (glibc only; True if it could).
+
+    glibc maps each block above its mmap threshold (128 KB at first) on its own and
+    unmaps it when freed, and raises the threshold to the size of such a block once one
+    is freed (mallopt(3), M_MMAP_THRESHOLD). numpy's passes over a chunk of words make
+    and drop arrays of a megabyte or so, one after another: each mapped afresh, its pages
+    faulted in and zeroed again (55,000 page faults, 0.1 s of CPU, in the abstracts of
+    19,630 papers). One block of `size` allocated and freed here raises the threshold to
+    it, untouched (no page of it is ever used)."""
+    found = _malloc_free()
+    if found is None:
+        return False
+    malloc, free = found
+    block = malloc(size)
+    if not block:
+        return False
+    free(block)
+    return True
+
+
+__all__ = ["release_free_memory", "reuse_blocks_up_to", "use_one_arena"]
