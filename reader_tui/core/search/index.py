@@ -56,7 +56,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from ..gc_pause import gc_paused
-from ..memory import release_free_memory
+from ..memory import bulk_allocations, release_free_memory
 from ..model import PaperView, Status, has_conflict
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
@@ -111,6 +111,10 @@ _NAN = float("nan")
 #: `_index_all_abstracts` for the abstracts after a titles-only build); fewer are appended
 #: one by one (no numpy to import: the TUI builds such a list in its own thread).
 BULK_MIN = 2000
+#: The largest of the arrays such a build makes and drops again and again (`word_pairs`'
+#: a megabyte or so a chunk, the layout's up to 4 MB): reused as they are freed, not
+#: mapped afresh (`memory.bulk_allocations`).
+BULK_BLOCKS = 8 << 20
 _AREA_STOPWORDS = frozenset({"and", "or", "of", "to", "for", "the", "in", "on", "other", "e", "g", "eg", "etc", "including"})
 
 
@@ -291,7 +295,8 @@ class SearchIndex(Matching):
                 return
             self._thaw()
             if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
-                self._index_all_abstracts()  # a whole list's: at once
+                with bulk_allocations(BULK_BLOCKS):
+                    self._index_all_abstracts()  # a whole list's: at once
             else:
                 post = self._post[ABSTRACT]
                 get, append = post.__getitem__, array.append
@@ -308,7 +313,7 @@ class SearchIndex(Matching):
     def _build_all(self, records: list) -> None:
         """Index a whole list at once, every field numbered in one dict and laid out flat
         by `_index_all_abstracts` (no title or meta word appended one by one)."""
-        with self._lock:
+        with self._lock, bulk_allocations(BULK_BLOCKS):
             numbers: defaultdict[str, int] = defaultdict(count().__next__)
             head = self._append(records, refresh=False, numbers=numbers)
             self._index_all_abstracts(numbers, head)
@@ -363,7 +368,7 @@ class SearchIndex(Matching):
             fields = (title, meta)
         self._post = (*fields, abstract)
         self._refresh_vocabulary(vocab, title_vocab)
-        release_free_memory()  # and the layout's
+        # (the layout's temporaries are handed back as `bulk_allocations` ends)
 
     def _abstracts(self) -> list[str | None]:
         """Every record's abstract, in ordinal order."""

@@ -47,7 +47,6 @@ from typing import Any
 
 from rapidfuzz.utils import default_process
 
-from ..memory import reuse_blocks_up_to
 from ..text.tokens import prepared
 
 #: Digits per packed word: 37**12 < 2**64 (37 letters: none, 0-9, a-z).
@@ -65,10 +64,6 @@ _MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6
 _CHUNK_BYTES = 1 << 20
 #: Papers per chunk at most: their index within the chunk takes the keys' low bits.
 _DOC_BITS = 12
-#: The arrays made per chunk (a megabyte or so each) and by the layout after it
-#: (`FlatPostings.of_runs`: up to 4 MB) are reused from the C heap below this size
-#: (`memory.reuse_blocks_up_to`), not mapped afresh one after another.
-_HEAP_BLOCKS = 8 << 20
 
 
 def _digit_table() -> bytes:
@@ -263,7 +258,6 @@ def distinct_pairs(texts: Sequence[str | None], number: Callable[[str], int], fi
     a time, grouped by word within a chunk). A text may be None or empty."""
     import numpy as np
 
-    reuse_blocks_up_to(_HEAP_BLOCKS)
     known = _Known(np, number)
     pairs = Pairs(np)
     # a slab of texts encoded by one map (its papers fit the keys' low bits), then cut
