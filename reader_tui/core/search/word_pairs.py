@@ -293,8 +293,10 @@ def _chunk_pairs(
     np: Any, chunk: list[bytes], text_starts: list[int], known: _Known
 ) -> tuple[Any, Any, Any] | None:
     """One chunk's distinct pairs (`_distinct`), or None."""
-    data = b" " + b" ".join(chunk) + b" "
-    translated = data.translate(_DIGITS) + _PAD  # (the padding: room for `_packed`'s windows)
+    # a space before each text and after the last, then the padding (room for `_packed`'s
+    # windows; zero bytes, which read as spaces): one join, one translation
+    data = b" ".join([b"", *chunk, _PAD])
+    translated = data.translate(_DIGITS)
     digits = np.frombuffer(translated, dtype=np.uint8)
     # word edges: a space (digit 0) then a letter starts a word, a letter then a space ends one
     # (compared as booleans: numpy's flatnonzero is four times faster on a boolean array
