@@ -500,13 +500,16 @@ class SearchIndex(Matching):
                     if key is None:
                         key = venue_keys[venue] = venue_key(venue)
                     venues[key].append(o)
-                status.extend([record.status for record in part])
+                # a PaperView's status, tags and notes read off its Annotation (one attribute
+                # each, not a property each)
+                annotations = [record.annotation if type(record) is PaperView else record for record in part]
+                status.extend([annotation.status for annotation in annotations])
                 self._index_reviews(first, papers)
-                for o, record in zip(ordinals, part):
-                    if record.tags:
-                        tags[o] = tag_keys(record.tags)
-                    if record.notes:
-                        notes[o] = notes_key(record.notes)
+                for o, annotation in zip(ordinals, annotations):
+                    if annotation.tags:
+                        tags[o] = tag_keys(annotation.tags)
+                    if annotation.notes:
+                        notes[o] = notes_key(annotation.notes)
             if refresh:
                 self._refresh_vocabulary()
             if numbers is None:
