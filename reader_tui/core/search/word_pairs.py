@@ -42,7 +42,8 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import add
 from typing import Any
 
 from rapidfuzz.utils import default_process
@@ -266,7 +267,7 @@ def distinct_pairs(texts: Sequence[str | None], number: Callable[[str], int], fi
     for low in range(0, len(texts), slab):
         encoded = list(map(_encoded, texts[low : low + slab]))
         # where each text starts in its chunk's bytes, a space before each: offsets[k] - offsets[a] + 1
-        offsets = list(accumulate(map(len, encoded), lambda at, size: at + size + 1, initial=0))
+        offsets = list(accumulate(map(add, map(len, encoded), repeat(1)), initial=0))  # (C-level: no lambda per text)
         a = 0
         while a < len(encoded):
             b = max(a + 1, bisect_right(offsets, offsets[a] + _CHUNK_BYTES) - 1)
