@@ -22,7 +22,7 @@ and Python only once per *distinct* word of a chunk of papers:
    2.5% of them, and words with a non-ASCII letter) are sliced out as strings and
    numbered in the caller's dict, as `tokens` would have.
 4. A word and its paper are one 64-bit key, the paper in the low bits: a word of up to
-   9 letters (90% of them) as its value, the others' values hashed into the high bits by
+   10 letters (91% of them) as its value, the others' values hashed into the high bits by
    a multiplier checked to give each of the chunk's distinct words its own hash. One numpy
    sort of each kind makes the pairs distinct and groups them by word, papers ascending
    (the short words' values come out sorted, with no sort of their own).
@@ -58,13 +58,16 @@ _STRING_WORD = _BASE**PACKED
 _NON_ASCII = 37
 _MASK64 = (1 << 64) - 1
 #: Odd multipliers tried in turn until one hashes a chunk's distinct words apart (the first
-#: nearly always does: 15,000 words in 54 bits).
+#: nearly always does: 15,000 words in 53 bits).
 _MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
                 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, 0x2545F4914F6CDD1D, 0x94D049BB133111EB)
 #: Bytes of text per chunk: bounds the 64-bit temporaries (8 bytes per byte of text).
 _CHUNK_BYTES = 1 << 20
 #: Papers per chunk at most: their index within the chunk takes the keys' low bits.
-_DOC_BITS = 12
+#: 11 bits (2,048 papers; a megabyte of abstracts is 700) leave 53 for a word's value:
+#: every word of up to 10 letters, where 12 bits left 9 (10-letter words are 6% of an
+#: abstract's; a hashed word costs a sort more).
+_DOC_BITS = 11
 
 
 def _digit_table() -> bytes:
@@ -195,7 +198,7 @@ class Pairs:
         """The pairs as runs, for `FlatPostings.of_runs`: each run's word number, its size
         and the ordinal its texts count from (its chunk's first), and every pair's text
         within its chunk (16 bits), run after run. No run has a word twice or spans more
-        than a chunk of texts (within a slab of 4,096: never two segments of 65,536)."""
+        than a chunk of texts (within a slab of 2,048: never two segments of 65,536)."""
         np = self._np
         firsts = np.repeat(np.asarray(self._chunk_firsts, dtype=np.int64), self._chunk_runs)
         return (np.frombuffer(self._run_words, dtype=np.uint32), np.frombuffer(self._run_sizes, dtype=np.uint32),
@@ -358,8 +361,8 @@ def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, A
     """The distinct (value, text) pairs, grouped by word, texts ascending: the runs' word
     numbers, the runs' sizes, and each pair's text.
 
-    A word whose value leaves the keys' low bits free (below 2**52 at 4,096 texts a chunk:
-    every word of up to 9 letters, 80% of them) and its text are one key as they are: one
+    A word whose value leaves the keys' low bits free (below 2**53 at 2,048 texts a chunk:
+    every word of up to 10 letters, 91% of them) and its text are one key as they are: one
     sort makes those pairs distinct, and their runs' words come out sorted, ready to look
     up. The others' values are hashed into the high bits (`_hashed`). Runs of the two
     kinds follow each other; a word's runs within a chunk are one either way."""
