@@ -7,6 +7,8 @@ the process stays some 15 MB larger at 20,000 papers than what it holds. glibc's
 `malloc_trim` returns the free pages in the middle of its heap too; elsewhere (macOS,
 Windows, musl) there is nothing to call and this does nothing. `use_one_arena` keeps the
 threads' allocations in one arena, so that what one thread frees another reuses.
+`bulk_allocations` keeps what a bulk build frees for the build itself to reuse, until
+it ends.
 """
 
 from __future__ import annotations

@@ -17,10 +17,10 @@ and Python only once per *distinct* word of a chunk of papers:
    `default_process(text).split()` makes (a test holds the table to `default_process`).
 3. A word of up to 12 ASCII letters and digits is numbered without a string: its digits
    read in base 37 fit in 64 bits, and the chunk's bytes read as overlapping 8-byte
-   integers give each word's value in a few numpy passes over the words (see `_packed`).
-   The others (longer words,
-   2.5% of them, and words with a non-ASCII letter) are sliced out as strings and
-   numbered in the caller's dict, as `tokens` would have.
+   integers give each word's value in a few numpy passes over the words, none over the
+   bytes (see `_packed`). The others (longer words, 2.5% of them, and words with a
+   non-ASCII letter) are sliced out as strings and numbered in the caller's dict, as
+   `tokens` would have.
 4. A word and its paper are one 64-bit key, the paper in the low bits: a word of up to
    10 letters (91% of them) as its value, the others' values hashed into the high bits by
    a multiplier checked to give each of the chunk's distinct words its own hash. One numpy
@@ -152,7 +152,7 @@ def _packed(np: Any, data: bytes, starts: Any, ends: Any) -> Any:
     first &= first_mask[lengths]
     value = _value8(np, first)
     value *= first_factor[lengths]
-    longer = np.flatnonzero(lengths > 8)  # (a quarter of the words: the others have no second window)
+    longer = np.flatnonzero(lengths > 8)  # (a fifth of the words: the others have no second window)
     if len(longer):
         lengths = lengths[longer]
         second = windows[starts[longer] + 8]
