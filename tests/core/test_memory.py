@@ -39,18 +39,18 @@ def test_the_tui_command_asks_for_one_arena_before_opening_the_library(monkeypat
 
 
 def test_bulk_allocations_keeps_freed_blocks_then_hands_them_back(monkeypatch):
-    # during the block: blocks up to the size reused from the heap and its top never
-    # trimmed; after it (even when the block raises): the trim threshold where glibc's own
-    # adjustment would put it, and what is free handed back
+    # during the block: blocks up to glibc's highest mmap threshold reused from the heap and
+    # its top never trimmed; after it (even when the block raises): the trim threshold where
+    # glibc's own adjustment ends, and what is free handed back
     from reader_tui.core import memory
 
     calls = []
     monkeypatch.setattr(memory, "_mallopt", lambda: lambda param, value: calls.append((param, value)) or 1)
     monkeypatch.setattr(memory, "release_free_memory", lambda: calls.append("release") or True)
-    with pytest.raises(KeyError), memory.bulk_allocations(8 << 20):
-        assert calls == [(memory._M_MMAP_THRESHOLD, 8 << 20), (memory._M_TRIM_THRESHOLD, memory._NO_TRIM)]
+    with pytest.raises(KeyError), memory.bulk_allocations():
+        assert calls == [(memory._M_MMAP_THRESHOLD, 32 << 20), (memory._M_TRIM_THRESHOLD, memory._NO_TRIM)]
         raise KeyError
-    assert calls[2:] == [(memory._M_TRIM_THRESHOLD, 16 << 20), "release"]
+    assert calls[2:] == [(memory._M_TRIM_THRESHOLD, 64 << 20), "release"]
     assert memory._NO_TRIM < 2**31  # mallopt takes a C int
 
 
@@ -58,7 +58,7 @@ def test_bulk_allocations_does_nothing_without_glibc(monkeypatch):
     from reader_tui.core import memory
 
     monkeypatch.setattr(memory, "_mallopt", lambda: None)
-    with memory.bulk_allocations(8 << 20):
+    with memory.bulk_allocations():
         pass
 
 
@@ -82,7 +82,7 @@ def faults():
     rounds()
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
 if sys.argv[1] == "bulk":
-    with bulk_allocations(8 << 20):
+    with bulk_allocations():
         print(faults())
 else:
     print(faults())

@@ -111,10 +111,6 @@ _NAN = float("nan")
 #: `_index_all_abstracts` for the abstracts after a titles-only build); fewer are appended
 #: one by one (no numpy to import: the TUI builds such a list in its own thread).
 BULK_MIN = 2000
-#: The largest of the arrays such a build makes and drops again and again (`word_pairs`'
-#: a megabyte or so a chunk, the layout's up to 4 MB): reused as they are freed, not
-#: mapped afresh (`memory.bulk_allocations`).
-BULK_BLOCKS = 8 << 20
 _AREA_STOPWORDS = frozenset({"and", "or", "of", "to", "for", "the", "in", "on", "other", "e", "g", "eg", "etc", "including"})
 
 
@@ -295,7 +291,7 @@ class SearchIndex(Matching):
                 return
             self._thaw()
             if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
-                with bulk_allocations(BULK_BLOCKS):
+                with bulk_allocations():
                     self._index_all_abstracts()  # a whole list's: at once
             else:
                 post = self._post[ABSTRACT]
@@ -313,7 +309,7 @@ class SearchIndex(Matching):
     def _build_all(self, records: list) -> None:
         """Index a whole list at once, every field numbered in one dict and laid out flat
         by `_index_all_abstracts` (no title or meta word appended one by one)."""
-        with self._lock, bulk_allocations(BULK_BLOCKS):
+        with self._lock, bulk_allocations():
             numbers: defaultdict[str, int] = defaultdict(count().__next__)
             head = self._append(records, refresh=False, numbers=numbers)
             self._index_all_abstracts(numbers, head)
