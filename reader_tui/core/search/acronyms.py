@@ -45,10 +45,13 @@ def _words(text: str) -> list[str]:
     return default_process(text).split() if text.isascii() else _WORD.findall(text.lower())
 
 
-def _expansion(before: str, letters: str) -> tuple[str, ...] | None:
+def _expansion(before: str, letters: str, known: dict[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...] | None:
     """The words at the end of `before` whose initials spell `letters`, or None. A
     common word may be an initial ("chain of thought": CoT) or skipped ("reinforcement
-    learning from human feedback": RLHF)."""
+    learning from human feedback": RLHF). `known` keeps the expansions found from the
+    words they were made of, for the definitions whose words are the last ones of the
+    text, one per letter (most of them): "large language models (LLMs)" is met 4,000
+    times in the cold build."""
     # The words are read from the end: a window of a dozen letters per initial nearly
     # always holds them. Only the window's first word may be cut: the whole text is read
     # when the choice reaches it (the same result, for a fraction of the regex work).
@@ -62,6 +65,16 @@ def _expansion(before: str, letters: str) -> tuple[str, ...] | None:
     if not whole and len(words) <= 1:
         whole = True
         words = _words(before)
+    if len(words) > need or (whole and len(words) == need):
+        # The last words spell the letters, their initials one for one: the walk below
+        # would choose them all and stop there (short of the window's first word, which
+        # may be cut), whatever comes before. Their expansion is known once made.
+        tail = tuple(words[-need:])
+        if "".join(next(zip(*tail))) == letters:
+            found = known.get(tail)
+            if found is None:
+                found = known[tail] = _expanded(list(tail))
+            return found
     while True:
         if not words or words[-1][0] != last:
             return None  # most parentheses: cheap to refuse
@@ -85,6 +98,12 @@ def _expansion(before: str, letters: str) -> tuple[str, ...] | None:
     if left:
         return None
     chosen.reverse()
+    return _expanded(chosen)
+
+
+def _expanded(chosen: list[str]) -> tuple[str, ...]:
+    """An expansion's words as stored: the last one singular, tokenised as the index
+    tokenises."""
     chosen[-1] = singular(chosen[-1])
     joined = " ".join(chosen)
     # lower-case ASCII letters and digits are tokens already (most definitions): the
@@ -97,6 +116,7 @@ def mine(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
     # (acronym, expansion) -> definitions seen, in the order first seen (ties go to the first)
     seen: dict[tuple[str, tuple[str, ...]], int] = {}
     get = seen.get
+    known: dict[tuple[str, ...], tuple[str, ...]] = {}
     finditer = _DEFINED.finditer
     for text in texts:
         if not text or "(" not in text:
@@ -112,7 +132,7 @@ def mine(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
             cut = space if space > hyphen else hyphen
             if before[cut + 1 : cut + 2].lower() != letters[-1]:
                 continue
-            words = _expansion(before, letters)
+            words = _expansion(before, letters, known)
             if words:
                 key = (letters, words)
                 seen[key] = get(key, 0) + 1

@@ -56,7 +56,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from ..gc_pause import gc_paused
-from ..memory import release_free_memory
+from ..memory import bulk_allocations, release_free_memory
 from ..model import PaperView, Status, has_conflict
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
@@ -291,7 +291,8 @@ class SearchIndex(Matching):
                 return
             self._thaw()
             if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
-                self._index_all_abstracts()  # a whole list's: at once
+                with bulk_allocations():
+                    self._index_all_abstracts()  # a whole list's: at once
             else:
                 post = self._post[ABSTRACT]
                 get, append = post.__getitem__, array.append
@@ -308,7 +309,7 @@ class SearchIndex(Matching):
     def _build_all(self, records: list) -> None:
         """Index a whole list at once, every field numbered in one dict and laid out flat
         by `_index_all_abstracts` (no title or meta word appended one by one)."""
-        with self._lock:
+        with self._lock, bulk_allocations():
             numbers: defaultdict[str, int] = defaultdict(count().__next__)
             head = self._append(records, refresh=False, numbers=numbers)
             self._index_all_abstracts(numbers, head)
@@ -363,7 +364,7 @@ class SearchIndex(Matching):
             fields = (title, meta)
         self._post = (*fields, abstract)
         self._refresh_vocabulary(vocab, title_vocab)
-        release_free_memory()  # and the layout's
+        # (the layout's temporaries are handed back as `bulk_allocations` ends)
 
     def _abstracts(self) -> list[str | None]:
         """Every record's abstract, in ordinal order."""
@@ -495,13 +496,16 @@ class SearchIndex(Matching):
                     if key is None:
                         key = venue_keys[venue] = venue_key(venue)
                     venues[key].append(o)
-                status.extend([record.status for record in part])
+                # a PaperView's status, tags and notes read off its Annotation (one attribute
+                # each, not a property each)
+                annotations = [record.annotation if type(record) is PaperView else record for record in part]
+                status.extend([annotation.status for annotation in annotations])
                 self._index_reviews(first, papers)
-                for o, record in zip(ordinals, part):
-                    if record.tags:
-                        tags[o] = tag_keys(record.tags)
-                    if record.notes:
-                        notes[o] = notes_key(record.notes)
+                for o, annotation in zip(ordinals, annotations):
+                    if annotation.tags:
+                        tags[o] = tag_keys(annotation.tags)
+                    if annotation.notes:
+                        notes[o] = notes_key(annotation.notes)
             if refresh:
                 self._refresh_vocabulary()
             if numbers is None:

@@ -16,12 +16,13 @@ and Python only once per *distinct* word of a chunk of papers:
    non-ASCII character. A word is a run of non-zero digits: exactly the words that
    `default_process(text).split()` makes (a test holds the table to `default_process`).
 3. A word of up to 12 ASCII letters and digits is numbered without a string: its digits
-   read in base 37 fit in 64 bits, and a cumulative sum over the chunk's digits gives
-   each word's value in a few numpy passes (see `_packed`). The others (longer words,
-   2.5% of them, and words with a non-ASCII letter) are sliced out as strings and
-   numbered in the caller's dict, as `tokens` would have.
+   read in base 37 fit in 64 bits, and the chunk's bytes read as overlapping 8-byte
+   integers give each word's value in a few numpy passes over the words, none over the
+   bytes (see `_packed`). The others (longer words, 2.5% of them, and words with a
+   non-ASCII letter) are sliced out as strings and numbered in the caller's dict, as
+   `tokens` would have.
 4. A word and its paper are one 64-bit key, the paper in the low bits: a word of up to
-   9 letters (90% of them) as its value, the others' values hashed into the high bits by
+   10 letters (91% of them) as its value, the others' values hashed into the high bits by
    a multiplier checked to give each of the chunk's distinct words its own hash. One numpy
    sort of each kind makes the pairs distinct and groups them by word, papers ascending
    (the short words' values come out sorted, with no sort of their own).
@@ -41,7 +42,8 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import add
 from typing import Any
 
 from rapidfuzz.utils import default_process
@@ -56,13 +58,16 @@ _STRING_WORD = _BASE**PACKED
 _NON_ASCII = 37
 _MASK64 = (1 << 64) - 1
 #: Odd multipliers tried in turn until one hashes a chunk's distinct words apart (the first
-#: nearly always does: 15,000 words in 54 bits).
+#: nearly always does: 15,000 words in 53 bits).
 _MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
                 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, 0x2545F4914F6CDD1D, 0x94D049BB133111EB)
 #: Bytes of text per chunk: bounds the 64-bit temporaries (8 bytes per byte of text).
 _CHUNK_BYTES = 1 << 20
 #: Papers per chunk at most: their index within the chunk takes the keys' low bits.
-_DOC_BITS = 12
+#: 11 bits (2,048 papers; a megabyte of abstracts is 700) leave 53 for a word's value:
+#: every word of up to 10 letters, where 12 bits left 9 (10-letter words are 6% of an
+#: abstract's; a hashed word costs a sort more).
+_DOC_BITS = 11
 
 
 def _digit_table() -> bytes:
@@ -82,45 +87,79 @@ _DIGITS = _digit_table()
 _LETTERS = b" 0123456789abcdefghijklmnopqrstuvwxyz"
 
 
-class _Powers:
-    """37**m modulo 2**64 for m up to a bound, grown on demand (to the bound: a chunk's
-    table is 8 MB)."""
-
-    def __init__(self, np: Any) -> None:
-        self.np = np
-        self.up = np.ones(1, dtype=np.uint64)
-
-    def upto(self, bound: int) -> Any:
-        """37**m for m = 0 .. at least `bound`."""
-        np = self.np
-        if len(self.up) <= bound:
-            # one running product (unsigned products wrap modulo 2**64: exact ring
-            # arithmetic); 5 ms for a 1 MB chunk's table, where doubling it took 40
-            size = bound + 1 + bound // 8  # room for the next, slightly longer chunks
-            up = np.empty(size, dtype=np.uint64)
-            up[0] = 1
-            np.cumprod(np.full(size - 1, _BASE, dtype=np.uint64), out=up[1:])
-            self.up = up
-        return self.up
+def _tables(np: Any) -> tuple[Any, Any, Any, Any]:
+    """Per word length L (0 to `PACKED`), what `_packed` needs: the masks keeping the
+    word's bytes of its first and second 8-byte windows (min(L, 8) and L - 8 bytes), and
+    the factors that turn each window's 8-digit value into the word's value (the first's
+    times 37**(L - 8) past 8 digits, each divided by 37**(8 - its digits): exact, by the
+    inverse of 37**k modulo 2**64, the value being a multiple)."""
+    inverse = [pow(_BASE, -k, 1 << 64) for k in range(9)]
+    first_mask, second_mask, first_factor, second_factor = [], [], [], []
+    for length in range(PACKED + 1):
+        first, second = min(length, 8), max(length - 8, 0)
+        first_mask.append((1 << (8 * first)) - 1)
+        second_mask.append((1 << (8 * second)) - 1)
+        first_factor.append(inverse[8 - first] * _BASE**second & _MASK64)
+        second_factor.append(inverse[8 - second])
+    return tuple(np.array(t, dtype=np.uint64) for t in (first_mask, second_mask, first_factor, second_factor))
 
 
-def _packed(np: Any, digits: Any, starts: Any, ends: Any, powers: _Powers) -> Any:
-    """Each word's digits read as a base-37 number (words of up to `PACKED` digits).
+#: `_tables`, made with numpy when first needed
+_TABLES: tuple[Any, Any, Any, Any] | None = None
+#: Zero bytes after a chunk's digits: room for the 8-byte windows read from a word's start + 8.
+_PAD = bytes(16)
 
-    With T[i] = sum of digits[j] * 37**(n - j) for j < i (modulo 2**64, which keeps
-    sums and products exact), T[e] - T[s] = 37**(n - e + 1) * value(word s..e): one
-    cumulative sum over the chunk gives every word's value. Times 37**(e - 1), that is
-    37**n * value, and 37 being odd, 37**n has an inverse modulo 2**64 to take off."""
-    n = len(digits)
-    up = powers.upto(n)
-    total = np.empty(n + 1, dtype=np.uint64)  # one array, filled in place: less memory to touch
-    total[0] = 0
-    running = total[1:]
-    np.multiply(digits, up[n:0:-1], out=running)  # digit j times 37**(n - j)
-    np.cumsum(running, out=running)
-    value = total[ends] - total[starts]
-    value *= up[ends - 1]
-    value *= np.uint64(pow(_BASE, -n, 1 << 64))
+
+def _value8(np: Any, x: Any) -> Any:
+    """Each item's 8 bytes (little-endian: the first digit lowest) read as a base-37
+    number of 8 digits, the first digit highest: pairs of digits, then pairs of those,
+    then the two halves, combined within the 64 bits (SWAR), a few numpy passes in all."""
+    pairs = np.bitwise_and(x, np.uint64(0x00FF00FF00FF00FF))
+    pairs *= np.uint64(_BASE)
+    x >>= np.uint64(8)
+    x &= np.uint64(0x00FF00FF00FF00FF)
+    pairs += x  # 16-bit lanes: digit 2i * 37 + digit 2i + 1
+    quads = np.bitwise_and(pairs, np.uint64(0x0000FFFF0000FFFF))
+    quads *= np.uint64(_BASE**2)
+    pairs >>= np.uint64(16)
+    pairs &= np.uint64(0x0000FFFF0000FFFF)
+    quads += pairs  # 32-bit lanes: four digits each
+    value = np.bitwise_and(quads, np.uint64(0xFFFFFFFF))
+    value *= np.uint64(_BASE**4)
+    quads >>= np.uint64(32)
+    value += quads
+    return value
+
+
+def _packed(np: Any, data: bytes, starts: Any, ends: Any) -> Any:
+    """Each word's digits read as a base-37 number (words of up to `PACKED` digits; a
+    longer word gets some value, which the caller replaces).
+
+    `data` is the chunk's digits, one byte each, followed by `_PAD`. Read as overlapping
+    8-byte integers (a view with a stride of one byte, no copy), a word's first 8 digits
+    are the integer at its start and the next ones the integer 8 bytes on: each masked
+    to the word's length and read in base 37 (`_value8`), then put together by its
+    length's factors (`_tables`). A few passes over the words, none over the chunk's bytes.
+    """
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = _tables(np)
+    first_mask, second_mask, first_factor, second_factor = _TABLES
+    windows = np.ndarray(shape=(len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
+    lengths = ends - starts
+    np.minimum(lengths, PACKED, out=lengths)
+    first = windows[starts]
+    first &= first_mask[lengths]
+    value = _value8(np, first)
+    value *= first_factor[lengths]
+    longer = np.flatnonzero(lengths > 8)  # (a fifth of the words: the others have no second window)
+    if len(longer):
+        lengths = lengths[longer]
+        second = windows[starts[longer] + 8]
+        second &= second_mask[lengths]
+        rest = _value8(np, second)
+        rest *= second_factor[lengths]
+        value[longer] += rest
     return value
 
 
@@ -159,7 +198,7 @@ class Pairs:
         """The pairs as runs, for `FlatPostings.of_runs`: each run's word number, its size
         and the ordinal its texts count from (its chunk's first), and every pair's text
         within its chunk (16 bits), run after run. No run has a word twice or spans more
-        than a chunk of texts (within a slab of 4,096: never two segments of 65,536)."""
+        than a chunk of texts (within a slab of 2,048: never two segments of 65,536)."""
         np = self._np
         firsts = np.repeat(np.asarray(self._chunk_firsts, dtype=np.int64), self._chunk_runs)
         return (np.frombuffer(self._run_words, dtype=np.uint32), np.frombuffer(self._run_sizes, dtype=np.uint32),
@@ -223,7 +262,6 @@ def distinct_pairs(texts: Sequence[str | None], number: Callable[[str], int], fi
     a time, grouped by word within a chunk). A text may be None or empty."""
     import numpy as np
 
-    powers = _Powers(np)
     known = _Known(np, number)
     pairs = Pairs(np)
     # a slab of texts encoded by one map (its papers fit the keys' low bits), then cut
@@ -232,11 +270,11 @@ def distinct_pairs(texts: Sequence[str | None], number: Callable[[str], int], fi
     for low in range(0, len(texts), slab):
         encoded = list(map(_encoded, texts[low : low + slab]))
         # where each text starts in its chunk's bytes, a space before each: offsets[k] - offsets[a] + 1
-        offsets = list(accumulate(map(len, encoded), lambda at, size: at + size + 1, initial=0))
+        offsets = list(accumulate(map(add, map(len, encoded), repeat(1)), initial=0))  # (C-level: no lambda per text)
         a = 0
         while a < len(encoded):
             b = max(a + 1, bisect_right(offsets, offsets[a] + _CHUNK_BYTES) - 1)
-            found = _chunk_pairs(np, encoded[a:b], [at - offsets[a] + 1 for at in offsets[a:b]], known, powers)
+            found = _chunk_pairs(np, encoded[a:b], [at - offsets[a] + 1 for at in offsets[a:b]], known)
             if found is not None:
                 pairs._add(*found, first + low + a)
             a = b
@@ -256,11 +294,14 @@ def _encoded(text: str | None) -> bytes:
 
 
 def _chunk_pairs(
-    np: Any, chunk: list[bytes], text_starts: list[int], known: _Known, powers: _Powers
+    np: Any, chunk: list[bytes], text_starts: list[int], known: _Known
 ) -> tuple[Any, Any, Any] | None:
     """One chunk's distinct pairs (`_distinct`), or None."""
-    data = b" " + b" ".join(chunk) + b" "
-    digits = np.frombuffer(data.translate(_DIGITS), dtype=np.uint8)
+    # a space before each text and after the last, then the padding (room for `_packed`'s
+    # windows; zero bytes, which read as spaces): one join, one translation
+    data = b" ".join([b"", *chunk, _PAD])
+    translated = data.translate(_DIGITS)
+    digits = np.frombuffer(translated, dtype=np.uint8)
     # word edges: a space (digit 0) then a letter starts a word, a letter then a space ends one
     # (compared as booleans: numpy's flatnonzero is four times faster on a boolean array
     # than on np.diff's int8 one, 1 against 4 ms a chunk)
@@ -287,8 +328,8 @@ def _chunk_pairs(
     # words are some 600 distinct ones)
     halves = np.flatnonzero(plain & (lengths <= 2 * PACKED))
     middle = starts[halves] + PACKED
-    found = _packed(np, digits, np.concatenate((starts, starts[halves], middle)),
-                    np.concatenate((ends, middle, ends[halves])), powers)
+    found = _packed(np, translated, np.concatenate((starts, starts[halves], middle)),
+                    np.concatenate((ends, middle, ends[halves])))
     values = found[: len(starts)]
     if len(halves):
         first, second = found[len(starts) : len(starts) + len(halves)], found[len(starts) + len(halves) :]
@@ -320,8 +361,8 @@ def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, A
     """The distinct (value, text) pairs, grouped by word, texts ascending: the runs' word
     numbers, the runs' sizes, and each pair's text.
 
-    A word whose value leaves the keys' low bits free (below 2**52 at 4,096 texts a chunk:
-    every word of up to 9 letters, 80% of them) and its text are one key as they are: one
+    A word whose value leaves the keys' low bits free (below 2**53 at 2,048 texts a chunk:
+    every word of up to 10 letters, 91% of them) and its text are one key as they are: one
     sort makes those pairs distinct, and their runs' words come out sorted, ready to look
     up. The others' values are hashed into the high bits (`_hashed`). Runs of the two
     kinds follow each other; a word's runs within a chunk are one either way."""

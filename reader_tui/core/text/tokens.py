@@ -90,6 +90,8 @@ def tokens(text: str) -> list[str]:
     field of a list at once into the same words: `prepared`, then rapidfuzz's
     `default_process`, then split at spaces.)
     """
+    if text.isascii() and "\\" not in text and "{" not in text:
+        return _default_process(text).split()  # what `prepared` leaves as it is (most titles): no call
     return _default_process(prepared(text)).split()
 
 

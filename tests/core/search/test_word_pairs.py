@@ -140,3 +140,24 @@ def test_the_word_braces_pattern_reads_as_before(text):
     from reader_tui.core.text import tokens as T
 
     assert T._WORD_BRACES.sub(r"\1", text) == re.sub(r"\{+(\w*)\}+", r"\1", text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(1, 37), min_size=1, max_size=30), max_size=40), st.integers(0, 9))
+def test_packed_words_are_their_digits_in_base_37(words, gap):
+    # `_packed` reads a word's value from two 8-byte windows at its start: the value
+    # of its digits in base 37, first digit highest, for each length up to PACKED (a
+    # longer word gets some value, replaced by its caller), whatever follows the word
+    import numpy as np
+
+    data, starts, ends = bytearray(b"\0"), [], []
+    for digits in words:
+        starts.append(len(data))
+        data += bytes(digits)
+        ends.append(len(data))
+        data += b"\0" * (1 + gap) + bytes([37]) * gap  # a separator, then bytes to mask off
+    found = word_pairs._packed(np, bytes(data) + word_pairs._PAD, np.array(starts, dtype=np.int64),
+                               np.array(ends, dtype=np.int64))
+    for digits, value in zip(words, found.tolist()):
+        if len(digits) <= word_pairs.PACKED:
+            assert value == sum(d * 37**k for k, d in enumerate(reversed(digits)))
