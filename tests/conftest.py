@@ -94,3 +94,18 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     # `reader-tui import` would leave an index-building process behind per test; the
     # tests of that background build turn it back on
     monkeypatch.setenv("READER_TUI_BACKGROUND_INDEX", "0")
+    # git, run by the sync tests (and by git itself for the merge driver), reads no system
+    # configuration and does no automatic housekeeping: `gc --auto` after every sync and
+    # `maintenance run --auto` after every fetch were a quarter of the git processes of the
+    # sync tests, and never what a test was about (test_sync_state.py tests the packing,
+    # with these taken away). Given as command-line configuration, which a repository's
+    # own settings do not override.
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for n, (key, value) in enumerate(QUIET_GIT):
+        monkeypatch.setenv(f"GIT_CONFIG_KEY_{n}", key)
+        monkeypatch.setenv(f"GIT_CONFIG_VALUE_{n}", value)
+    monkeypatch.setenv("GIT_CONFIG_COUNT", str(len(QUIET_GIT)))
+
+
+#: git configuration every test runs with (see `_isolated_home`)
+QUIET_GIT = (("gc.auto", "0"), ("maintenance.auto", "false"))

@@ -63,6 +63,7 @@ def test_changes_waiting_are_those_made_since_the_last_commit(tmp_path: Path, mo
 
 def test_sync_packs_the_repository_as_git_gc_auto_would(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+    monkeypatch.delenv("GIT_CONFIG_COUNT")  # housekeeping as git does it (tests/conftest.py turns it off)
     monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
     folder = tmp_path / "lib"
     library = Library.open(folder)
