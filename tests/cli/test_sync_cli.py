@@ -177,26 +177,10 @@ def test_a_rejected_push_fetches_and_merges_again(two, reader_tui, monkeypatch: 
         assert show(reader_tui, folder, p["Deep"])["tags"] == ["from-b"]
 
 
-def test_a_repository_left_in_the_middle_of_a_merge_is_undone_and_synced(two, reader_tui) -> None:
-    a, b, _ = two
-    p = ids(reader_tui, a)
-    reader_tui("--db", str(a), "--no-seed", "status", "read", p["Adam:"])
-    reader_tui("--db", str(a), "--no-seed", "sync")
-    reader_tui("--db", str(b), "--no-seed", "status", "skipped", p["Deep"])
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
-    subprocess.run(["git", "add", "-A"], cwd=b, check=True, env=env)
-    subprocess.run(["git", "commit", "-qm", "b"], cwd=b, check=True, env=env)
-    subprocess.run(["git", "fetch", "-q"], cwd=b, check=True, env=env)
-    subprocess.run(["git", "merge", "--no-commit", "--no-ff", "-q", "@{u}"], cwd=b, env=env, capture_output=True)
-    assert (b / ".git" / "MERGE_HEAD").exists()
-    out, _ = reader_tui("--db", str(b), "--no-seed", "sync")
-    assert "merge left unfinished" in out and "pushed" in out
-    assert show(reader_tui, b, p["Adam:"])["status"] == "read" and show(reader_tui, b, p["Deep"])["status"] == "skipped"
-
-
-def _killed_mid_merge(two, reader_tui) -> tuple[Path, dict[str, str]]:
-    """B as a sync killed inside `git merge` leaves it: its work committed, A's change half
-    merged (MERGE_HEAD, the index and the files hold the merge), the mark of a merge cut short."""
+def _mid_merge(two, reader_tui, *, killed: bool) -> tuple[Path, dict[str, str]]:
+    """B in the middle of a merge: its work committed, A's change half merged (MERGE_HEAD,
+    the index and the files hold the merge); `killed` adds the mark a sync killed inside
+    `git merge` leaves."""
     a, b, _ = two
     p = ids(reader_tui, a)
     reader_tui("--db", str(a), "--no-seed", "tag", p["Adam:"], "+from-a 🧪")
@@ -207,13 +191,21 @@ def _killed_mid_merge(two, reader_tui) -> tuple[Path, dict[str, str]]:
     subprocess.run(["git", "commit", "-qm", "b"], cwd=b, check=True, env=env)
     subprocess.run(["git", "fetch", "-q"], cwd=b, check=True, env=env)
     subprocess.run(["git", "merge", "--no-commit", "--no-ff", "-q", "@{u}"], cwd=b, env=env, capture_output=True)
-    (b / ".git" / MERGING_FILE).touch()
+    if killed:
+        (b / ".git" / MERGING_FILE).touch()
     assert (b / ".git" / "MERGE_HEAD").exists()
     return b, p
 
 
+def test_a_repository_left_in_the_middle_of_a_merge_is_undone_and_synced(two, reader_tui) -> None:
+    b, p = _mid_merge(two, reader_tui, killed=False)
+    out, _ = reader_tui("--db", str(b), "--no-seed", "sync")
+    assert "merge left unfinished" in out and "pushed" in out
+    assert show(reader_tui, b, p["Adam:"])["tags"] == ["from-a 🧪"] and show(reader_tui, b, p["Deep"])["status"] == "skipped"
+
+
 def test_a_merge_killed_then_written_to_is_undone_keeping_the_later_change(two, reader_tui) -> None:
-    b, p = _killed_mid_merge(two, reader_tui)
+    b, p = _mid_merge(two, reader_tui, killed=True)
     # The library is opened (its files restored as committed) and changed before the next
     # sync: git then refuses `merge --abort` ("not uptodate"), which used to leave the merge
     # in place and fail every sync after it.
@@ -227,7 +219,7 @@ def test_a_merge_killed_then_written_to_is_undone_keeping_the_later_change(two, 
 
 
 def test_a_merge_killed_while_it_wrote_a_file_is_restored_and_merged_by_the_next_sync(two, reader_tui) -> None:
-    b, p = _killed_mid_merge(two, reader_tui)
+    b, p = _mid_merge(two, reader_tui, killed=True)
     (b / "annotations.json").write_bytes(b'{"_default": {"1": {"id"')  # cut off mid-write
     out, _ = reader_tui("--db", str(b), "--no-seed", "sync")  # nothing opened the library between
     assert "annotations.json: cut off by a sync stopped while it merged; restored as last committed" in out
