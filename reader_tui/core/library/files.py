@@ -349,9 +349,9 @@ class StoreFiles:
                 newest = existing[0]
                 if newest.read_bytes() == current:
                     return None
-                if time.time() - newest.stat().st_mtime < min_age_s:
+                if time.time() - backup_time(newest) < min_age_s:
                     return None
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+            stamp = datetime.now(UTC).strftime(BACKUP_STAMP)
             target = self.folder / BACKUP_DIR / f"annotations-{stamp}.json"
             write_file_atomically(target, current)
             for old in list_backups(self.folder)[BACKUPS_KEPT:]:
@@ -399,6 +399,20 @@ def list_backups(folder: Path) -> list[Path]:
     if not backups.is_dir():
         return []
     return sorted(backups.glob("annotations-*.json"), reverse=True)
+
+
+BACKUP_STAMP = "%Y%m%dT%H%M%S%fZ"  # in a backup's name: annotations-STAMP.json, UTC
+
+
+def backup_time(backup: Path) -> float:
+    """When `backup` was taken (a POSIX timestamp), as its name says: a copied or restored
+    library's files all carry the copy's modification time. The modification time when
+    the name holds no stamp."""
+    try:
+        stamp = backup.stem.removeprefix("annotations-")
+        return datetime.strptime(stamp, BACKUP_STAMP).replace(tzinfo=UTC).timestamp()
+    except ValueError:
+        return backup.stat().st_mtime
 
 
 def new_tables(kind: str) -> Tables:

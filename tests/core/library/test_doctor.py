@@ -266,3 +266,20 @@ def test_salvage_reads_whole_documents_only_and_never_raises() -> None:
         salvage_annotations(raw[:cut] + noise + raw[cut:])
 
     never_raises()
+
+
+def test_a_backups_age_is_read_from_its_name_not_from_when_the_library_was_copied(db: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from reader_tui.core.library.doctor import plan_annotations_restore, plan_lines
+    from reader_tui.core.library.files import BACKUP_STAMP
+
+    # A backup taken three days ago, in a library copied just now (every file's
+    # modification time is the copy's): doctor says three days, not a few seconds.
+    backup = list_backups(db)[0]
+    taken = datetime.now(UTC) - timedelta(days=3)
+    backup.rename(backup.with_name(f"annotations-{taken.strftime(BACKUP_STAMP)}.json"))
+    (db / ANNOTATIONS_FILE).write_bytes(b"{ damaged")
+    plan = plan_annotations_restore(db)
+    assert plan is not None and abs(plan.backup_age_s - 3 * 86400) < 60
+    assert any("taken 3.0 days ago" in line for line in plan_lines(plan))

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...atomic_storage import read_json_file
 from ...model import Annotation
-from ..files import ANNOTATIONS_TABLE, SETTINGS_TABLE
+from ..files import ANNOTATIONS_TABLE, SETTINGS_TABLE, backup_time
 from .check import DoctorReport, check_store
 from .salvage import salvage_annotations
 
@@ -71,7 +71,7 @@ def plan_annotations_restore(folder: Path, report: DoctorReport | None = None) -
             r["paper_id"]: Annotation.from_dict(r) for r in data.get(ANNOTATIONS_TABLE, {}).values()
         }
         settings = dict(data.get(SETTINGS_TABLE, {}).get("1", {}))
-        age = max(0.0, time.time() - backup.stat().st_mtime)
+        age = max(0.0, time.time() - backup_time(backup))
     merged = dict(from_backup)
     named: set[str] = set()
     if salvage is not None:
