@@ -19,6 +19,7 @@ from textual.theme import Theme
 from reader_tui.core.library.library import Library
 from reader_tui.core.paths import styles_dir
 from reader_tui.core.text.display import sanitize
+from reader_tui.tui import paste_input
 from reader_tui.tui.auto_exports import AutoExports
 from reader_tui.tui.commands import ReaderCommands
 from reader_tui.tui.messages import LibraryChanged
@@ -257,6 +258,7 @@ def run_app(library: Library) -> int:
     # The catalog and its Papers live as long as the app: move them out of the collector's
     # sight, so its full collections (every few thousand allocations) stop walking them.
     gc.freeze()
+    paste_input.install()  # a pasted ESC stays text, not keys (Textual's parser, see there)
     app = create_app(library)
     try:
         app.run()
