@@ -11,19 +11,26 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 
 
+def scroll_bindings(group: str) -> list[Binding]:
+    """The app's scroll keys for a scrolling view whose binding ids start with `group`
+    (the detail pane's, the reviews view's, help's and the statistics'): one list, so
+    the keys are the same wherever text scrolls, each view's ids its own for keymaps."""
+    return [
+        Binding("up,k", "scroll_up", "Scroll up", show=False, id=f"{group}.up"),
+        Binding("down,j", "scroll_down", "Scroll down", show=False, id=f"{group}.down"),
+        Binding("home,g", "scroll_home", "Top", show=False, id=f"{group}.top"),
+        Binding("end,G", "scroll_end", "Bottom", show=False, id=f"{group}.bottom"),
+        Binding("pageup", "page_up", "Page up", show=False, id=f"{group}.page_up"),
+        Binding("pagedown,space", "page_down", "Page down", show=False, id=f"{group}.page_down"),
+        Binding("ctrl+u", "half_page(-1)", "Half page up", show=False, id=f"{group}.half_page_up"),
+        Binding("ctrl+d", "half_page(1)", "Half page down", show=False, id=f"{group}.half_page_down"),
+    ]
+
+
 class KeyScroll(VerticalScroll):
     """A VerticalScroll with the detail pane's scroll keys."""
 
-    BINDINGS = [
-        Binding("up,k", "scroll_up", "Scroll up", show=False, id="scroll.up"),
-        Binding("down,j", "scroll_down", "Scroll down", show=False, id="scroll.down"),
-        Binding("home,g", "scroll_home", "Top", show=False, id="scroll.top"),
-        Binding("end,G", "scroll_end", "Bottom", show=False, id="scroll.bottom"),
-        Binding("pageup", "page_up", "Page up", show=False, id="scroll.page_up"),
-        Binding("pagedown,space", "page_down", "Page down", show=False, id="scroll.page_down"),
-        Binding("ctrl+u", "half_page(-1)", "Half page up", show=False, id="scroll.half_page_up"),
-        Binding("ctrl+d", "half_page(1)", "Half page down", show=False, id="scroll.half_page_down"),
-    ]
+    BINDINGS = scroll_bindings("scroll")
 
     def action_half_page(self, direction: int) -> None:
         step = max(1, self.scrollable_content_region.height // 2) * direction

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from textual.binding import Binding
 from textual.content import Content
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -21,6 +20,7 @@ from reader_tui.core.reviews import scores_line
 from reader_tui.core.text.display import names_line, one_line, styled_segments, visible_controls
 from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.core.text.venues import venue_line
+from reader_tui.tui.widgets.key_scroll import scroll_bindings
 
 #: core.text chunk style -> Content style (theme variables only).
 SEGMENT_STYLES = {
@@ -44,16 +44,7 @@ class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
 
     # Its own keys only (inherit_bindings=False): the text never scrolls sideways, and the
     # inherited left / right would take triage's back / next (b, left; l, right).
-    BINDINGS = [
-        Binding("up,k", "scroll_up", "Scroll up", show=False, id="detail.up"),
-        Binding("down,j", "scroll_down", "Scroll down", show=False, id="detail.down"),
-        Binding("home,g", "scroll_home", "Top", show=False, id="detail.top"),
-        Binding("end,G", "scroll_end", "Bottom", show=False, id="detail.bottom"),
-        Binding("pageup", "page_up", "Page up", show=False, id="detail.page_up"),
-        Binding("pagedown,space", "page_down", "Page down", show=False, id="detail.page_down"),
-        Binding("ctrl+u", "half_page(-1)", "Half page up", show=False, id="detail.half_page_up"),
-        Binding("ctrl+d", "half_page(1)", "Half page down", show=False, id="detail.half_page_down"),
-    ]
+    BINDINGS = scroll_bindings("detail")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

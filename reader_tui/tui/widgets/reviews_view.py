@@ -25,7 +25,6 @@ from typing import NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
-from textual.binding import Binding
 from textual.content import Content
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -36,6 +35,7 @@ from textual.style import Style as VisualStyle
 from textual.visual import Visual
 
 from reader_tui.core.reviews import Note
+from reader_tui.tui.widgets.key_scroll import scroll_bindings
 from reader_tui.tui.widgets.reviews_text import Block, Thread, note_lines, search_words, wrap_rows
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
@@ -71,16 +71,7 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
     a sixth of `R` (its 40 lines rendered through Rich, one more region for the
     compositor to cut each line at)."""
 
-    BINDINGS = [
-        Binding("up,k", "scroll_up", "Scroll up", show=False, id="reviews.up"),
-        Binding("down,j", "scroll_down", "Scroll down", show=False, id="reviews.down"),
-        Binding("home,g", "scroll_home", "Top", show=False, id="reviews.top"),
-        Binding("end,G", "scroll_end", "Bottom", show=False, id="reviews.bottom"),
-        Binding("pageup", "page_up", "Page up", show=False, id="reviews.page_up"),
-        Binding("pagedown,space", "page_down", "Page down", show=False, id="reviews.page_down"),
-        Binding("ctrl+u", "half_page(-1)", "Half page up", show=False, id="reviews.half_page_up"),
-        Binding("ctrl+d", "half_page(1)", "Half page down", show=False, id="reviews.half_page_down"),
-    ]
+    BINDINGS = scroll_bindings("reviews")
 
     class Moved(Message):
         """The review at the top of the view changed (`index`, 0-based; -1: above the first)."""
