@@ -50,14 +50,13 @@ def cmd_export(args: argparse.Namespace) -> int:
                           f" venues{' or abstracts' if mode == 'ascii' else ''} (--unicode keeps them)")
     # Said once the export is out: a file that exists, a missing folder or no clipboard
     # is then the only line, not losses from an export that was never written.
+    done = None
     if args.clipboard:
         try:
             copy_to_system_clipboard(text)
         except ClipboardUnavailable as error:
             raise UserError(str(error)) from None
-        for line in losses:
-            print_error(line)
-        print_error(f"copied {counted(len(views), 'paper')} to the clipboard")
+        done = f"copied {counted(len(views), 'paper')} to the clipboard"
     elif args.output:
         try:
             write_export(text, Path(args.output), force=args.force)
@@ -66,13 +65,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ExportError as error:
             raise UserError(str(error)) from None
         # Only now, when the bytes are written (a FIFO's reader has them): true.
-        for line in losses:
-            print_error(line)
-        print_error(f"wrote {counted(len(views), 'paper')} to {args.output}")
+        done = f"wrote {counted(len(views), 'paper')} to {args.output}"
     else:
         sys.stdout.write(text)
-        for line in losses:
-            print_error(line)
+    for line in losses:
+        print_error(line)
+    if done:
+        print_error(done)
     if args.format != "markdown":
         _keep_citekeys(library, [v.id for v in views])
     return EXIT_OK
