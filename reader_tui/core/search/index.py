@@ -261,8 +261,7 @@ class SearchIndex(Matching):
         out flat with numpy (`FlatPostings.of_runs` for the abstracts and meta fields,
         whose pairs come as runs; `of_pairs` for the titles), no pair appended. Titles are
         still tokenised one by one (the re-rank keeps each title's words), their words
-        numbered in one pass. With
-        `abstracts=False` the abstracts are left to
+        numbered in one pass. With `abstracts=False` the abstracts are left to
         `index_abstracts()`, which an app can run in a worker right after start-up; a
         search that needs abstracts before that runs it first.
         """
@@ -431,6 +430,8 @@ class SearchIndex(Matching):
         consume = deque(maxlen=0).extend
         append = array.append
         if numbers is not None:
+            import numpy as np  # (a whole list's build only: word_pairs needs it next)
+
             number = numbers.__getitem__
             title_pairs, title_sizes, metas = array("I"), array("I"), []
         with self._lock:
@@ -471,8 +472,6 @@ class SearchIndex(Matching):
                         if meta:
                             consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
                 else:
-                    import numpy as np  # (a whole list's build only: word_pairs needs it next)
-
                     # every title word numbered in one C-level pass, in order (the first-seen order
                     # the infix search goes by), then each paper's distinct numbers by one sort of
                     # (paper, number) keys: their order within a paper does not matter to the layout
