@@ -61,12 +61,16 @@ def store_cache_path(store_folder: Path, kind: str, suffix: str) -> Path:
     """Where a derived index of the store in `store_folder` is cached: one file per store
     and `kind`, under the user cache folder (READER_TUI_CACHE overrides it, for tests and
     sandboxes). Deleting it is always safe: it is rebuilt."""
+    key = hashlib.blake2b(str(Path(store_folder).resolve()).encode(), digest_size=8).hexdigest()
+    return app_cache_path(kind) / f"{key}{suffix}"
+
+
+def app_cache_path(name: str) -> Path:
+    """`name` in the user cache folder (READER_TUI_CACHE overrides it, for tests and
+    sandboxes)."""
     override = os.environ.get(CACHE_ENV, "").strip()
     if override:
-        base = Path(override).expanduser()
-    else:
-        from platformdirs import user_cache_path
+        return Path(override).expanduser() / name
+    from platformdirs import user_cache_path
 
-        base = user_cache_path(APP_NAME, appauthor=False)
-    key = hashlib.blake2b(str(Path(store_folder).resolve()).encode(), digest_size=8).hexdigest()
-    return base / kind / f"{key}{suffix}"
+    return user_cache_path(APP_NAME, appauthor=False) / name

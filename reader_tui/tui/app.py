@@ -19,7 +19,7 @@ from textual.theme import Theme
 from reader_tui.core.library.library import Library
 from reader_tui.core.paths import styles_dir
 from reader_tui.core.text.display import sanitize
-from reader_tui.tui import paste_input
+from reader_tui.tui import css_cache, paste_input
 from reader_tui.tui.auto_exports import AutoExports
 from reader_tui.tui.commands import ReaderCommands
 from reader_tui.tui.messages import LibraryChanged
@@ -57,6 +57,13 @@ class ReaderApp(App[int]):
     def __init__(self, library: Library) -> None:
         super().__init__()
         self.library = library
+        theme = library.settings.get("theme")
+        if isinstance(theme, str) and theme in self.available_themes:
+            # Before the CSS is first parsed: set on mount, it had everything parsed again.
+            self.theme = theme
+        self.css_cache_path = css_cache.default_path()
+        css_cache.load(self.css_cache_path)
+        self.stylesheet = css_cache.CachedStylesheet(variables=self.get_css_variables())
         self._quit_failed = False
         self._quit_sync: LibrarySync | None = None  # the sync before quitting, once started
         self.farewell: list[str] = []
@@ -98,15 +105,13 @@ class ReaderApp(App[int]):
         asyncio.get_running_loop().set_default_executor(DaemonThreadExecutor())
 
     def on_mount(self) -> None:
-        theme = self.library.settings.get("theme")
-        if isinstance(theme, str) and theme in self.available_themes:
-            self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         # The Library calls its listeners on whichever thread made or noticed the change:
         # a message hands it to the UI thread, where the signal fans it out.
         self.library.subscribe(lambda ids: self.post_message(LibraryChanged(ids)))
         self.push_screen(MainScreen(self.library))
         self.set_timer(PREPARE_REVIEWS_S, self._prepare_reviews)
+        self.set_timer(PREPARE_REVIEWS_S, lambda: css_cache.save(self.css_cache_path))  # for the next start
         if self.library.read_only:
             self.sub_title = "read-only"
             self.notify(
@@ -271,6 +276,7 @@ def run_app(library: Library) -> int:
 
             why = describe_error(error, library.files.annotations_path)
             print(f"reader-tui: {lost} change{'s' if lost != 1 else ''} not saved: {why}", file=sys.stderr)
+    css_cache.save(app.css_cache_path)  # with the dialogs' CSS, parsed as they first opened
     synced_on_quit = app.quit_synced_in
     if synced_on_quit:
         try:

@@ -24,30 +24,6 @@ def _quick_idle_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 0.005 / 20)
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _stylesheets_parsed_once() -> Iterator[None]:
-    """Each app parses the same stylesheets (the app's and every widget's DEFAULT_CSS) into
-    its own Stylesheet, whose cache keeps 64 sources and so re-parses most of them at each
-    restyle: about a tenth of a pilot test's CPU. The parsed rules depend only on the CSS
-    text, where it was read from and the theme's variables, and Textual never changes them
-    once parsed: here one cache, keyed on all of those, serves every app of the run."""
-    from textual.css.stylesheet import Stylesheet
-
-    parsed: dict[tuple, list] = {}
-    original = Stylesheet._parse_rules
-
-    def parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
-        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(self._variables.items())))
-        rules = parsed.get(key)
-        if rules is None:
-            rules = parsed[key] = original(self, css, read_from, is_default_rules, tie_breaker, scope)
-        return rules
-
-    Stylesheet._parse_rules = parse_rules
-    yield
-    Stylesheet._parse_rules = original
-
-
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The related-papers cache goes to the test's folder, not the user's cache."""

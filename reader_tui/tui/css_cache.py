@@ -1,0 +1,117 @@
+"""Textual's parsed stylesheets, kept from one start to the next.
+
+Each start, Textual parses the CSS of every widget class it styles: the app's .tcss files
+and some twenty DEFAULT_CSS blocks, about 30 ms of the start. Rules parsed from the same
+text with the same theme variables by the same Textual are the same rules, so they are
+kept in one file in the user cache folder and read back (about 3 ms) instead.
+
+Anything wrong with that file (missing, cut short, written by another Textual or Python)
+means parsing as before: the cache can make a start faster, never change what it shows.
+It is a pickle, as Textual's rule objects are not JSON; it lives in the user's own cache
+folder, which nobody but the user can write (as their site-packages).
+
+The rules are also kept in memory for the process, which only matters where a process
+makes many apps (the tests do).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+from contextlib import suppress
+from pathlib import Path
+
+import textual
+from textual.css import model
+from textual.css.model import RuleSet
+from textual.css.stylesheet import Stylesheet
+
+from reader_tui.core.paths import app_cache_path
+
+FORMAT = 1
+"""Bump when what is stored changes shape."""
+
+
+def _textual_fingerprint() -> tuple:
+    """What identifies the installed Textual cheaply: its files' sizes and times (its
+    `__version__` reads the package metadata, some 18 ms of a start). Another install
+    changes them, and the rules it would unpickle are then not read."""
+    stats = [os.stat(module.__file__) for module in (textual, model)]  # type: ignore[arg-type]
+    return (FORMAT, sys.version_info[:2], *((stat.st_size, stat.st_mtime_ns) for stat in stats))
+
+
+_parsed: dict[bytes, list[RuleSet]] = {}
+"""Every rule list parsed or read in this process, by `rules_key`."""
+_in_file: dict[Path, frozenset[bytes]] = {}
+"""The keys each cache file held when read (or last written): what `save` need not redo."""
+
+
+def default_path() -> Path:
+    return app_cache_path("textual-css.pickle")
+
+
+def rules_key(css: str, read_from: tuple[str, str], is_default_rules: bool, tie_breaker: int, scope: str,
+              variables: dict[str, str]) -> bytes:
+    """The rules' identity: everything `Stylesheet._parse_rules` reads (the theme
+    variables are substituted as the CSS is parsed)."""
+    parts = (css, read_from, is_default_rules, tie_breaker, scope, sorted(variables.items()))
+    return hashlib.blake2b(repr(parts).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def load(path: Path) -> None:
+    """Read the rules `path` holds into memory (once per file and process)."""
+    if path in _in_file:
+        return
+    _in_file[path] = frozenset()
+    try:
+        with open(path, "rb") as file:
+            fingerprint, stored = pickle.load(file)
+    except Exception:  # missing, cut short or foreign: parse as if there were no file
+        return
+    if fingerprint != _textual_fingerprint() or not isinstance(stored, dict):
+        return
+    for key, rules in stored.items():
+        _parsed.setdefault(key, rules)
+    _in_file[path] = frozenset(stored)
+
+
+def save(path: Path) -> None:
+    """Write the rules known now to `path`, if it lacks any; whole or not at all (a file
+    cut short is read as none). A cache that cannot be written is only a slower start."""
+    if _in_file.get(path) == frozenset(_parsed) or not _parsed:
+        return
+    snapshot = dict(_parsed)
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(temporary, "wb") as file:
+            pickle.dump((_textual_fingerprint(), snapshot), file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
+    except (OSError, pickle.PicklingError):
+        with suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        return
+    _in_file[path] = frozenset(snapshot)
+
+
+class CachedStylesheet(Stylesheet):
+    """A Stylesheet that takes parsed rules from the cache and parses only what it lacks."""
+
+    def _parse_rules(self, css: str, read_from: tuple[str, str], is_default_rules: bool = False,
+                     tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
+        key = rules_key(css, read_from, is_default_rules, tie_breaker, scope, self._variables)
+        rules = _parsed.get(key)
+        if rules is None:
+            rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+            if not any(rule.errors for rule in rules):  # errors are reported afresh each time
+                _parsed[key] = rules
+        return rules
+
+    def reparse(self) -> None:
+        """After a theme change. Textual's own parses every source again, in a new plain
+        Stylesheet so that an error leaves this one as it was (and on mount it does so
+        for the theme the app already had). `parse` also changes nothing here until every
+        source has parsed, and takes what it can from the cache."""
+        self.parse()

@@ -1,0 +1,116 @@
+"""The parsed-CSS cache (tui/css_cache.py): a start reads the rules the last one parsed,
+they are the very rules a parse gives, and a bad cache file only means parsing again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.css.stylesheet import Stylesheet
+
+from reader_tui.core.library.library import Library
+from reader_tui.tui import css_cache
+from reader_tui.tui.app import create_app
+from tui_support import make_library
+
+
+@pytest.fixture
+def fresh_process(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
+    """css_cache as a new process finds it (nothing in memory); returns the list of the
+    parses that reach Textual's own parser."""
+    monkeypatch.setattr(css_cache, "_parsed", {})
+    monkeypatch.setattr(css_cache, "_in_file", {})
+    parses: list[tuple] = []
+    original = Stylesheet._parse_rules
+
+    def counted(self, css, read_from, *args, **kwargs):
+        parses.append(read_from)
+        return original(self, css, read_from, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "_parse_rules", counted)
+    return parses
+
+
+def forget_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the next process starts with: only the file."""
+    monkeypatch.setattr(css_cache, "_parsed", {})
+    monkeypatch.setattr(css_cache, "_in_file", {})
+
+
+async def started_rules(library: Library) -> list[tuple]:
+    """The app's rules once the main screen is up, in order: selectors, declarations,
+    origin and priority (what styling reads of them), as text (Textual's rule objects do
+    not compare by value)."""
+    app = create_app(library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        rules = [(repr(rule.selector_set), repr(sorted(rule.styles.get_rules().items())), sorted(rule.selector_names),
+                  rule.is_default_rules, rule.tie_breaker, sorted(rule.pseudo_classes)) for rule in app.stylesheet.rules]
+        path = app.css_cache_path
+    css_cache.save(path)
+    return rules
+
+
+async def test_a_second_start_reads_the_rules_the_first_parsed(
+        library: Library, fresh_process: list[tuple], monkeypatch: pytest.MonkeyPatch) -> None:
+    first = await started_rules(library)
+    assert len(fresh_process) >= 10  # the app's files and the widgets' DEFAULT_CSS
+    assert css_cache.default_path().is_file()
+    forget_memory(monkeypatch)
+    fresh_process.clear()
+    second = await started_rules(library)
+    assert fresh_process == []  # nothing parsed: all of it came from the file
+    assert second == first  # and the same rules, one for one
+
+
+@pytest.mark.parametrize("content", [b"", b"not a pickle", b"\x80\x05\x95", None])
+async def test_a_bad_cache_file_means_parsing_again(
+        library: Library, fresh_process: list[tuple], monkeypatch: pytest.MonkeyPatch, content: bytes | None) -> None:
+    good = await started_rules(library)
+    path = css_cache.default_path()
+    if content is None:  # a whole file, but another Textual's: its rules are not read
+        monkeypatch.setattr(css_cache, "_textual_fingerprint", lambda: ("another textual",))
+    else:
+        path.write_bytes(content)
+    forget_memory(monkeypatch)
+    fresh_process.clear()
+    assert await started_rules(library) == good
+    assert len(fresh_process) >= 10
+    forget_memory(monkeypatch)
+    fresh_process.clear()
+    assert await started_rules(library) == good  # the parse was saved again, whole
+    assert fresh_process == []
+
+
+async def test_a_cache_that_cannot_be_written_costs_nothing_but_time(
+        library: Library, fresh_process: list[tuple], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("READER_TUI_CACHE", str(blocked))
+    assert await started_rules(library)  # started, and saving said nothing
+    assert not list(tmp_path.glob("**/*.tmp"))
+
+
+async def test_a_saved_theme_costs_no_second_parse(
+        tmp_path: Path, fresh_process: list[tuple], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Set on mount, a saved theme made the start parse every stylesheet twice: once for
+    the default theme, once for the saved one."""
+    plain = make_library(tmp_path / "plain")
+    try:
+        await started_rules(plain)
+    finally:
+        plain.close()
+    parses_plain = len(fresh_process)
+    forget_memory(monkeypatch)
+    fresh_process.clear()
+    themed = make_library(tmp_path / "themed")
+    themed.set_setting("theme", "nord")
+    try:
+        app = create_app(themed)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert app.theme == "nord"
+            assert app.stylesheet._variables["primary"] == app.get_theme("nord").primary
+    finally:
+        themed.close()
+    assert len(fresh_process) == parses_plain
