@@ -30,7 +30,7 @@ from textual.css.stylesheet import Stylesheet
 
 from reader_tui.core.paths import app_cache_path
 
-FORMAT = 1
+FORMAT = 2
 """Bump when what is stored changes shape."""
 
 
@@ -42,9 +42,13 @@ def _textual_fingerprint() -> tuple:
     return (FORMAT, sys.version_info[:2], *((stat.st_size, stat.st_mtime_ns) for stat in stats))
 
 
-_parsed: dict[bytes, list[RuleSet]] = {}
-"""Every rule list parsed or read in this process, by `rules_key`."""
-_in_file: dict[Path, frozenset[bytes]] = {}
+RulesKey = tuple[str, tuple[str, str], bool, int, str, bytes]
+"""Everything `Stylesheet._parse_rules` reads: the CSS, where it came from, whether it is
+a widget's default CSS, its tie breaker and scope, and the `variables_digest`."""
+
+_parsed: dict[RulesKey, list[RuleSet]] = {}
+"""Every rule list parsed or read in this process."""
+_in_file: dict[Path, frozenset[RulesKey]] = {}
 """The keys each cache file held when read (or last written): what `save` need not redo."""
 
 
@@ -52,12 +56,9 @@ def default_path() -> Path:
     return app_cache_path("textual-css.pickle")
 
 
-def rules_key(css: str, read_from: tuple[str, str], is_default_rules: bool, tie_breaker: int, scope: str,
-              variables: dict[str, str]) -> bytes:
-    """The rules' identity: everything `Stylesheet._parse_rules` reads (the theme
-    variables are substituted as the CSS is parsed)."""
-    parts = (css, read_from, is_default_rules, tie_breaker, scope, sorted(variables.items()))
-    return hashlib.blake2b(repr(parts).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+def variables_digest(variables: dict[str, str]) -> bytes:
+    """The theme variables' part of a key: they are substituted as the CSS is parsed."""
+    return hashlib.blake2b(repr(sorted(variables.items())).encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def load(path: Path) -> None:
@@ -99,9 +100,14 @@ def save(path: Path) -> None:
 class CachedStylesheet(Stylesheet):
     """A Stylesheet that takes parsed rules from the cache and parses only what it lacks."""
 
+    _digested: dict[str, str] | None = None
+    _digest = b""
+
     def _parse_rules(self, css: str, read_from: tuple[str, str], is_default_rules: bool = False,
                      tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
-        key = rules_key(css, read_from, is_default_rules, tie_breaker, scope, self._variables)
+        if self._digested is not self._variables:  # a new theme: once per theme, not per source
+            self._digested, self._digest = self._variables, variables_digest(self._variables)
+        key = (css, read_from, is_default_rules, tie_breaker, scope, self._digest)
         rules = _parsed.get(key)
         if rules is None:
             rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
