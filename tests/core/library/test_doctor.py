@@ -283,3 +283,18 @@ def test_a_backups_age_is_read_from_its_name_not_from_when_the_library_was_copie
     plan = plan_annotations_restore(db)
     assert plan is not None and abs(plan.backup_age_s - 3 * 86400) < 60
     assert any("taken 3.0 days ago" in line for line in plan_lines(plan))
+
+
+def test_backup_time_reads_the_stamp_to_the_microsecond_and_falls_back_to_the_file_time(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from reader_tui.core.library.files import BACKUP_STAMP, backup_time
+
+    taken = datetime(2026, 2, 28, 23, 59, 58, 123456, tzinfo=UTC)
+    named = tmp_path / f"annotations-{taken.strftime(BACKUP_STAMP)}.json"
+    named.write_text("{}", encoding="utf-8")
+    assert backup_time(named) == taken.timestamp()
+    for odd in ("annotations-20261301T000000000000Z", "annotations-2026-12-01", "annotations-x", "notes"):
+        unstamped = tmp_path / f"{odd}.json"
+        unstamped.write_text("{}", encoding="utf-8")
+        assert backup_time(unstamped) == unstamped.stat().st_mtime
