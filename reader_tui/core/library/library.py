@@ -19,15 +19,13 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..atomic_storage import ReadOnlyError, StoreError, describe_error
 from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
 from ..reviews import Forum
-from ..stats import tag_counts
 from ..text.words import counted
 from .catalog import Catalog
-from .catalog_merge import ImportSummary, merge_papers
 from .files import (
     ANNOTATIONS_TABLE,
     AnnotationsRead,
@@ -41,6 +39,10 @@ from .files import (
 from .reviews_store import REVIEWS_FILE, ReviewStore
 from .sync_state import merge_cut_short
 from .writer import BackgroundWriter, BlockedWrite
+
+if TYPE_CHECKING:
+    # Imported where an import or the tag counts run: not needed to show the list.
+    from .catalog_merge import ImportSummary
 
 Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""
@@ -285,6 +287,8 @@ class Library:
     def all_tags(self) -> dict[str, int]:
         """Every tag in use (as first typed) with how many of the library's papers carry
         it, most used first (`core.stats.tag_counts`, the stats' own count)."""
+        from ..stats import tag_counts
+
         return tag_counts(a.tags for pid, a in self.annotations.items() if a.tags and pid in self.papers)
 
     def citekeys(self) -> dict[str, str]:
@@ -483,6 +487,8 @@ class Library:
         changing nothing in the Library's memory, so any thread may call it. Raises when
         the catalog write fails (then nothing was written). Hand the result to
         `apply_import` on the thread that changes the Library."""
+        from .catalog_merge import ImportSummary, merge_papers
+
         summary = ImportSummary()
         when = now_iso()
         mark = self._changes_made  # as in `read_disk`: changes made after this are laid over

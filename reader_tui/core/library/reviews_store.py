@@ -18,15 +18,25 @@ read without creating or changing anything.
 from __future__ import annotations
 
 import os
-import sqlite3
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..atomic_storage import StoreError
 from ..reviews import FORMAT, Forum, ForumData, decode_forum, encode_forum, merge_history
+
+if TYPE_CHECKING:
+    import sqlite3
+
+
+def _sqlite3() -> Any:
+    """The sqlite3 module, imported on first use: most starts read no reviews before the
+    list is on screen (a library without reviews never does)."""
+    import sqlite3
+
+    return sqlite3
 
 REVIEWS_FILE = "reviews.sqlite"
 KIND = "reader-tui reviews"
@@ -142,7 +152,7 @@ the file)."""
         # Read-write where the folder allows it, though only reads are made: a writer
         # killed mid-import leaves a journal that the next reader must roll back.
         mode = "rw" if os.access(self.path.parent, os.W_OK) and os.access(self.path, os.W_OK) else "ro"
-        connection = sqlite3.connect(
+        connection = _sqlite3().connect(
             f"{self.path.resolve().as_uri()}?mode={mode}", uri=True, check_same_thread=False, timeout=self.timeout
         )
         try:
@@ -175,7 +185,7 @@ the file)."""
         if self.path.exists():
             self._check_magic()
         with self._errors():
-            connection = sqlite3.connect(self.path, isolation_level=None)
+            connection = _sqlite3().connect(self.path, isolation_level=None)
             try:
                 connection.execute("PRAGMA synchronous=FULL")
                 connection.execute("PRAGMA journal_mode=DELETE")
@@ -239,7 +249,7 @@ the file)."""
     def _check_meta(self, connection: sqlite3.Connection) -> None:
         try:
             meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
-        except sqlite3.OperationalError as error:
+        except _sqlite3().OperationalError as error:
             if "no such table" not in str(error):
                 raise  # locked, busy, damaged: said as such by `_SqliteErrors`
             meta = {}
@@ -270,7 +280,7 @@ class _SqliteErrors:
         return None
 
     def __exit__(self, kind: Any, error: Any, trace: Any) -> bool:
-        if isinstance(error, sqlite3.DatabaseError):
+        if error is not None and isinstance(error, _sqlite3().DatabaseError):
             text = str(error) or type(error).__name__
             if "locked" in text or "busy" in text:
                 raise StoreError(
