@@ -48,6 +48,9 @@ a widget's default CSS, its tie breaker and scope, and the `variables_digest`.""
 
 _parsed: dict[RulesKey, list[RuleSet]] = {}
 """Every rule list parsed or read in this process."""
+_used: set[RulesKey] = set()
+"""The keys this process's stylesheets asked for: what `save` keeps (the rules of themes
+tried once and left, or of widgets no longer shown, are not carried from file to file)."""
 _in_file: dict[Path, frozenset[RulesKey]] = {}
 """The keys each cache file held when read (or last written): what `save` need not redo."""
 
@@ -79,11 +82,12 @@ def load(path: Path) -> None:
 
 
 def save(path: Path) -> None:
-    """Write the rules known now to `path`, if it lacks any; whole or not at all (a file
-    cut short is read as none). A cache that cannot be written is only a slower start."""
-    if _in_file.get(path) == frozenset(_parsed) or not _parsed:
+    """Write the rules this process used to `path`, unless it holds just those; whole or
+    not at all (a file cut short is read as none). A cache that cannot be written is
+    only a slower start."""
+    snapshot = {key: _parsed[key] for key in _used if key in _parsed}
+    if not snapshot or _in_file.get(path) == frozenset(snapshot):
         return
-    snapshot = dict(_parsed)
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -108,6 +112,7 @@ class CachedStylesheet(Stylesheet):
         if self._digested is not self._variables:  # a new theme: once per theme, not per source
             self._digested, self._digest = self._variables, variables_digest(self._variables)
         key = (css, read_from, is_default_rules, tie_breaker, scope, self._digest)
+        _used.add(key)
         rules = _parsed.get(key)
         if rules is None:
             rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)

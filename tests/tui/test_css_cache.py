@@ -3,6 +3,7 @@ they are the very rules a parse gives, and a bad cache file only means parsing a
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,7 @@ from tui_support import make_library
 def fresh_process(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
     """css_cache as a new process finds it (nothing in memory); returns the list of the
     parses that reach Textual's own parser."""
-    monkeypatch.setattr(css_cache, "_parsed", {})
-    monkeypatch.setattr(css_cache, "_in_file", {})
+    forget_memory(monkeypatch)
     parses: list[tuple] = []
     original = Stylesheet._parse_rules
 
@@ -34,6 +34,7 @@ def fresh_process(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
 def forget_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     """What the next process starts with: only the file."""
     monkeypatch.setattr(css_cache, "_parsed", {})
+    monkeypatch.setattr(css_cache, "_used", set())
     monkeypatch.setattr(css_cache, "_in_file", {})
 
 
@@ -114,3 +115,22 @@ async def test_a_saved_theme_costs_no_second_parse(
     finally:
         themed.close()
     assert len(fresh_process) == parses_plain
+
+
+async def test_the_file_keeps_only_what_the_last_start_used(
+        tmp_path: Path, fresh_process: list[tuple], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each theme tried adds its own parse of every stylesheet: the file is not let grow
+    with every theme ever tried (each would cost the starts after it its reading)."""
+    library = make_library(tmp_path / "lib")
+    try:
+        await started_rules(library)  # the default theme
+        path = css_cache.default_path()
+        default_keys = set(pickle.loads(path.read_bytes())[1])
+        forget_memory(monkeypatch)
+        library.set_setting("theme", "nord")
+        await started_rules(library)
+    finally:
+        library.close()
+    nord_keys = set(pickle.loads(path.read_bytes())[1])
+    assert nord_keys and not nord_keys & default_keys
+    assert {key[:5] for key in nord_keys} == {key[:5] for key in default_keys}  # the same sources
