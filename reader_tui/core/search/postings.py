@@ -238,7 +238,9 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         ordinals_out = array("H", [0]) * total  # written through a numpy view: no copy
         flat = np.frombuffer(ordinals_out, dtype=np.uint16) if total else np.zeros(0, dtype=np.uint16)
         # blocks of about _CHUNK_PAIRS pairs (whole runs): bounds the temporaries
-        bounds = np.unique(np.searchsorted(dst[1:], np.arange(0, total, _CHUNK_PAIRS), side="right")).tolist()
+        # (ascending: its distinct items in order. Not np.unique, whose first call imports
+        # numpy.ma, 13 ms of a cold build, to ask whether a handful of ints is masked)
+        bounds = list(dict.fromkeys(np.searchsorted(dst[1:], np.arange(0, total, _CHUNK_PAIRS), side="right").tolist()))
         for r0, r1 in zip(bounds, bounds[1:] + [nruns]):
             if r1 <= r0:
                 continue
