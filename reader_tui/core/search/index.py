@@ -289,21 +289,22 @@ class SearchIndex(Matching):
             if start == len(self._ids):
                 return
             self._thaw()
+            abstracts = self._abstracts()  # (once for the tokeniser and the acronyms)
             if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
                 with bulk_allocations():
-                    self._index_all_abstracts()  # a whole list's: at once
+                    self._index_all_abstracts(abstracts=abstracts)  # a whole list's: at once
             else:
                 post = self._post[ABSTRACT]
                 get, append = post.__getitem__, array.append
                 consume = deque(maxlen=0).extend
                 for o in range(start, len(self._ids)):
-                    abstract = self._records[o].abstract
+                    abstract = abstracts[o]
                     if abstract:
                         # map(append, ...) keeps the per-token loop in C
                         consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
                 self._refresh_vocabulary()
             self._abstracts_done = len(self._ids)
-            self._acronyms = mine_acronyms(self._abstracts())
+            self._acronyms = mine_acronyms(abstracts)
 
     def _build_all(self, records: list) -> None:
         """Index a whole list at once, every field numbered in one dict and laid out flat
@@ -311,11 +312,14 @@ class SearchIndex(Matching):
         with self._lock, bulk_allocations():
             numbers: defaultdict[str, int] = defaultdict(count().__next__)
             head = self._append(records, refresh=False, numbers=numbers)
-            self._index_all_abstracts(numbers, head)
+            abstracts = self._abstracts()  # (once for the tokeniser and the acronyms)
+            self._index_all_abstracts(numbers, head, abstracts)
             self._abstracts_done = len(self._ids)
-            self._acronyms = mine_acronyms(self._abstracts())
+            self._acronyms = mine_acronyms(abstracts)
 
-    def _index_all_abstracts(self, numbers: defaultdict[str, int] | None = None, head: Any = None) -> None:
+    def _index_all_abstracts(
+        self, numbers: defaultdict[str, int] | None = None, head: Any = None, abstracts: list[str | None] | None = None
+    ) -> None:
         """Index every abstract of a list at once, and leave every field flat over the new
         vocabulary, as a loaded index is (`FlatPostings.of_pairs`). The abstracts' distinct
         (word, paper) pairs come from `word_pairs.distinct_pairs`, which tokenises them all
@@ -330,7 +334,7 @@ class SearchIndex(Matching):
         n = len(self._ids)
         if numbers is None:
             numbers = defaultdict(count().__next__)
-        pairs = distinct_pairs(self._abstracts(), numbers.__getitem__)
+        pairs = distinct_pairs(self._abstracts() if abstracts is None else abstracts, numbers.__getitem__)
         # numpy's temporaries, a chunk of texts at a time, were freed into the C heap, which
         # glibc keeps while the words made after them live above (26 MB at 19,630 papers):
         # handed back before the layout's arrays are made
