@@ -58,6 +58,7 @@ from typing import Any, NamedTuple
 from ..gc_pause import gc_paused
 from ..memory import bulk_allocations, release_free_memory
 from ..model import PaperView, Status, has_conflict
+from ..numeric import load_numpy
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
@@ -327,7 +328,7 @@ class SearchIndex(Matching):
         counts); numpy then lays them out. The title and meta words were appended as they
         came (`_append`), or numbered in `numbers` already (`head`: their pairs, from
         `_append`). Callers hold the lock."""
-        import numpy as np
+        np = load_numpy()
 
         from .word_pairs import distinct_pairs
 
@@ -434,7 +435,7 @@ class SearchIndex(Matching):
         consume = deque(maxlen=0).extend
         append = array.append
         if numbers is not None:
-            import numpy as np  # (a whole list's build only: word_pairs needs it next)
+            np = load_numpy()  # (a whole list's build only: word_pairs needs it next)
 
             number = numbers.__getitem__
             title_pairs, title_sizes, metas = array("I"), array("I"), []
