@@ -3,9 +3,10 @@
 Importing numpy loads OpenBLAS, which starts a thread per core that spins a while
 waiting for work: 0.04-0.08 s of CPU at every start of a process that imports numpy (the
 `reader-tui index` child, the cold search build), taken on a 2-core machine from the
-build itself. Nothing here calls BLAS: the search build sorts and counts, "for you" and
-the related papers multiply scipy sparse matrices (scipy's own code) and liblinear has
-its own. So one thread loses nothing. Only the first import of numpy in a process can
+build itself. Nothing here calls BLAS: the search build sorts and counts, "for you"
+multiplies scipy sparse matrices (scipy's own code) and trains liblinear (its own), the
+related papers use no numpy. So one thread loses nothing (scipy's OpenBLAS, loaded
+after, reads the same variable). Only the first import of numpy in a process can
 set it (OpenBLAS reads the variable as it loads), and a user's own OPENBLAS_NUM_THREADS
 is kept.
 """
