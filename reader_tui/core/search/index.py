@@ -294,7 +294,7 @@ class SearchIndex(Matching):
             if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
                 with bulk_allocations():
                     self._index_all_abstracts(abstracts=abstracts)  # a whole list's: at once
-            else:
+            else:  # (the new papers', appended)
                 post = self._post[ABSTRACT]
                 get, append = post.__getitem__, array.append
                 consume = deque(maxlen=0).extend
