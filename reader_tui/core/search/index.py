@@ -58,6 +58,7 @@ from typing import Any, NamedTuple
 from ..gc_pause import gc_paused
 from ..memory import bulk_allocations, release_free_memory
 from ..model import PaperView, Status, has_conflict
+from ..numeric import load_numpy
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
@@ -289,21 +290,22 @@ class SearchIndex(Matching):
             if start == len(self._ids):
                 return
             self._thaw()
+            abstracts = self._abstracts()  # (once for the tokeniser and the acronyms)
             if start == 0 and len(self._ids) >= BULK_MIN and not self._post[ABSTRACT]:
                 with bulk_allocations():
-                    self._index_all_abstracts()  # a whole list's: at once
-            else:
+                    self._index_all_abstracts(abstracts=abstracts)  # a whole list's: at once
+            else:  # (the new papers', appended)
                 post = self._post[ABSTRACT]
                 get, append = post.__getitem__, array.append
                 consume = deque(maxlen=0).extend
                 for o in range(start, len(self._ids)):
-                    abstract = self._records[o].abstract
+                    abstract = abstracts[o]
                     if abstract:
                         # map(append, ...) keeps the per-token loop in C
                         consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
                 self._refresh_vocabulary()
             self._abstracts_done = len(self._ids)
-            self._acronyms = mine_acronyms(self._abstracts())
+            self._acronyms = mine_acronyms(abstracts)
 
     def _build_all(self, records: list) -> None:
         """Index a whole list at once, every field numbered in one dict and laid out flat
@@ -311,11 +313,14 @@ class SearchIndex(Matching):
         with self._lock, bulk_allocations():
             numbers: defaultdict[str, int] = defaultdict(count().__next__)
             head = self._append(records, refresh=False, numbers=numbers)
-            self._index_all_abstracts(numbers, head)
+            abstracts = self._abstracts()  # (once for the tokeniser and the acronyms)
+            self._index_all_abstracts(numbers, head, abstracts)
             self._abstracts_done = len(self._ids)
-            self._acronyms = mine_acronyms(self._abstracts())
+            self._acronyms = mine_acronyms(abstracts)
 
-    def _index_all_abstracts(self, numbers: defaultdict[str, int] | None = None, head: Any = None) -> None:
+    def _index_all_abstracts(
+        self, numbers: defaultdict[str, int] | None = None, head: Any = None, abstracts: list[str | None] | None = None
+    ) -> None:
         """Index every abstract of a list at once, and leave every field flat over the new
         vocabulary, as a loaded index is (`FlatPostings.of_pairs`). The abstracts' distinct
         (word, paper) pairs come from `word_pairs.distinct_pairs`, which tokenises them all
@@ -323,14 +328,14 @@ class SearchIndex(Matching):
         counts); numpy then lays them out. The title and meta words were appended as they
         came (`_append`), or numbered in `numbers` already (`head`: their pairs, from
         `_append`). Callers hold the lock."""
-        import numpy as np
+        np = load_numpy()
 
         from .word_pairs import distinct_pairs
 
         n = len(self._ids)
         if numbers is None:
             numbers = defaultdict(count().__next__)
-        pairs = distinct_pairs(self._abstracts(), numbers.__getitem__)
+        pairs = distinct_pairs(self._abstracts() if abstracts is None else abstracts, numbers.__getitem__)
         # numpy's temporaries, a chunk of texts at a time, were freed into the C heap, which
         # glibc keeps while the words made after them live above (26 MB at 19,630 papers):
         # handed back before the layout's arrays are made
@@ -430,7 +435,7 @@ class SearchIndex(Matching):
         consume = deque(maxlen=0).extend
         append = array.append
         if numbers is not None:
-            import numpy as np  # (a whole list's build only: word_pairs needs it next)
+            np = load_numpy()  # (a whole list's build only: word_pairs needs it next)
 
             number = numbers.__getitem__
             title_pairs, title_sizes, metas = array("I"), array("I"), []

@@ -43,6 +43,8 @@ from itertools import compress, repeat
 from operator import add, ne, sub
 from typing import Any
 
+from ..numeric import load_numpy
+
 #: Ordinals per segment are 2**BITS: what an unsigned 16-bit item holds.
 BITS = 16
 #: Papers (or pairs) per chunk of `FlatPostings.of_pairs`: bounds its temporary arrays.
@@ -126,7 +128,7 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         64-bit keys sorted and its ordinals written in place): no array as long as all the
         pairs is made but the result (2.6 million pairs at 19,630 papers, 13 million at
         100,000, where sorting all their keys at once held 300 MB more)."""
-        import numpy as np
+        np = load_numpy()
 
         bits = BITS if bits is None else bits
         segments = segments_for(papers, bits)
@@ -202,7 +204,7 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         per word and chunk of papers: 435,000 at 19,630 papers), not the 2.6 million pairs:
         each cell's runs are put side by side in their order and their ordinals copied, a
         block of pairs at a time (0.14 -> 0.05 s of CPU for the abstracts)."""
-        import numpy as np
+        np = load_numpy()
 
         bits = BITS if bits is None else bits
         segments = segments_for(papers, bits)
@@ -238,7 +240,9 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         ordinals_out = array("H", [0]) * total  # written through a numpy view: no copy
         flat = np.frombuffer(ordinals_out, dtype=np.uint16) if total else np.zeros(0, dtype=np.uint16)
         # blocks of about _CHUNK_PAIRS pairs (whole runs): bounds the temporaries
-        bounds = np.unique(np.searchsorted(dst[1:], np.arange(0, total, _CHUNK_PAIRS), side="right")).tolist()
+        # (ascending: its distinct items in order. Not np.unique, whose first call imports
+        # numpy.ma, 13 ms of a cold build, to ask whether a handful of ints is masked)
+        bounds = list(dict.fromkeys(np.searchsorted(dst[1:], np.arange(0, total, _CHUNK_PAIRS), side="right").tolist()))
         for r0, r1 in zip(bounds, bounds[1:] + [nruns]):
             if r1 <= r0:
                 continue
@@ -263,7 +267,7 @@ class FlatPostings(Mapping[str, Sequence[int]]):
     ) -> FlatPostings:
         """`of` for a word -> ordinals mapping of `array("I")`s (what a build appends to), at
         once with numpy (`of_pairs`)."""
-        import numpy as np
+        np = load_numpy()
 
         words = list(postings)
         runs = list(postings.values())
@@ -343,7 +347,7 @@ class FlatPostings(Mapping[str, Sequence[int]]):
     def columns(self) -> tuple[Any, Any]:
         """(indptr, ordinals) as numpy arrays (int64, int32): word `vocab[i]`'s ordinals
         are `ordinals[indptr[i]:indptr[i + 1]]`, the shape of a CSC matrix's columns."""
-        import numpy as np
+        np = load_numpy()
 
         starts = np.array(self._starts, dtype=np.int64) if self._starts else np.zeros(1, np.int64)
         ordinals = np.array(self._flat, dtype=np.int32) if self._flat else np.zeros(0, np.int32)

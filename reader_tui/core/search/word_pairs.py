@@ -48,6 +48,7 @@ from typing import Any
 
 from rapidfuzz.utils import default_process
 
+from ..numeric import load_numpy
 from ..text.tokens import prepared
 
 #: Digits per packed word: 37**12 < 2**64 (37 letters: none, 0-9, a-z).
@@ -260,7 +261,7 @@ def distinct_pairs(texts: Sequence[str | None], number: Callable[[str], int], fi
     `defaultdict(count().__next__)`'s), the texts by ordinal from `first`. Each word's
     ordinals ascend, as `FlatPostings.of_pairs` needs (the pairs come a chunk of texts at
     a time, grouped by word within a chunk). A text may be None or empty."""
-    import numpy as np
+    np = load_numpy()
 
     known = _Known(np, number)
     pairs = Pairs(np)
