@@ -137,8 +137,12 @@ async def settle(app: App[Any], pilot: Any) -> None:
         while browser.typing.pending and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(POLL_S)  # the debounce timer runs meanwhile; settle_workers pauses next
     await settle_workers(pilot)
-    show_now = getattr(app.screen, "show_current_now", None)
-    if show_now is not None:  # the detail pane waits for the cursor to rest: not in tests
+    screen = app.screen
+    show_now = getattr(screen, "show_current_now", None)
+    # The detail pane waits for the cursor to rest: not in tests. A pane already showing
+    # the paper under the cursor is left as the app keeps it (shown again, it was drawn
+    # again: a third of a settle's CPU, and it would hide a pane the app left stale).
+    if show_now is not None and (screen.side.behind or screen.side.detail.paper_id != screen.paper_list.current_id):
         show_now()
         await pilot.pause()
 
