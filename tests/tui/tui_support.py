@@ -90,7 +90,7 @@ async def settle_workers(pilot: Any) -> None:
         for result in results:
             if isinstance(result, BaseException) and not isinstance(result, WorkerCancelled):
                 raise result
-    await pilot.pause()
+        await pilot.pause()  # their messages handled, and any worker those start waited for in turn
 
 
 # The first for-you training imports scikit-learn (2 s of CPU): on a loaded machine running
