@@ -37,6 +37,11 @@ def test_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
     launched = {"terminal_list_s", "terminal_first_key_s", "terminal_idle_s", "terminal_peak_rss_mb"}
     assert launched <= figures.keys()
     assert all(figures[key]["min"] == figures[key]["median"] > 0 for key in launched)
+    # The floor row: a bare Textual app drawn and answering `j` in the same terminal, and
+    # a bare interpreter that starts and exits sooner than that app shows its rows.
+    assert figures["floor_first_key_s"]["median"] > 0  # its cursor row moved on j
+    assert figures["floor_peak_rss_mb"]["median"] > 10  # Textual itself is in that process
+    assert 0 < figures["floor_interpreter_s"]["median"] < figures["floor_list_s"]["median"]
 
 
 def test_synthetic_lists_grow_to_the_size_asked(tmp_path: Path) -> None:

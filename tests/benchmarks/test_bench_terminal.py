@@ -102,12 +102,3 @@ def test_each_run_starts_from_the_top_whatever_place_was_saved(tmp_path: Path) -
     settings = Library.open(tmp_path / "lib").settings
     assert settings.get("cursor") is None and settings.get("sort") is None
     assert settings["theme"] == "nord"  # only the list's place is forgotten
-
-
-def test_the_floor_is_a_real_textual_app_started_the_same_way() -> None:
-    """The floor row: a bare Textual app drawn and answering `j` in the terminal, and a
-    bare interpreter that starts and exits sooner than that app shows its rows."""
-    figures = bench_terminal.measure_floor(runs=1, kind="pty")
-    assert figures["floor_first_key_s"]["median"] > 0  # its cursor row moved on j
-    assert figures["floor_peak_rss_mb"]["median"] > 10  # Textual itself is in that process
-    assert 0 < figures["floor_interpreter_s"]["median"] < figures["floor_list_s"]["median"]

@@ -24,6 +24,33 @@ def _quick_idle_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 0.005 / 20)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _callback_parameters_counted_once() -> Iterator[None]:
+    """Every `call_later` wraps its callback in a new `functools.partial`, and Textual counts
+    the parameters of each callback it invokes with `inspect.signature`, caching the count
+    on the callable: on the new partial, so never found again. The pilot's wait for the
+    screen (every key and every pause) makes each widget of the screen invoke one such
+    partial: a sixth of an idle pause's CPU went to `inspect`. A partial with no arguments
+    of its own around a plain function takes exactly that function's parameters (the same
+    `signature` count): here it is counted, and the count cached, on the function; every
+    other callable is counted by Textual as before."""
+    from functools import partial
+    from inspect import isfunction
+
+    import textual._callback
+
+    original = textual._callback.count_parameters
+
+    def count_parameters(func):
+        if type(func) is partial and not func.args and not func.keywords and isfunction(func.func):
+            return original(func.func)
+        return original(func)
+
+    textual._callback.count_parameters = count_parameters
+    yield
+    textual._callback.count_parameters = original
+
+
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The related-papers cache goes to the test's folder, not the user's cache."""

@@ -90,7 +90,7 @@ async def settle_workers(pilot: Any) -> None:
         for result in results:
             if isinstance(result, BaseException) and not isinstance(result, WorkerCancelled):
                 raise result
-    await pilot.pause()
+        await pilot.pause()  # their messages handled, and any worker those start waited for in turn
 
 
 # The first for-you training imports scikit-learn (2 s of CPU): on a loaded machine running
@@ -98,15 +98,32 @@ async def settle_workers(pilot: Any) -> None:
 FIRST_TRAINING_S = 60
 
 
+#: How often `wait_until` looks at its condition.
+POLL_S = 0.01
+
+
 async def wait_until(pilot: Any, condition: Callable[[], object], seconds: float = 10.0) -> bool:
     """Let the app run until `condition()` holds (a thread or a timer works on its own):
-    True as soon as it does, False after `seconds`. Bounded, never a fixed sleep."""
-    deadline = asyncio.get_running_loop().time() + seconds
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
+    True as soon as it does, False after `seconds`. Bounded, never a fixed sleep.
+
+    Between looks the test only sleeps: the app's tasks (its messages, timers and the
+    screen's updates) run meanwhile as they do between keys. A pilot pause at each look
+    made every widget of the screen handle a message of the pilot's first (4 ms of CPU
+    a look on the main screen, most of what a test that waits on a thread spends).
+    Once the condition holds, one such pause brings every widget and the layout up to
+    date, as the pauses did, and the condition must still hold after it."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    if condition():
+        return True
+    while True:
+        if loop.time() > deadline:
             return False
-        await pilot.pause(0.01)
-    return True
+        await asyncio.sleep(POLL_S)
+        if condition():
+            await pilot.pause(0)
+            if condition():
+                return True
 
 
 async def settle(app: App[Any], pilot: Any) -> None:
@@ -118,10 +135,14 @@ async def settle(app: App[Any], pilot: Any) -> None:
         browser = browsers.first()
         deadline = asyncio.get_running_loop().time() + 5
         while browser.typing.pending and asyncio.get_running_loop().time() < deadline:
-            await pilot.pause(0.01)
+            await asyncio.sleep(POLL_S)  # the debounce timer runs meanwhile; settle_workers pauses next
     await settle_workers(pilot)
-    show_now = getattr(app.screen, "show_current_now", None)
-    if show_now is not None:  # the detail pane waits for the cursor to rest: not in tests
+    screen = app.screen
+    show_now = getattr(screen, "show_current_now", None)
+    # The detail pane waits for the cursor to rest: not in tests. A pane already showing
+    # the paper under the cursor is left as the app keeps it (shown again, it was drawn
+    # again: a third of a settle's CPU, and it would hide a pane the app left stale).
+    if show_now is not None and (screen.side.behind or screen.side.detail.paper_id != screen.paper_list.current_id):
         show_now()
         await pilot.pause()
 
