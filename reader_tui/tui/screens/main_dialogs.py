@@ -212,7 +212,7 @@ def reviews_ahead(screen: Any, pid: str | None) -> None:
     from reader_tui.tui.screens.reviews_ahead import read_ahead
 
     if pid is not None:
-        read_ahead(screen.app, pid, _reviews_words(screen, pid))
+        read_ahead(screen.app, pid, lambda: _reviews_words(screen, pid))
 
 
 def _reviews_words(screen: Any, pid: str) -> tuple[str, ...]:

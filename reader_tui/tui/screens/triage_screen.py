@@ -189,7 +189,7 @@ class TriageScreen(Screen[str | None]):
             detail.show(None)
         else:
             self.last_shown = pid
-            read_ahead(self.app, pid, self._reviews_words(pid))
+            read_ahead(self.app, pid, lambda: self._reviews_words(pid))
         self._update_progress()
 
     def _update_progress(self) -> None:
