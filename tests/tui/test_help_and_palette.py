@@ -105,3 +105,22 @@ async def test_help_and_stats_scroll_with_the_apps_scroll_keys(library: Library)
             assert await press("ctrl+u") == 0, opener
             assert await press("space") > 0, opener
             await pilot.press("escape")
+
+
+async def test_two_scroll_keys_between_two_refreshes_scroll_two_lines(library: Library) -> None:
+    """Textual's line scroll counted from where the view was going, but moved it only after
+    the next refresh: two `j` handled before a refresh (a held key at a busy moment)
+    scrolled one line. Here both are handled in one go, with no refresh between."""
+    app = create_app(library)
+    async with app.run_test(size=(80, 18)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        scroll = app.screen.query_one("#help-scroll")
+        assert await wait_until(pilot, lambda: scroll.max_scroll_y > 4)
+        scroll.action_scroll_down()
+        scroll.action_scroll_down()
+        scroll.action_scroll_down()
+        scroll.action_scroll_up()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        assert scroll.scroll_y == 2

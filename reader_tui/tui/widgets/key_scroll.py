@@ -7,8 +7,10 @@ nothing, though they scroll everywhere else in the app (the keys follow vim and 
 
 from __future__ import annotations
 
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 
 
 def scroll_bindings(group: str) -> list[Binding]:
@@ -27,10 +29,26 @@ def scroll_bindings(group: str) -> list[Binding]:
     ]
 
 
+def scroll_lines(view: Widget, lines: int) -> None:
+    """`lines` down (up when negative) from where the view is going, at once. Textual's
+    own line scroll counts from where the view is going but scrolls after the next
+    refresh, which is also when "where it is going" moves: two keys handled between two
+    refreshes (a held `j` at a busy moment) scrolled one line, not two."""
+    if not view.allow_vertical_scroll:
+        raise SkipAction()
+    view.scroll_to(y=view.scroll_target_y + lines, immediate=True)
+
+
 class KeyScroll(VerticalScroll):
     """A VerticalScroll with the detail pane's scroll keys."""
 
     BINDINGS = scroll_bindings("scroll")
+
+    def action_scroll_down(self) -> None:
+        scroll_lines(self, 1)
+
+    def action_scroll_up(self) -> None:
+        scroll_lines(self, -1)
 
     def action_half_page(self, direction: int) -> None:
         step = max(1, self.scrollable_content_region.height // 2) * direction

@@ -20,7 +20,7 @@ from reader_tui.core.reviews import scores_line
 from reader_tui.core.text.display import names_line, one_line, styled_segments, visible_controls
 from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.core.text.venues import venue_line
-from reader_tui.tui.widgets.key_scroll import scroll_bindings
+from reader_tui.tui.widgets.key_scroll import scroll_bindings, scroll_lines
 
 #: core.text chunk style -> Content style (theme variables only).
 SEGMENT_STYLES = {
@@ -152,6 +152,12 @@ class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
         # the line at the top, or as near as the end of the text allows: its line is in view
         self.scroll_to(y=line, animate=False, immediate=True)
         self.refresh()
+
+    def action_scroll_down(self) -> None:
+        scroll_lines(self, 1)
+
+    def action_scroll_up(self) -> None:
+        scroll_lines(self, -1)
 
     def action_half_page(self, direction: int) -> None:
         step = max(1, self.scrollable_content_region.height // 2) * direction

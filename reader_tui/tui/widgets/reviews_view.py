@@ -35,7 +35,7 @@ from textual.style import Style as VisualStyle
 from textual.visual import Visual
 
 from reader_tui.core.reviews import Note
-from reader_tui.tui.widgets.key_scroll import scroll_bindings
+from reader_tui.tui.widgets.key_scroll import scroll_bindings, scroll_lines
 from reader_tui.tui.widgets.reviews_text import Block, Thread, note_lines, search_words, wrap_rows
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
@@ -232,7 +232,10 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
 
     def action_scroll_down(self) -> None:
         self._ahead(1)
-        super().action_scroll_down()
+        scroll_lines(self, 1)
+
+    def action_scroll_up(self) -> None:
+        scroll_lines(self, -1)
 
     def action_page_down(self) -> None:
         self._ahead(self.scrollable_content_region.height)
