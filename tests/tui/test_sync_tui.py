@@ -9,6 +9,7 @@ import asyncio
 import json
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -297,7 +298,7 @@ async def test_no_sync_on_start_unless_asked(tmp_path: Path) -> None:
 
 
 @needs_git
-async def test_quit_syncs_first_and_says_how_it_went(tmp_path: Path) -> None:
+async def test_quit_syncs_first_and_says_how_it_went(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     a, b = _two_clones(tmp_path)
     sync.sync(b)
     _auto(b)
@@ -305,11 +306,21 @@ async def test_quit_syncs_first_and_says_how_it_went(tmp_path: Path) -> None:
     app = create_app(library)
     async with app.run_test(size=(140, 40), notifications=True) as pilot:
         assert await wait_until(pilot, lambda: _message(app).startswith("synced"), 20), _message(app)
+        # The quit's sync waits until the test has looked: a quick one (a local remote, an
+        # idle machine) could end, and the app with it, before `press` came back.
+        looked, real_sync = threading.Event(), sync.sync
+
+        def sync_once_looked(*args, **kwargs):
+            assert looked.wait(30), "the test never looked"
+            return real_sync(*args, **kwargs)
+
+        monkeypatch.setattr(sync, "sync", sync_once_looked)
         await pilot.press("4")  # the first paper: read
         await pilot.press("q")
         assert app.is_running  # syncing first, and saying so
         assert _message(app).startswith("syncing before quitting")
         assert any(n.message.startswith("syncing before quitting") for n in app._notifications)
+        looked.set()
         assert await wait_until(pilot, lambda: not app.is_running, 20)
     # the status, and where the cursor was (reopened there)
     assert app.farewell == ["reader-tui: synced: nothing new from the remote · sent: 1 status change, 1 setting"]
