@@ -94,7 +94,7 @@ def save(path: Path) -> None:
         with open(temporary, "wb") as file:
             pickle.dump((_textual_fingerprint(), snapshot), file, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
-    except (OSError, pickle.PicklingError):
+    except Exception:  # a full disk, or rules pickle cannot hold: a cache never stops a quit
         with suppress(OSError):
             temporary.unlink(missing_ok=True)
         return

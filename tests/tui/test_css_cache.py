@@ -4,6 +4,7 @@ they are the very rules a parse gives, and a bad cache file only means parsing a
 from __future__ import annotations
 
 import pickle
+import threading
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,15 @@ async def test_the_file_keeps_only_what_the_last_start_used(
     nord_keys = set(pickle.loads(path.read_bytes())[1])
     assert nord_keys and not nord_keys & default_keys
     assert {key[:5] for key in nord_keys} == {key[:5] for key in default_keys}  # the same sources
+
+
+def test_rules_that_cannot_be_pickled_are_not_saved_and_do_not_raise(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saving runs as the app quits: whatever the rules hold, it never raises."""
+    forget_memory(monkeypatch)
+    key = ("Screen {}", ("", "x"), False, 0, "", b"")
+    css_cache._parsed[key] = [threading.Lock()]  # pickle raises TypeError for a lock
+    css_cache._used.add(key)
+    path = tmp_path / "cache" / "textual-css.pickle"
+    css_cache.save(path)
+    assert not path.exists() and not list(path.parent.glob("*.tmp"))
