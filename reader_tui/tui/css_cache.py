@@ -74,11 +74,21 @@ def load(path: Path) -> None:
             fingerprint, stored = pickle.load(file)
     except Exception:  # missing, cut short or foreign: parse as if there were no file
         return
-    if fingerprint != _textual_fingerprint() or not isinstance(stored, dict):
+    if fingerprint != _textual_fingerprint() or not _well_formed(stored):
         return
     for key, rules in stored.items():
         _parsed.setdefault(key, rules)
     _in_file[path] = frozenset(stored)
+
+
+def _well_formed(stored: object) -> bool:
+    """A dict of keys to lists of rule sets, as `save` writes: a file that unpickles to
+    anything else (damaged in a way pickle did not notice) is not handed to Textual."""
+    return isinstance(stored, dict) and all(
+        isinstance(key, tuple) and len(key) == 6 and isinstance(rules, list)
+        and all(isinstance(rule, RuleSet) for rule in rules)
+        for key, rules in stored.items()
+    )
 
 
 def save(path: Path) -> None:

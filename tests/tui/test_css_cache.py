@@ -65,13 +65,22 @@ async def test_a_second_start_reads_the_rules_the_first_parsed(
     assert second == first  # and the same rules, one for one
 
 
-@pytest.mark.parametrize("content", [b"", b"not a pickle", b"\x80\x05\x95", None])
+@pytest.mark.parametrize("content", [
+    b"", b"not a pickle", b"\x80\x05\x95", None,
+    # whole pickles of the right fingerprint holding the wrong things
+    "rules not in a list", "a key that is no key",
+])
 async def test_a_bad_cache_file_means_parsing_again(
-        library: Library, fresh_process: list[tuple], monkeypatch: pytest.MonkeyPatch, content: bytes | None) -> None:
+        library: Library, fresh_process: list[tuple], monkeypatch: pytest.MonkeyPatch, content: bytes | str | None) -> None:
     good = await started_rules(library)
     path = css_cache.default_path()
     if content is None:  # a whole file, but another Textual's: its rules are not read
         monkeypatch.setattr(css_cache, "_textual_fingerprint", lambda: ("another textual",))
+    elif isinstance(content, str):
+        fingerprint, stored = pickle.loads(path.read_bytes())
+        key, rules = next(iter(stored.items()))
+        wrong = {key: "Screen { color: red; }"} if content == "rules not in a list" else {"key": rules}
+        path.write_bytes(pickle.dumps((fingerprint, wrong)))
     else:
         path.write_bytes(content)
     forget_memory(monkeypatch)
