@@ -47,10 +47,12 @@ def reader_tui(env: dict[str, str], db: Path, *args: str) -> subprocess.Complete
 
 
 def cache_files(tmp_path: Path) -> list[Path]:
-    """The derived indexes' cache files (the catalog's layout, written by any open, aside)."""
+    """The derived indexes' cache files (the catalog's layout, written by any open, aside),
+    whole: not the temporary file a write is filling (counted, it let a test stop waiting
+    while the search cache was still being written, and the related one not yet)."""
     return sorted(
         p for p in (tmp_path / "cache").rglob("*")
-        if p.is_file() and not p.name.endswith(".lock") and p.parent.name != "catalog"
+        if p.is_file() and not p.name.endswith((".lock", ".tmp")) and p.parent.name != "catalog"
     )
 
 
@@ -66,6 +68,7 @@ def test_index_builds_both_caches_then_finds_them_up_to_date(tmp_path: Path, run
     first = ok(run, "index")
     assert "search index: built" in first and "related index: built" in first
     assert {p.parent.name for p in cache_files(tmp_path)} == {"search", "related"}
+    assert not list((tmp_path / "cache").rglob("*.tmp"))  # each written whole, nothing left behind
     second = ok(run, "index")
     assert "search index: up to date" in second and "related index: up to date" in second
     assert ok(run, "index", "--quiet") == ""
