@@ -107,10 +107,11 @@ async def test_help_and_stats_scroll_with_the_apps_scroll_keys(library: Library)
             await pilot.press("escape")
 
 
-async def test_two_scroll_keys_between_two_refreshes_scroll_two_lines(library: Library) -> None:
+async def test_scroll_keys_between_two_refreshes_each_scroll(library: Library) -> None:
     """Textual's line scroll counted from where the view was going, but moved it only after
     the next refresh: two `j` handled before a refresh (a held key at a busy moment)
-    scrolled one line. Here both are handled in one go, with no refresh between."""
+    scrolled one line (and two ctrl+d in help half a page). Here the keys are handled in
+    one go, with no refresh between."""
     app = create_app(library)
     async with app.run_test(size=(80, 18)) as pilot:
         await settle(app, pilot)
@@ -124,3 +125,8 @@ async def test_two_scroll_keys_between_two_refreshes_scroll_two_lines(library: L
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
         assert scroll.scroll_y == 2
+        scroll.scroll_to(y=0, animate=False, immediate=True)
+        scroll.action_half_page(1)
+        scroll.action_half_page(1)  # ctrl+d twice, no refresh between: a whole page
+        await pilot.pause()
+        assert scroll.scroll_y == min(scroll.max_scroll_y, 2 * (scroll.scrollable_content_region.height // 2))

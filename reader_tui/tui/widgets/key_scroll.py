@@ -52,4 +52,4 @@ class KeyScroll(VerticalScroll):
 
     def action_half_page(self, direction: int) -> None:
         step = max(1, self.scrollable_content_region.height // 2) * direction
-        self.scroll_to(y=max(0, round(self.scroll_y) + step), animate=False)
+        self.scroll_to(y=max(0, round(self.scroll_y) + step), animate=False, immediate=True)
