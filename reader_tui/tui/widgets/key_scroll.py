@@ -39,10 +39,15 @@ def scroll_lines(view: Widget, lines: int) -> None:
     view.scroll_to(y=view.scroll_target_y + lines, immediate=True)
 
 
-class KeyScroll(VerticalScroll):
-    """A VerticalScroll with the detail pane's scroll keys."""
+def half_page(view: Widget) -> int:
+    """The lines ctrl+d and ctrl+u scroll `view` by."""
+    return max(1, view.scrollable_content_region.height // 2)
 
-    BINDINGS = scroll_bindings("scroll")
+
+class ScrollKeyActions:
+    """The actions of `scroll_bindings` that Textual's own do not answer as the app means,
+    for every view that scrolls text (mixed in before its Textual base): a line at once,
+    and half a page at once (see `scroll_lines`)."""
 
     def action_scroll_down(self) -> None:
         scroll_lines(self, 1)
@@ -51,5 +56,10 @@ class KeyScroll(VerticalScroll):
         scroll_lines(self, -1)
 
     def action_half_page(self, direction: int) -> None:
-        step = max(1, self.scrollable_content_region.height // 2) * direction
-        self.scroll_to(y=max(0, round(self.scroll_y) + step), animate=False, immediate=True)
+        self.scroll_to(y=max(0, round(self.scroll_y) + half_page(self) * direction), animate=False, immediate=True)
+
+
+class KeyScroll(ScrollKeyActions, VerticalScroll):
+    """A VerticalScroll with the detail pane's scroll keys."""
+
+    BINDINGS = scroll_bindings("scroll")

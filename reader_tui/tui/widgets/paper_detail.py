@@ -20,7 +20,7 @@ from reader_tui.core.reviews import scores_line
 from reader_tui.core.text.display import names_line, one_line, styled_segments, visible_controls
 from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.core.text.venues import venue_line
-from reader_tui.tui.widgets.key_scroll import scroll_bindings, scroll_lines
+from reader_tui.tui.widgets.key_scroll import ScrollKeyActions, scroll_bindings
 
 #: core.text chunk style -> Content style (theme variables only).
 SEGMENT_STYLES = {
@@ -34,7 +34,7 @@ LABEL = "$text-muted"
 MATCH = "reverse $text-warning"
 
 
-class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
+class PaperDetail(ScrollKeyActions, ScrollView, can_focus=True, inherit_bindings=False):
     """Title, venue and year, authors, url, keywords, tags, status and the abstract.
 
     A line-API view: the text is wrapped once per paper (and per width) into Strips, so
@@ -152,16 +152,6 @@ class PaperDetail(ScrollView, can_focus=True, inherit_bindings=False):
         # the line at the top, or as near as the end of the text allows: its line is in view
         self.scroll_to(y=line, animate=False, immediate=True)
         self.refresh()
-
-    def action_scroll_down(self) -> None:
-        scroll_lines(self, 1)
-
-    def action_scroll_up(self) -> None:
-        scroll_lines(self, -1)
-
-    def action_half_page(self, direction: int) -> None:
-        step = max(1, self.scrollable_content_region.height // 2) * direction
-        self.scroll_to(y=max(0, round(self.scroll_y) + step), animate=False, immediate=True)
 
     def _rewrap(self) -> None:
         width = self.scrollable_content_region.width

@@ -35,7 +35,7 @@ from textual.style import Style as VisualStyle
 from textual.visual import Visual
 
 from reader_tui.core.reviews import Note
-from reader_tui.tui.widgets.key_scroll import scroll_bindings, scroll_lines
+from reader_tui.tui.widgets.key_scroll import ScrollKeyActions, half_page, scroll_bindings
 from reader_tui.tui.widgets.reviews_text import Block, Thread, note_lines, search_words, wrap_rows
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
 
@@ -63,7 +63,7 @@ without scores) makes the view a line shorter, a focus change recolours the bord
 relearning the frame from Textual's drawing of every row took a third of such an `R`."""
 
 
-class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
+class ReviewsView(ScrollKeyActions, GutterScrollView, can_focus=True, inherit_bindings=False):
     """The notes of a forum, one block after another; `n` / `N` go from review to review.
 
     Its scrollbar is its own last column (`overflow-y: hidden`, see `scroll_gutter`),
@@ -232,10 +232,7 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
 
     def action_scroll_down(self) -> None:
         self._ahead(1)
-        scroll_lines(self, 1)
-
-    def action_scroll_up(self) -> None:
-        scroll_lines(self, -1)
+        super().action_scroll_down()
 
     def action_page_down(self) -> None:
         self._ahead(self.scrollable_content_region.height)
@@ -247,10 +244,9 @@ class ReviewsView(GutterScrollView, can_focus=True, inherit_bindings=False):
         super().action_scroll_end()
 
     def action_half_page(self, direction: int) -> None:
-        step = max(1, self.scrollable_content_region.height // 2) * direction
-        if step > 0:
-            self._ahead(step)
-        self.scroll_to(y=max(0, round(self.scroll_y) + step), animate=False, immediate=True)
+        if direction > 0:
+            self._ahead(half_page(self) * direction)
+        super().action_half_page(direction)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
