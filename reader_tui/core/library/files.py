@@ -413,12 +413,10 @@ def backup_time(backup: Path) -> float:
     # Read by hand: `strptime` imports its locale machinery, some 7 M instructions of a
     # start (every TUI start looks at its newest backup).
     stamp = _BACKUP_STAMP_DIGITS.fullmatch(backup.stem.removeprefix("annotations-"))
-    try:
-        if stamp is None:
-            raise ValueError("no stamp")
-        return datetime(*map(int, stamp.groups()), tzinfo=UTC).timestamp()
-    except ValueError:  # no stamp, or digits that are no date
-        return backup.stat().st_mtime
+    if stamp is not None:
+        with contextlib.suppress(ValueError):  # digits that are no date
+            return datetime(*map(int, stamp.groups()), tzinfo=UTC).timestamp()
+    return backup.stat().st_mtime
 
 
 def new_tables(kind: str) -> Tables:
