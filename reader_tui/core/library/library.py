@@ -194,7 +194,13 @@ class Library:
     def _catalog(self, records: Mapping[str, Any]) -> Catalog:
         # An interactive session (writes in the background: the TUI) draws a damaged record
         # as a placeholder and lists it in `papers.problems`; a command fails with its line.
-        return Catalog(records, self.files.catalog_path, placeholders=self._writer is not None)
+        interactive = self._writer is not None
+        texts = getattr(records, "texts", None)
+        if interactive and texts is not None:
+            # The TUI builds every Paper soon after its first frame: the records' texts
+            # are read meanwhile, off the UI thread (a command reads what it uses).
+            texts.read_ahead()
+        return Catalog(records, self.files.catalog_path, placeholders=interactive)
 
     def _load_annotations(self) -> None:
         found, signature = self.files.read_annotations()
