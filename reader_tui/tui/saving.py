@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.status_bar import StatusBar
 from reader_tui.tui.write_errors import write_error_line
 
@@ -53,7 +54,7 @@ class SavingIndicator:
         """Show where the changes are: "editing…", "saving…", "not saved" (a write failed:
         reported once, retried by the Library) or "saved" (every write returned without
         error). True when there is nothing left to follow."""
-        notes = self.screen.side.notes  # type: ignore[attr-defined] - the main screen's
+        notes = self.screen.query_one(NotesEditor)
         status_bar = self.screen.query_one(StatusBar)
         try:
             self.library.flush(timeout=0)

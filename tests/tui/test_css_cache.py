@@ -13,7 +13,7 @@ from textual.css.stylesheet import Stylesheet
 from reader_tui.core.library.library import Library
 from reader_tui.tui import css_cache
 from reader_tui.tui.app import create_app
-from tui_support import make_library, wait_until
+from tui_support import make_library
 
 
 @pytest.fixture
@@ -45,8 +45,7 @@ async def started_rules(library: Library) -> list[tuple]:
     not compare by value)."""
     app = create_app(library)
     async with app.run_test(size=(100, 30)) as pilot:
-        # up means the notes editor too, which comes with the first paper shown
-        assert await wait_until(pilot, lambda: app.screen.query("#notes"))
+        await pilot.pause()
         rules = [(repr(rule.selector_set), repr(sorted(rule.styles.get_rules().items())), sorted(rule.selector_names),
                   rule.is_default_rules, rule.tie_breaker, sorted(rule.pseudo_classes)) for rule in app.stylesheet.rules]
         path = app.css_cache_path

@@ -35,7 +35,6 @@ NOT_BEFORE_THE_LIST = [
     "sqlite3",  # the reviews store: read when a paper's reviews are
     "_strptime",  # datetime.strptime: backup stamps are read without it
     "filelock",  # the lock: the start's backup waits for the first frame, nothing else writes
-    "textual.widgets._text_area",  # the notes editor: mounted with the first paper shown
     "reader_tui.core.library.catalog_merge",  # an import
     "reader_tui.core.stats",  # the statistics and the tag picker
     "reader_tui.core.search.index",  # built or loaded on a worker once the list is up

@@ -12,7 +12,7 @@ another (attributes down, messages up). Library changes arrive once, through the
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -34,6 +34,7 @@ from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.for_you_model import ForYouModel
 from reader_tui.tui.widgets.library_sync import LibrarySync
 from reader_tui.tui.widgets.library_watcher import LibraryWatcher
+from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_browser import PaperBrowser
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.related_list import RelatedList
@@ -42,9 +43,6 @@ from reader_tui.tui.widgets.search_bar import SearchBar
 from reader_tui.tui.widgets.search_typing import SearchTyping
 from reader_tui.tui.widgets.side_pane import SidePane
 from reader_tui.tui.widgets.status_bar import StatusBar
-
-if TYPE_CHECKING:
-    from reader_tui.tui.widgets.notes_editor import NotesEditor
 
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
 

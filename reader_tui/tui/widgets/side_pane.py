@@ -10,18 +10,16 @@ refused, a related paper chosen) bubble up to the screen unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.timer import Timer
 
 from reader_tui.core.library.library import Library
+from reader_tui.tui.widgets.notes_editor import NotesEditor
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.related_list import RelatedList
-
-if TYPE_CHECKING:
-    from reader_tui.tui.widgets.notes_editor import NotesEditor
 
 DETAIL_DELAY = 0.04
 """Seconds the cursor must rest before the pane shows the paper under it."""
@@ -50,8 +48,7 @@ class SidePane(Vertical):
     def compose(self) -> ComposeResult:
         yield PaperDetail(id="detail")
         yield RelatedList(self.library, id="related")
-        # The notes editor comes with the first paper shown (`notes`), after the list's
-        # first frame: a TextArea's import, styles and document were 4 % of a start.
+        yield NotesEditor(self.library, id="notes")
 
     @property
     def detail(self) -> PaperDetail:
@@ -63,15 +60,7 @@ class SidePane(Vertical):
 
     @property
     def notes(self) -> NotesEditor:
-        """The notes editor, mounted (last in the pane) the first time it is wanted."""
-        from reader_tui.tui.widgets.notes_editor import NotesEditor
-
-        found = self.query_children(NotesEditor)
-        if found:
-            return found.first()
-        editor = NotesEditor(self.library, id="notes")
-        self.mount(editor)
-        return editor
+        return self.query_one(NotesEditor)
 
     def follow(self, paper_id: str | None) -> None:
         """The list's cursor moved to `paper_id`: show it once the cursor rests.
@@ -141,7 +130,7 @@ class SidePane(Vertical):
         return True
 
     def on_descendant_focus(self, event: Any) -> None:
-        if event.widget.id == "notes" and self._timer is not None:
+        if isinstance(event.widget, NotesEditor) and self._timer is not None:
             self.show_now(self._pending)
 
     def on_descendant_blur(self, event: Any) -> None:
