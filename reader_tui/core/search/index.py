@@ -62,7 +62,13 @@ from ..numeric import load_numpy
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
+from .acronyms import add as add_definitions
+from .acronyms import chosen as chosen_acronyms
+from .acronyms import definitions as acronym_definitions
 from .acronyms import mine as mine_acronyms
+from .helper import Helper, split_at
+from .helper import start as start_helper
+from .helper import wanted as helper_wanted
 from .postings import FlatPostings
 from .query import Query, in_bounds, number_bounds, parse_query, year_bounds
 from .scoring import (
@@ -311,23 +317,34 @@ class SearchIndex(Matching):
         """Index a whole list at once, every field numbered in one dict and laid out flat
         by `_index_all_abstracts` (no title or meta word appended one by one)."""
         with self._lock, bulk_allocations():
-            numbers: defaultdict[str, int] = defaultdict(count().__next__)
-            head = self._append(records, refresh=False, numbers=numbers)
-            abstracts = self._abstracts()  # (once for the tokeniser and the acronyms)
-            self._index_all_abstracts(numbers, head, abstracts)
+            # (as `_abstracts` reads them; once for the tokeniser and the acronyms)
+            abstracts = [(record.paper if type(record) is PaperView else record).abstract for record in records]
+            # a child process takes a share of the abstracts and the acronyms, started first
+            # so that it runs beside all of this process's work (`helper`)
+            child = start_helper(abstracts, split_at(len(abstracts))) if helper_wanted(len(abstracts)) else None
+            try:
+                numbers: defaultdict[str, int] = defaultdict(count().__next__)
+                head = self._append(records, refresh=False, numbers=numbers)
+                acronyms = self._index_all_abstracts(numbers, head, abstracts, child)
+            finally:
+                if child is not None:
+                    child.close()
             self._abstracts_done = len(self._ids)
-            self._acronyms = mine_acronyms(abstracts)
+            self._acronyms = mine_acronyms(abstracts) if acronyms is None else acronyms
 
     def _index_all_abstracts(
-        self, numbers: defaultdict[str, int] | None = None, head: Any = None, abstracts: list[str | None] | None = None
-    ) -> None:
+        self, numbers: defaultdict[str, int] | None = None, head: Any = None, abstracts: list[str | None] | None = None,
+        child: Helper | None = None,
+    ) -> dict[str, tuple[str, ...]] | None:
         """Index every abstract of a list at once, and leave every field flat over the new
         vocabulary, as a loaded index is (`FlatPostings.of_pairs`). The abstracts' distinct
         (word, paper) pairs come from `word_pairs.distinct_pairs`, which tokenises them all
         at once with numpy, each word numbered in `numbers` (a `defaultdict` whose factory
         counts); numpy then lays them out. The title and meta words were appended as they
         came (`_append`), or numbered in `numbers` already (`head`: their pairs, from
-        `_append`). Callers hold the lock."""
+        `_append`). With `child` (`helper.start`), the abstracts from its split on are its,
+        the acronyms mined from both shares' definitions and returned (else None: the
+        caller mines them). Callers hold the lock."""
         np = load_numpy()
 
         from .word_pairs import distinct_pairs
@@ -335,7 +352,21 @@ class SearchIndex(Matching):
         n = len(self._ids)
         if numbers is None:
             numbers = defaultdict(count().__next__)
-        pairs = distinct_pairs(self._abstracts() if abstracts is None else abstracts, numbers.__getitem__)
+        if abstracts is None:
+            abstracts = self._abstracts()
+        acronyms = None
+        if child is None:
+            pairs = distinct_pairs(abstracts, numbers.__getitem__)
+        else:
+            split = child.split
+            pairs = distinct_pairs(abstracts[:split], numbers.__getitem__)
+            seen = acronym_definitions(abstracts[:split])
+            later = child.result(numbers.__getitem__, pairs)
+            if later is None:  # the child failed: its share done here (the same pairs)
+                pairs.extend(*distinct_pairs(abstracts[split:], numbers.__getitem__, split).parts())
+                later = acronym_definitions(abstracts[split:])
+            add_definitions(seen, later)
+            acronyms = chosen_acronyms(seen)
         # numpy's temporaries, a chunk of texts at a time, were freed into the C heap, which
         # glibc keeps while the words made after them live above (26 MB at 19,630 papers):
         # handed back before the layout's arrays are made
@@ -369,6 +400,7 @@ class SearchIndex(Matching):
         self._post = (*fields, abstract)
         self._refresh_vocabulary(vocab, title_vocab)
         # (the layout's temporaries are handed back as `bulk_allocations` ends)
+        return acronyms
 
     def _abstracts(self) -> list[str | None]:
         """Every record's abstract, in ordinal order."""

@@ -195,6 +195,44 @@ class Pairs:
     def __len__(self) -> int:
         return len(self._local)
 
+    def parts(self) -> tuple[array, array, array, array, array, array]:
+        """What `extend` takes: the runs' word numbers and sizes (`array("I")`), each pair's
+        text within its chunk (`array("H")`), and per chunk its first pair, its first text's
+        ordinal and its number of runs (`array("Q")`)."""
+        return (self._run_words, self._run_sizes, self._local, array("Q", self._chunk_starts),
+                array("Q", self._chunk_firsts), array("Q", self._chunk_runs))
+
+    def extend(self, run_words: array, run_sizes: array, local: array, chunk_starts: array, chunk_firsts: array,
+               chunk_runs: array) -> None:
+        """Add the pairs of later texts, as `parts` gives them, their words numbered as
+        these are (another process's pairs, renumbered: `helper`). ValueError, and these
+        pairs unchanged, if the parts do not fit together or do not come after these."""
+        runs = sum(chunk_runs)
+        # each chunk's texts after the last text of the chunk before
+        firsts = [*self._chunk_firsts[-1:], *chunk_firsts]
+        after = self._chunk_firsts[-1] + max(self._local[self._chunk_starts[-1] :], default=0) if self._local else -1
+        if (
+            len(run_words) != runs or len(run_sizes) != runs or sum(run_sizes) != len(local)
+            or len(chunk_starts) != len(chunk_firsts) or len(chunk_firsts) != len(chunk_runs)
+            or list(chunk_starts) != list(accumulate(self._chunk_pair_counts(run_sizes, chunk_runs), initial=0))[:-1]
+            or any(b <= a for a, b in zip(firsts, firsts[1:])) or (chunk_firsts and chunk_firsts[0] <= after)
+        ):
+            raise ValueError("the pairs do not fit together")
+        offset = len(self._local)
+        self._chunk_starts.extend(start + offset for start in chunk_starts)
+        self._chunk_firsts.extend(chunk_firsts)
+        self._chunk_runs.extend(chunk_runs)
+        self._run_words.extend(run_words)
+        self._run_sizes.extend(run_sizes)
+        self._local.extend(local)
+        self._run_ends = None
+
+    @staticmethod
+    def _chunk_pair_counts(run_sizes: array, chunk_runs: array) -> list[int]:
+        """How many pairs each chunk has, from its runs' sizes."""
+        bounds = list(accumulate(chunk_runs, initial=0))
+        return [sum(run_sizes[a:b]) for a, b in zip(bounds, bounds[1:])]
+
     def runs(self) -> tuple[Any, Any, Any, Any]:
         """The pairs as runs, for `FlatPostings.of_runs`: each run's word number, its size
         and the ordinal its texts count from (its chunk's first), and every pair's text
