@@ -50,6 +50,11 @@ _MAGIC = b"reader-tui abstracts 1\n"
 #: fewer, the child's start, some 0.25 s of an interpreter and numpy's import, is not
 #: paid back).
 HELPER_MIN = 8000
+#: Cores the load average must leave idle for a child: one for this process, most of one
+#: for the child. On cores that others keep busy the two processes share what this one
+#: alone would get (Linux schedules a session's processes as one), and the child's start
+#: and its answer (0.4 s of CPU) make the build slower, not faster (measured: see README).
+IDLE_CORES = 1.5
 #: The child's share of the abstracts, chosen by measurement so that both processes end
 #: about together (the parent has the titles, the meta fields and the layout besides).
 SHARE = 0.7
@@ -80,15 +85,20 @@ def _path() -> str:
 
 
 def wanted(papers: int) -> bool:
-    """Whether a whole list's build of `papers` papers should take a child (enough papers,
-    a second core, POSIX: measured there)."""
+    """Whether a whole list's build of `papers` papers should take a child: enough papers,
+    POSIX (measured there), and a core to spare besides this process's own (`IDLE_CORES`,
+    by the load average: on busy cores the child only adds its start to the build)."""
     if papers < HELPER_MIN or os.name != "posix":
         return False
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # (macOS)
         cores = os.cpu_count() or 1
-    return cores >= 2
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # (no load average to read)
+        load = 0.0
+    return cores - load >= IDLE_CORES
 
 
 def split_at(papers: int) -> int:

@@ -25,6 +25,12 @@ def papers():
     return unicode_papers(120, seed=20)
 
 
+@pytest.fixture(autouse=True)
+def idle(monkeypatch):
+    """A machine with cores to spare, whatever the load of the one running the tests."""
+    monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+
+
 @pytest.fixture
 def reference(papers, monkeypatch):
     """The one-process build of `papers`, at once (numpy)."""
@@ -125,10 +131,17 @@ def test_the_child_is_killed_when_the_parent_fails(papers, children, monkeypatch
     assert len(started) == 1 and started[0].process.returncode is not None
 
 
-def test_a_child_only_for_a_large_list_on_two_cores(monkeypatch):
+def test_a_child_only_for_a_large_list_with_a_core_to_spare(monkeypatch):
+    monkeypatch.setattr(helper_module.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (0.3, 0.3, 0.3))
     assert not helper_module.wanted(helper_module.HELPER_MIN - 1)
     assert helper_module.wanted(helper_module.HELPER_MIN)
+    monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (1.2, 0.3, 0.3))  # one core busy already
+    assert not helper_module.wanted(helper_module.HELPER_MIN)
+    monkeypatch.setattr(helper_module.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    assert helper_module.wanted(helper_module.HELPER_MIN)
     monkeypatch.setattr(helper_module.os, "sched_getaffinity", lambda pid: {0})
+    monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert not helper_module.wanted(helper_module.HELPER_MIN)
 
 
