@@ -66,7 +66,7 @@ from .acronyms import add as add_definitions
 from .acronyms import chosen as chosen_acronyms
 from .acronyms import definitions as acronym_definitions
 from .acronyms import mine as mine_acronyms
-from .helper import Helper, split_at
+from .helper import Helper
 from .helper import start as start_helper
 from .helper import wanted as helper_wanted
 from .postings import FlatPostings
@@ -321,7 +321,7 @@ class SearchIndex(Matching):
             abstracts = [(record.paper if type(record) is PaperView else record).abstract for record in records]
             # a child process takes a share of the abstracts and the acronyms, started first
             # so that it runs beside all of this process's work (`helper`)
-            child = start_helper(abstracts, split_at(len(abstracts))) if helper_wanted(len(abstracts)) else None
+            child = start_helper(abstracts) if helper_wanted(len(abstracts)) else None
             try:
                 numbers: defaultdict[str, int] = defaultdict(count().__next__)
                 head = self._append(records, refresh=False, numbers=numbers)
@@ -342,12 +342,12 @@ class SearchIndex(Matching):
         at once with numpy, each word numbered in `numbers` (a `defaultdict` whose factory
         counts); numpy then lays them out. The title and meta words were appended as they
         came (`_append`), or numbered in `numbers` already (`head`: their pairs, from
-        `_append`). With `child` (`helper.start`), the abstracts from its split on are its,
-        the acronyms mined from both shares' definitions and returned (else None: the
-        caller mines them). Callers hold the lock."""
+        `_append`). With `child` (`helper.start`), the abstracts are shared with it, a
+        unit at a time, and the acronyms mined from both sides' definitions and returned
+        (else None: the caller mines them). Callers hold the lock."""
         np = load_numpy()
 
-        from .word_pairs import distinct_pairs
+        from .word_pairs import Pairs, distinct_pairs
 
         n = len(self._ids)
         if numbers is None:
@@ -355,16 +355,23 @@ class SearchIndex(Matching):
         if abstracts is None:
             abstracts = self._abstracts()
         acronyms = None
+        number = numbers.__getitem__
         if child is None:
-            pairs = distinct_pairs(abstracts, numbers.__getitem__)
+            pairs = distinct_pairs(abstracts, number)
         else:
-            split = child.split
-            pairs = distinct_pairs(abstracts[:split], numbers.__getitem__)
-            seen = acronym_definitions(abstracts[:split])
-            later = child.result(numbers.__getitem__, pairs)
-            if later is None:  # the child failed: its share done here (the same pairs)
-                pairs.extend(*distinct_pairs(abstracts[split:], numbers.__getitem__, split).parts())
-                later = acronym_definitions(abstracts[split:])
+            # units of abstracts claimed from the front until the child, taking them from
+            # the back, is met; then the child's added after them
+            pairs = Pairs(np)
+            seen: dict[tuple[str, tuple[str, ...]], int] = {}
+            while (unit := child.claim()) is not None:
+                texts = abstracts[unit.start : unit.stop]
+                distinct_pairs(texts, number, unit.start, into=pairs)
+                add_definitions(seen, acronym_definitions(texts))
+            later = child.result(number, pairs)
+            if later is None:  # the child failed: its units done here (the same pairs)
+                rest = child.child_start
+                distinct_pairs(abstracts[rest:], number, rest, into=pairs)
+                later = acronym_definitions(abstracts[rest:])
             add_definitions(seen, later)
             acronyms = chosen_acronyms(seen)
         # numpy's temporaries, a chunk of texts at a time, were freed into the C heap, which

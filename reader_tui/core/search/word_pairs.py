@@ -173,8 +173,11 @@ class Pairs:
     `words[a:b]` and `ordinals[a:b]` give pairs a..b whole, as int64 numpy arrays: what
     `FlatPostings.of_pairs` reads, a chunk at a time. Each word's ordinals ascend."""
 
-    def __init__(self, np: Any) -> None:
+    def __init__(self, np: Any, like: Pairs | None = None) -> None:
         self._np = np
+        # the words of earlier chunks (`_Known`), shared with `like`: pairs of several
+        # parts of a list, numbered alike, spell each word out once
+        self._known: _Known | None = None if like is None else like._known
         self._run_words = array("I")
         self._run_sizes = array("I")
         self._local = array("H")
@@ -293,16 +296,22 @@ class _Slicer:
         return self._get(a, b)
 
 
-def distinct_pairs(texts: Sequence[str | None], number: Callable[[str], int], first: int = 0) -> Pairs:
+def distinct_pairs(
+    texts: Sequence[str | None], number: Callable[[str], int], first: int = 0, into: Pairs | None = None
+) -> Pairs:
     """The distinct (word, text) pairs of `texts`, the words as `tokens` makes them and
     numbered by `number` (a dict's `__getitem__` that numbers new words, such as
     `defaultdict(count().__next__)`'s), the texts by ordinal from `first`. Each word's
     ordinals ascend, as `FlatPostings.of_pairs` needs (the pairs come a chunk of texts at
-    a time, grouped by word within a chunk). A text may be None or empty."""
+    a time, grouped by word within a chunk). A text may be None or empty. With `into`
+    (the pairs of texts before `first`, numbered by the same `number`), they are added
+    to it, and it is returned."""
     np = load_numpy()
 
-    known = _Known(np, number)
-    pairs = Pairs(np)
+    pairs = Pairs(np) if into is None else into
+    known = pairs._known
+    if known is None or known.number != number:  # (a bound method is made anew at each access: equal, not the same)
+        known = pairs._known = _Known(np, number)
     # a slab of texts encoded by one map (its papers fit the keys' low bits), then cut
     # into chunks of about _CHUNK_BYTES
     slab = 1 << _DOC_BITS

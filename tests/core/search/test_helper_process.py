@@ -1,13 +1,17 @@
-"""A whole list's build with a child process taking a share of the abstracts (`helper`)
-is the one-process build: the same postings, vocabulary, title order, acronyms and hits,
-whichever share the child takes; and whenever the child cannot start, fails, answers
-garbage or hangs, the parent does its share itself and no child is left running."""
+"""A whole list's build that shares its abstracts with a child process (`helper`) is the
+one-process build: the same postings, vocabulary, title order, acronyms and hits, however
+the units of abstracts fall between the two; and whenever the child cannot start, fails,
+answers garbage or hangs, the parent does the child's units itself and no child is left
+running."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 from array import array
+from pathlib import Path
 
 import pytest
 from test_build_equivalence import QUERIES, _state, unicode_papers
@@ -19,16 +23,39 @@ from reader_tui.core.search import index as index_module
 from reader_tui.core.search.index import SearchIndex
 from reader_tui.core.search.word_pairs import Pairs, distinct_pairs
 
+ROOT = str(Path(helper_module.__file__).resolve().parents[3])
 
-@pytest.fixture
-def papers():
-    return unicode_papers(120, seed=20)
+#: A stand-in child that claims every unit, as the real one would if the parent were slow,
+#: then does `{then}` instead of answering.
+FAKE = """
+import os, sys
+from array import array
+sys.path.insert(0, {root!r})
+from reader_tui.core.search import helper
+fd = int(sys.argv[1])
+sys.stdin.readline()
+n, unit = array("Q", os.pread(fd, 16, helper._CLAIMS + 16))
+while helper._claim(fd, -(-n // unit), back=True) is not None:
+    pass
+{then}
+"""
+
+
+def fake(then: str):
+    code = FAKE.format(root=ROOT, then=then)
+    return lambda fd: [sys.executable, "-c", code, str(fd)]
 
 
 @pytest.fixture(autouse=True)
 def idle(monkeypatch):
     """A machine with cores to spare, whatever the load of the one running the tests."""
     monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(helper_module, "UNIT", 8)  # 15 units of the 120 papers
+
+
+@pytest.fixture
+def papers():
+    return unicode_papers(120, seed=20)
 
 
 @pytest.fixture
@@ -39,6 +66,11 @@ def reference(papers, monkeypatch):
     index = SearchIndex.build(papers)
     monkeypatch.setattr(helper_module, "HELPER_MIN", 0)
     return index
+
+
+def child_claims(child: helper_module.Helper) -> int:
+    """How many units the child has claimed so far."""
+    return array("Q", os.pread(child._source.fileno(), 16, helper_module._CLAIMS))[1]
 
 
 @pytest.fixture
@@ -69,43 +101,104 @@ def _same(index: SearchIndex, reference: SearchIndex) -> None:
         assert index.search(query) == reference.search(query), query
 
 
-@pytest.mark.parametrize("share", [0.5, 0.8, 1.0])
-def test_a_child_taking_a_share_builds_the_same_index(share, papers, reference, children, monkeypatch):
-    monkeypatch.setattr(helper_module, "SHARE", share)
+@pytest.mark.parametrize("first", [0, 3])
+def test_a_child_sharing_the_abstracts_builds_the_same_index(first, papers, reference, children, monkeypatch):
+    """The parent takes `first` units before the child is ready and the child at least one
+    (the parent's titles wait for it), then both claim as they go."""
+    claim = helper_module.Helper.claim
+    early: list[range] = []
+
+    def claim_early(self):
+        return early.pop(0) if early else claim(self)
+
+    monkeypatch.setattr(helper_module.Helper, "claim", claim_early)
+    start = index_module.start_helper
+
+    def start_and_claim(texts):
+        child = start(texts)
+        early.extend(claim(child) for _ in range(first))
+        return child
+
+    monkeypatch.setattr(index_module, "start_helper", start_and_claim)
+    append = SearchIndex._append
+
+    def titles_then_wait(self, *args, **kwargs):
+        head = append(self, *args, **kwargs)
+        deadline = time.monotonic() + 30
+        while not child_claims(children[0][0]) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return head
+
+    monkeypatch.setattr(SearchIndex, "_append", titles_then_wait)
     index = SearchIndex.build(papers)
-    started, results = children
-    assert len(started) == 1 and started[0].split == round(len(papers) * (1 - share))
+    (child,), results = children
     assert results[0] is not None  # the child's answer was taken, not redone here
-    assert started[0].process.poll() is not None
-    assert reference._acronyms  # the fixture defines some, on both sides of the split
+    assert child.taken >= first and child.taken < child.units  # both did some
+    assert child.process.poll() is not None
+    assert reference._acronyms  # the fixture defines some
     _same(index, reference)
 
 
 @pytest.mark.parametrize(
-    "code",
+    "then",
     [
-        "import sys; sys.exit(3)",  # fails
-        "import sys; sys.stdout.buffer.write(b'reader-tui abstracts 1\\n' + bytes(70))",  # a short answer
-        "import sys; sys.stdout.buffer.write(b'garbage')",  # not its answer at all
+        "sys.exit(3)",  # fails
+        "sys.stdout.buffer.write(helper._MAGIC + bytes(72)); sys.stdout.flush(); os._exit(0)",  # a short answer
+        "sys.stdout.buffer.write(b'garbage'); sys.stdout.flush(); os._exit(0)",  # not its answer at all
     ],
 )
-def test_a_failing_child_leaves_its_share_to_the_parent(code, papers, reference, children, monkeypatch):
-    monkeypatch.setattr(helper_module, "_command", lambda fd: [sys.executable, "-c", code])
+def test_a_failing_child_leaves_its_units_to_the_parent(then, papers, reference, children, monkeypatch):
+    monkeypatch.setattr(helper_module, "_command", fake(then))
+    append = SearchIndex._append
+
+    def titles_then_wait(self, *args, **kwargs):  # until the stand-in has claimed every unit
+        head = append(self, *args, **kwargs)
+        child = children[0][0]
+        deadline = time.monotonic() + 30
+        while child_claims(child) < child.units and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return head
+
+    monkeypatch.setattr(SearchIndex, "_append", titles_then_wait)
     index = SearchIndex.build(papers)
-    started, results = children
-    assert len(started) == 1 and results == [None]
-    assert started[0].process.poll() is not None
+    (child,), results = children
+    assert child.taken == 0 and results == [None]
+    assert child.process.poll() is not None
     _same(index, reference)
 
 
-def test_a_stuck_child_is_killed_and_its_share_done_here(papers, reference, children, monkeypatch):
-    monkeypatch.setattr(helper_module, "_command", lambda fd: [sys.executable, "-c", "import time; time.sleep(60)"])
-    monkeypatch.setattr(helper_module, "WAIT_S", 0.3)
+def test_a_stuck_child_is_killed_and_its_units_done_here(papers, reference, children, monkeypatch):
+    monkeypatch.setattr(helper_module, "_command", fake("import time; time.sleep(60)"))
+    monkeypatch.setattr(helper_module, "WAIT_S", 0.5)
     monkeypatch.setattr(helper_module, "WAIT_PER_PAPER_S", 0.0)
+    append = SearchIndex._append
+
+    def titles_then_wait(self, *args, **kwargs):
+        head = append(self, *args, **kwargs)
+        child = children[0][0]
+        deadline = time.monotonic() + 30
+        while child_claims(child) < child.units and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return head
+
+    monkeypatch.setattr(SearchIndex, "_append", titles_then_wait)
     index = SearchIndex.build(papers)
-    started, results = children
+    (child,), results = children
     assert results == [None]
-    assert started[0].process.returncode is not None  # killed and reaped
+    assert child.process.returncode is not None  # killed and reaped
+    _same(index, reference)
+
+
+def test_a_child_that_takes_nothing_is_not_waited_for(papers, reference, children, monkeypatch):
+    """A child still starting when the parent has done every unit (a slow start) is killed,
+    not waited for."""
+    monkeypatch.setattr(helper_module, "_command", lambda fd: [sys.executable, "-c", "import time; time.sleep(60)"])
+    started = time.monotonic()
+    index = SearchIndex.build(papers)
+    assert time.monotonic() - started < helper_module.WAIT_S
+    (child,), results = children
+    assert results == [{}] and child.taken == child.units
+    assert child.process.returncode is not None
     _same(index, reference)
 
 
@@ -131,6 +224,50 @@ def test_the_child_is_killed_when_the_parent_fails(papers, children, monkeypatch
     assert len(started) == 1 and started[0].process.returncode is not None
 
 
+def test_the_child_alone_answers_for_every_unit(papers):
+    """The real child, the parent claiming nothing: its answer, merged, is the pairs and
+    the acronym definitions of every text."""
+    texts = [paper.abstract for paper in papers]
+    child = helper_module.start(texts)
+    assert child is not None
+    assert child.process.wait(timeout=60) == 0  # it claimed every unit and answered
+    assert child.claim() is None and child.child_start == 0
+    numbers: dict[str, int] = {}
+
+    def number(word: str) -> int:
+        return numbers.setdefault(word, len(numbers))
+
+    pairs = Pairs(load_numpy())
+    seen = child.result(number, pairs)
+    assert seen is not None
+    assert list(seen.items()) == list(acronyms.definitions(texts).items())
+    whole: dict[str, int] = {}
+    expected = distinct_pairs(texts, lambda word: whole.setdefault(word, len(whole)))
+    assert _spelled(pairs, numbers) == _spelled(expected, whole)
+    assert len(pairs) == len(expected)
+
+
+def _spelled(pairs: Pairs, numbers: dict[str, int]) -> set[tuple[str, int]]:
+    words = {v: k for k, v in numbers.items()}
+    return {(words[w], o) for w, o in zip(pairs.words[:].tolist(), pairs.ordinals[:].tolist())}
+
+
+def test_pairs_of_parts_added_into_one_are_the_pairs_of_the_whole(papers):
+    texts = [paper.abstract for paper in papers]
+    numbers: dict[str, int] = {}
+
+    def number(word: str) -> int:
+        return numbers.setdefault(word, len(numbers))
+
+    pairs = Pairs(load_numpy())
+    for at in range(0, len(texts), 13):
+        assert distinct_pairs(texts[at : at + 13], number, at, into=pairs) is pairs
+    whole: dict[str, int] = {}
+    expected = distinct_pairs(texts, lambda word: whole.setdefault(word, len(whole)))
+    assert _spelled(pairs, numbers) == _spelled(expected, whole)
+    assert len(pairs) == len(expected)
+
+
 def test_a_child_only_for_a_large_list_with_a_core_to_spare(monkeypatch):
     monkeypatch.setattr(helper_module.os, "sched_getaffinity", lambda pid: {0, 1})
     monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (0.3, 0.3, 0.3))
@@ -143,39 +280,6 @@ def test_a_child_only_for_a_large_list_with_a_core_to_spare(monkeypatch):
     monkeypatch.setattr(helper_module.os, "sched_getaffinity", lambda pid: {0})
     monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert not helper_module.wanted(helper_module.HELPER_MIN)
-
-
-def test_the_split_keeps_a_chunk_within_a_segment_past_65536_papers():
-    assert helper_module.split_at(100_000) % helper_module.ALIGN == 0
-    assert helper_module.split_at(19_630) == round(19_630 * (1 - helper_module.SHARE))
-
-
-def test_the_child_answers_over_the_protocol(papers):
-    """The child's own code path, as `python -m` runs it: its answer merged into a
-    parent's pairs of the texts before the split gives the pairs of all the texts."""
-    texts = [paper.abstract for paper in papers]
-    child = helper_module.start(texts, 50)
-    assert child is not None
-    numbers: dict[str, int] = {}
-
-    def number(word: str) -> int:
-        return numbers.setdefault(word, len(numbers))
-
-    pairs = distinct_pairs(texts[:50], number)
-    seen = acronyms.definitions(texts[:50])
-    later = child.result(number, pairs)
-    assert later is not None and child.process.returncode == 0
-    acronyms.add(seen, later)
-    assert acronyms.chosen(seen) == acronyms.mine(texts)
-    whole: dict[str, int] = {}
-    expected = distinct_pairs(texts, lambda word: whole.setdefault(word, len(whole)))
-
-    def spelled(pairs: Pairs, numbers: dict[str, int]) -> set[tuple[str, int]]:
-        words = {v: k for k, v in numbers.items()}
-        return {(words[w], o) for w, o in zip(pairs.words[:].tolist(), pairs.ordinals[:].tolist())}
-
-    assert spelled(pairs, numbers) == spelled(expected, whole)
-    assert len(pairs) == len(expected)
 
 
 def test_acronym_definitions_of_parts_add_up_to_the_whole(papers):
@@ -205,8 +309,9 @@ def test_pairs_refuse_parts_that_do_not_fit():
     assert np.asarray(pairs.ordinals[len(local) :]).tolist() == [o + 10 for o in pairs.ordinals[: len(local)].tolist()]
 
 
-def test_the_child_is_started_with_subprocess_not_a_fork(papers, monkeypatch):
-    """The TUI builds in a worker thread: the child is a fresh interpreter (`-S -P -m`)."""
+def test_the_child_is_a_fresh_interpreter_not_a_fork(papers, monkeypatch):
+    """The TUI builds in a worker thread: the child is started by `subprocess` as a new
+    interpreter (`-S -P -m`), never forked from this process."""
     commands = []
     popen = subprocess.Popen
 
@@ -215,7 +320,8 @@ def test_the_child_is_started_with_subprocess_not_a_fork(papers, monkeypatch):
         return popen(command, *args, **kwargs)
 
     monkeypatch.setattr(subprocess, "Popen", spy)
-    child = helper_module.start([p.abstract for p in papers], 10)
+    child = helper_module.start([p.abstract for p in papers])
     assert child is not None
     child.close()
+    assert child.process.returncode is not None
     assert commands[0][:5] == [sys.executable, "-S", "-P", "-m", "reader_tui.core.search.helper"]
