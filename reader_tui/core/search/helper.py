@@ -169,7 +169,7 @@ class Helper:
                 return None
             if self.child_start >= self.texts:
                 return {}  # it took nothing: not waited for
-            if self.process.wait(timeout=self._wait) != 0:
+            if _waited(self.process, self._wait) != 0:
                 return None
             self._output.seek(0)
             return _merged(self._output.read(), self.taken, number, into)
@@ -187,6 +187,23 @@ class Helper:
             self.process.stdin.close()
         self._source.close()
         self._output.close()
+
+
+def _waited(process: subprocess.Popen, timeout: float) -> int:
+    """`process.wait(timeout)`, told of the exit at once where Linux can (a pidfd):
+    `Popen.wait` with a timeout polls, sleeping up to 50 ms between looks."""
+    import select
+
+    try:
+        fd = os.pidfd_open(process.pid)
+    except (AttributeError, OSError):  # (not Linux 5.3 or later)
+        return process.wait(timeout=timeout)
+    try:
+        if not select.select([fd], [], [], timeout)[0]:
+            raise TimeoutError("the child is not done")
+    finally:
+        os.close(fd)
+    return process.wait()
 
 
 def start(texts: Sequence[str | None]) -> Helper | None:
