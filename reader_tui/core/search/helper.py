@@ -32,8 +32,8 @@ as it is). The answer: `_MAGIC`, the first unit it did, the lengths of its eight
 (64-bit each), then the parts: its words by its numbers, joined by newlines (no word holds
 one: words are letters and digits); the pairs' runs (word numbers, sizes: `array("I")`),
 each pair's paper within its chunk (`array("H")`), the chunks' first pair, first paper
-and number of runs (`array("Q")`); and the acronym definitions as JSON (a list of
-[acronym, words, times], in the order first seen).
+and number of runs (`array("Q")`); and the acronym definitions (`marshal`: the child is
+this interpreter; in the order first seen).
 """
 
 from __future__ import annotations
@@ -61,10 +61,10 @@ HELPER_MIN = 8000
 #: alone would get (Linux schedules a session's processes as one), and the child's start
 #: and its answer (0.4 s of CPU) make the build slower, not faster (measured: see README).
 IDLE_CORES = 1.5
-#: Abstracts per unit of work: 20 units at 19,630 papers, about 1.4 MB of text each (one
+#: Abstracts per unit of work: 39 units at 19,630 papers, about 0.7 MB of text each (one
 #: or two of `word_pairs`' chunks). A divisor of 65,536: no unit spans two of the postings'
 #: segments.
-UNIT = 1024
+UNIT = 512
 #: Seconds the parent waits for the child once its own units are done, plus this per
 #: paper: far above what the child's last unit takes, so only a stuck child is cut.
 WAIT_S = 20.0
@@ -247,7 +247,7 @@ def _merged(data: bytes, taken: int, number: Callable[[str], int], into: Any) ->
     """Parse the child's answer (see the module docstring), add its pairs to `into` and
     return its acronym definitions; ValueError (`into` unchanged) if it does not parse or
     does not start at unit `taken`."""
-    import json
+    import marshal
 
     np = into._np
     if not data.startswith(_MAGIC):
@@ -267,7 +267,9 @@ def _merged(data: bytes, taken: int, number: Callable[[str], int], into: Any) ->
     child_words = np.frombuffer(run_words, dtype=np.uint32)
     if len(child_words) and int(child_words.max()) >= len(words):
         raise ValueError("a word the child did not name")
-    seen = {(acronym, tuple(expansion)): n for acronym, expansion, n in json.loads(acronyms.decode("utf-8"))}
+    seen = marshal.loads(acronyms)  # (the same interpreter wrote it)
+    if type(seen) is not dict:
+        raise ValueError("no acronym definitions")
     # every distinct word of the child's numbered here: one lookup each
     renumbered = np.fromiter(map(number, words), dtype=np.uint32, count=len(words))
     into.extend(array("I", renumbered[child_words].tobytes()), array("I", run_sizes), array("H", local),
@@ -278,7 +280,7 @@ def _merged(data: bytes, taken: int, number: Callable[[str], int], into: Any) ->
 def _answer(fd: int) -> bytes:
     """The child's work, on the texts' file of descriptor `fd`: units claimed from the
     back until the parent and it meet, answered as `_merged` reads it."""
-    import json
+    import marshal
 
     from ..gc_pause import gc_paused
     from ..numeric import load_numpy
@@ -308,15 +310,20 @@ def _answer(fd: int) -> bytes:
             pairs = distinct_pairs(texts, number, a, into=Pairs(np, like=pairs))
             done.append((which, pairs, definitions(texts)))
     done.reverse()  # (claimed from the back: put in text order)
-    whole = Pairs(np)
+    # the units' pairs one after another, as `Pairs.parts` gives them
+    whole = (array("I"), array("I"), array("H"), array("Q"), array("Q"), array("Q"))
     seen: dict = {}
     for _, part, found in done:
-        whole.extend(*part.parts())
+        run_words, run_sizes, local, chunk_starts, chunk_firsts, chunk_runs = part.parts()
+        whole[3].extend([start + len(whole[2]) for start in chunk_starts])
+        for into, more in zip(whole, (run_words, run_sizes, local, None, chunk_firsts, chunk_runs)):
+            if more is not None:
+                into.extend(more)
         add(seen, found)
     parts = [
         "\n".join(numbers).encode("utf-8", "surrogatepass"),
-        *(part.tobytes() for part in whole.parts()),
-        json.dumps([[acronym, words, times] for (acronym, words), times in seen.items()]).encode("utf-8"),
+        *(part.tobytes() for part in whole),
+        marshal.dumps(seen),
     ]
     first = done[0][0] if done else units
     return b"".join([_MAGIC, array("Q", [first, *map(len, parts)]).tobytes(), *parts])

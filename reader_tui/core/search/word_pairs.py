@@ -230,11 +230,14 @@ class Pairs:
         self._local.extend(local)
         self._run_ends = None
 
-    @staticmethod
-    def _chunk_pair_counts(run_sizes: array, chunk_runs: array) -> list[int]:
-        """How many pairs each chunk has, from its runs' sizes."""
-        bounds = list(accumulate(chunk_runs, initial=0))
-        return [sum(run_sizes[a:b]) for a, b in zip(bounds, bounds[1:])]
+    def _chunk_pair_counts(self, run_sizes: array, chunk_runs: array) -> list[int]:
+        """How many pairs each chunk has, from its runs' sizes (one numpy pass)."""
+        np = self._np
+        if not len(chunk_runs):
+            return []
+        bounds = np.fromiter(accumulate(chunk_runs, initial=0), dtype=np.int64, count=len(chunk_runs) + 1)
+        sums = np.concatenate(([0], np.cumsum(np.frombuffer(run_sizes, dtype=np.uint32), dtype=np.int64)))
+        return np.diff(sums[bounds]).tolist()
 
     def runs(self) -> tuple[Any, Any, Any, Any]:
         """The pairs as runs, for `FlatPostings.of_runs`: each run's word number, its size
