@@ -388,12 +388,18 @@ class SearchIndex(Matching):
             title_post, meta_post, _ = self._post
             title_vocab = list(title_post)  # first-seen order, which the infix search goes by
             vocab = sorted(set(title_post).union(meta_post, words))
+            place = dict(zip(vocab, range(len(vocab))))
+            # each numbered word's place in the vocabulary, once for the three fields
+            ranks = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))
         else:
             title_vocab = words[: head.title_words]
-            vocab = sorted(words)
-        place = dict(zip(vocab, range(len(vocab))))
-        # each numbered word's place in the vocabulary, once for the three fields
-        ranks = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))
+            # every word is numbered: the numbers sorted by their words give the vocabulary
+            # and each number's place in it, with no dict of places (50,000 words)
+            order = sorted(range(len(words)), key=words.__getitem__)
+            vocab = list(map(words.__getitem__, order))
+            ranks = np.empty(len(words), dtype=np.int64)
+            ranks[np.array(order, dtype=np.int64)] = np.arange(len(words), dtype=np.int64)
+            place = {}  # (the layouts read `ranks`)
         abstract = _laid_out(vocab, place, words, pairs, n, ranks)
         del pairs
         if head is None:
