@@ -2,17 +2,18 @@
 
 A cold build of 19,630 papers is 1.3-1.5 s of CPU in one process, and no one thread of
 CPython gets it under a second (see the README). With a core to spare, `SearchIndex.build`
-starts a child process first thing and shares the abstracts with it: the texts are cut
-into units of `UNIT` abstracts, the parent takes units from the front (after its titles
-and meta fields), the child from the back, each claiming the next one under a lock until
-they meet. Per unit, each makes the distinct (word, paper) pairs
-(`word_pairs.distinct_pairs`) and reads the acronym definitions (`acronyms.definitions`).
-Claiming as they go, the two end together whatever each one's speed: a child that starts
-slowly (numpy's import from a cold disk) or gets little CPU simply takes fewer units, and
-one that took none is not waited for. The parent then numbers the child's words in its
-own vocabulary (one dict lookup per distinct word of the child's, not per word) and adds
-its pairs and definitions after its own. The index is the one the one-process build makes
-(the same pairs and definitions in the same text order; tests hold both to it).
+starts a child process first thing and shares the abstracts with it: the parent claims
+texts from the front (after its titles and meta fields), the child from the back, `UNIT`
+at a time (fewer near the end), under a lock, until they meet. Per unit, each makes the
+distinct (word, paper) pairs (`word_pairs.distinct_pairs`) and reads the acronym
+definitions (`acronyms.definitions`). Claiming as they go, the two end together whatever
+each one's speed: a child that starts slowly (numpy's import from a cold disk) or gets
+little CPU takes fewer units, and one that took none is not waited for. The child answers
+each unit as it is done, and the parent reads those answers between its own units,
+numbering the child's new words in its own vocabulary (one dict lookup per distinct word
+of the child's, not per word); at the end it adds the child's pairs and definitions
+after its own. The index is the one the one-process build makes (the same pairs and
+definitions in the same text order; tests hold both to it).
 
 The child is `python -S -P -m reader_tui.core.search.helper`, started with `subprocess`
 (never a bare fork: the TUI builds in a worker thread), with only what it needs on its
@@ -20,20 +21,20 @@ path (this package's root, numpy's and rapidfuzz's folders; no `site`, whose `.p
 cost a fresh interpreter some 0.05 s). The abstracts go to it in an unlinked temporary
 file (no pipe to feed from a thread while the parent works), written while its
 interpreter starts; "go" on its stdin says they are all there. The claims are two
-counters in that file under a POSIX record lock (`fcntl.lockf`). Its answer comes back
-in another unlinked file, its stdout. Anything wrong (it cannot start, it fails, its
-answer does not parse, it is not done in time) and the parent kills it and does its
-units itself: the index is the same either way, only later.
+counters in that file under a POSIX record lock (`fcntl.lockf`). Its answers come back in
+another unlinked file, its stdout. Anything wrong (it cannot start, it fails, an answer
+does not parse, it is not done in time) and the parent kills it and does its units
+itself: the index is the same either way, only later.
 
-The texts' file: `_MAGIC`, the claims (units taken from the front and from the back),
-the number of texts and `UNIT` (64-bit integers each), each text's length in bytes
-(`array("Q")`), then the texts in UTF-8 (`surrogatepass`: a lone surrogate goes through
-as it is). The answer: `_MAGIC`, the first unit it did, the lengths of its eight parts
-(64-bit each), then the parts: its words by its numbers, joined by newlines (no word holds
-one: words are letters and digits); the pairs' runs (word numbers, sizes: `array("I")`),
-each pair's paper within its chunk (`array("H")`), the chunks' first pair, first paper
-and number of runs (`array("Q")`); and the acronym definitions (`marshal`: the child is
-this interpreter; in the order first seen).
+The texts' file: `_MAGIC`, the claims (texts taken from the front and from the back) and
+the number of texts (64-bit integers), each text's length in bytes (`array("Q")`), then
+the texts in UTF-8 (`surrogatepass`: a lone surrogate goes through as it is). Each unit's
+answer: `_UNIT_MAGIC`, its first and end text and the byte lengths of its eight parts
+(64-bit each), then the parts: the words it numbered first, joined by newlines (no word
+holds one: words are letters and digits); the pairs' runs (word numbers, sizes:
+`array("I")`), each pair's paper within its chunk (`array("H")`), the chunks' first pair,
+first paper and number of runs (`array("Q")`); and the acronym definitions (`marshal`:
+the child is this interpreter; in the order first seen).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ import sys
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from itertools import accumulate, count
+from itertools import accumulate, count, islice
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -61,10 +62,10 @@ HELPER_MIN = 8000
 #: alone would get (Linux schedules a session's processes as one), and the child's start
 #: and its answer (0.4 s of CPU) make the build slower, not faster (measured: see README).
 IDLE_CORES = 1.5
-#: Abstracts per unit of work: 39 units at 19,630 papers, about 0.7 MB of text each (one
-#: or two of `word_pairs`' chunks). A divisor of 65,536: no unit spans two of the postings'
-#: segments.
+#: Abstracts per unit of work at most: about 0.7 MB of text (one of `word_pairs`' chunks);
+#: near the end a quarter of what is left, at least `MIN_UNIT` (see `_claim`).
 UNIT = 512
+MIN_UNIT = 64
 #: Seconds the parent waits for the child once its own units are done, plus this per
 #: paper: far above what the child's last unit takes, so only a stuck child is cut.
 WAIT_S = 20.0
@@ -106,64 +107,130 @@ def wanted(papers: int) -> bool:
     return cores - load >= IDLE_CORES
 
 
-def _claim(fd: int, units: int, back: bool) -> int | None:
-    """The next unit for the front (the parent) or the back (the child), claimed under
-    the file's lock; None once the two have met."""
+def _claim(fd: int, texts: int, back: bool) -> range | None:
+    """The next texts for the front (the parent) or the back (the child), claimed under
+    the file's lock; None once the two have met. A claim is `UNIT` texts, fewer near the
+    end (a quarter of what is left, at least `MIN_UNIT`), so that neither waits long for
+    the other's last one; it never spans a multiple of 65,536 (the postings' segments)."""
     import fcntl
 
     fcntl.lockf(fd, fcntl.LOCK_EX, 16, _CLAIMS)
     try:
-        front_taken, back_taken = array("Q", os.pread(fd, 16, _CLAIMS))
-        if front_taken + back_taken >= units:
+        front, rear = array("Q", os.pread(fd, 16, _CLAIMS))
+        left = texts - front - rear
+        if left <= 0:
             return None
+        size = min(UNIT, max(MIN_UNIT, left // 4), left)
         if back:
-            os.pwrite(fd, array("Q", (back_taken + 1,)).tobytes(), _CLAIMS + 8)
-            return units - 1 - back_taken
-        os.pwrite(fd, array("Q", (front_taken + 1,)).tobytes(), _CLAIMS)
-        return front_taken
+            end = texts - rear
+            start = max(end - size, ((end - 1) >> 16) << 16)
+            os.pwrite(fd, array("Q", (rear + end - start,)).tobytes(), _CLAIMS + 8)
+        else:
+            start = front
+            end = min(start + size, ((start >> 16) + 1) << 16)
+            os.pwrite(fd, array("Q", (end,)).tobytes(), _CLAIMS)
+        return range(start, end)
     finally:
         fcntl.lockf(fd, fcntl.LOCK_UN, 16, _CLAIMS)
 
 
+#: Each of the child's units in its answer: this, the unit's first and last text, then
+#: the byte lengths of its eight parts.
+_UNIT_MAGIC = b"rt-unit\n"
+_HEAD = len(_UNIT_MAGIC) + 8 * 10
+
+
 class Helper:
-    """A started child (`start`). The parent takes units by `claim` until None, then
-    `result` reads the child's; `close` makes sure the child is gone."""
+    """A started child (`start`). The parent takes units by `claim` until None, reading
+    the child's answers as they come by `absorb`, then `result` adds them; `close` makes
+    sure the child is gone."""
 
     def __init__(self, process: subprocess.Popen, source: IO[bytes], output: IO[bytes], texts: int) -> None:
         self.process = process
         self.texts = texts
-        self.units = -(-texts // UNIT)
-        self.unit = UNIT
-        #: units the parent took (the first ones); the child's are the rest
+        #: the texts the parent took (the first ones); the child's are the rest
         self.taken = 0
         self._source = source
         self._output = output
         self._wait = WAIT_S + WAIT_PER_PAPER_S * texts
         self._failed = False
+        self._read = 0  # bytes of the answer read
+        self._renumbered = array("I")  # the child's word numbers -> the parent's
+        self._units: list[tuple[int, int, tuple[array, ...], dict]] = []  # the child's, read
 
     def claim(self) -> range | None:
-        """The texts of the parent's next unit, or None once the parent and the child
-        have met (the rest, from `child_start`, are the child's)."""
-        try:
-            unit = _claim(self._source.fileno(), self.units, back=False)
-        except OSError:  # (no lock to be had: the rest is done here, as if the child had failed)
-            unit = None
-            self._failed = True
-        if unit is None:
+        """The parent's next texts, or None once the parent and the child have met (the
+        rest, from `child_start`, are the child's)."""
+        if self._failed:
             return None
-        self.taken = unit + 1
-        return range(unit * self.unit, min(self.texts, (unit + 1) * self.unit))
+        try:
+            texts = _claim(self._source.fileno(), self.texts, back=False)
+        except OSError:  # (no lock to be had: the rest is done here, as if the child had failed)
+            texts = None
+            self._failed = True
+        if texts is not None:
+            self.taken = texts.stop
+        return texts
 
     @property
     def child_start(self) -> int:
         """The first text of the child's units, once `claim` has given None."""
-        return min(self.texts, self.taken * self.unit)
+        return self.taken
+
+    def absorb(self, number: Callable[[str], int]) -> None:
+        """Read the units the child has answered since the last look, its new words
+        numbered by `number` (between the parent's own units: less to do at the end)."""
+        if self._failed:
+            return
+        try:
+            self._absorb(number)
+        except Exception:  # a garbled answer: the parent does the child's units
+            self._failed = True
+
+    def _absorb(self, number: Callable[[str], int]) -> None:
+        import marshal
+
+        from ..numeric import load_numpy
+
+        np = load_numpy()
+        fd = self._output.fileno()
+        size = os.fstat(fd).st_size
+        while self._read + _HEAD <= size:
+            head = os.pread(fd, _HEAD, self._read)
+            if not head.startswith(_UNIT_MAGIC):
+                raise ValueError("not the child's answer")
+            start, end, *sizes = array("Q", head[len(_UNIT_MAGIC) :])
+            total = _HEAD + sum(sizes)
+            if self._read + total > size:
+                return  # (still being written)
+            data = os.pread(fd, total - _HEAD, self._read + _HEAD)
+            parts, at = [], 0
+            for part in sizes:
+                parts.append(data[at : at + part])
+                at += part
+            words_text, run_words, run_sizes, local, chunk_starts, chunk_firsts, chunk_runs, found = parts
+            seen = marshal.loads(found)  # (the same interpreter wrote it)
+            child_words = np.frombuffer(run_words, dtype=np.uint32)
+            words = words_text.decode("utf-8", "surrogatepass").split("\n") if words_text else []
+            if type(seen) is not dict or not 0 <= start < end <= self.texts:
+                raise ValueError("not a unit of the child's")
+            if len(child_words) and int(child_words.max()) >= len(self._renumbered) + len(words):
+                raise ValueError("a word the child did not name")
+            # the child's new words numbered here: one lookup each
+            self._renumbered.frombytes(np.fromiter(map(number, words), dtype=np.uint32, count=len(words)).tobytes())
+            renumbered = np.frombuffer(self._renumbered, dtype=np.uint32)[child_words] if len(child_words) else b""
+            self._units.append((start, end, (array("I", bytes(renumbered)), array("I", run_sizes),
+                                array("H", local), array("Q", chunk_starts), array("Q", chunk_firsts),
+                                array("Q", chunk_runs)), seen))
+            self._read += total
 
     def result(self, number: Callable[[str], int], into: Any) -> dict[tuple[str, tuple[str, ...]], int] | None:
         """Once `claim` has given None: wait for the child, add its pairs (its words
         numbered by `number`) to the `word_pairs.Pairs` `into` (the parent's, of the texts
         before `child_start`) and return its acronym definitions (`acronyms.definitions`);
         None, and `into` unchanged, if it failed in any way. The child is gone afterwards."""
+        from .acronyms import add
+
         try:
             if self._failed:
                 return None
@@ -171,8 +238,18 @@ class Helper:
                 return {}  # it took nothing: not waited for
             if _waited(self.process, self._wait) != 0:
                 return None
-            self._output.seek(0)
-            return _merged(self._output.read(), self.taken, number, into)
+            self._absorb(number)
+            units = sorted(self._units, key=_first)
+            # the child's units must be the texts from `child_start` on, end to end
+            if [u[0] for u in units] != [self.child_start, *(u[1] for u in units[:-1])] or units[-1][1] != self.texts:
+                return None
+            later = type(into)(into._np)  # (all of them checked before `into` takes any)
+            seen: dict = {}
+            for _, _, parts, found in units:
+                later.extend(*parts)
+                add(seen, found)
+            into.extend(*later.parts())
+            return seen
         except Exception:  # a stuck child, a short or garbled answer: the parent does its units
             return None
         finally:
@@ -187,6 +264,10 @@ class Helper:
             self.process.stdin.close()
         self._source.close()
         self._output.close()
+
+
+def _first(unit: tuple) -> int:
+    return unit[0]
 
 
 def _waited(process: subprocess.Popen, timeout: float) -> int:
@@ -222,7 +303,7 @@ def start(texts: Sequence[str | None]) -> Helper | None:
         process = subprocess.Popen(_command(fd), stdin=subprocess.PIPE, stdout=output, stderr=subprocess.DEVNULL,
                                    env=env, pass_fds=(fd,))
         encoded = [(text or "").encode("utf-8", "surrogatepass") for text in texts]
-        os.write(fd, _MAGIC + array("Q", (0, 0, len(encoded), UNIT)).tobytes() + array("Q", map(len, encoded)).tobytes())
+        os.write(fd, _MAGIC + array("Q", (0, 0, len(encoded))).tobytes() + array("Q", map(len, encoded)).tobytes())
         for at in range(0, len(encoded), 1024):  # (written as they are: no copy of them all joined)
             os.writev(fd, encoded[at : at + 1024])
         del encoded
@@ -240,93 +321,46 @@ def start(texts: Sequence[str | None]) -> Helper | None:
     return Helper(process, source, output, len(texts))
 
 
-_PARTS = 8
-
-
-def _merged(data: bytes, taken: int, number: Callable[[str], int], into: Any) -> dict[tuple[str, tuple[str, ...]], int]:
-    """Parse the child's answer (see the module docstring), add its pairs to `into` and
-    return its acronym definitions; ValueError (`into` unchanged) if it does not parse or
-    does not start at unit `taken`."""
-    import marshal
-
-    np = into._np
-    if not data.startswith(_MAGIC):
-        raise ValueError("not the child's answer")
-    at = len(_MAGIC)
-    head = array("Q", data[at : at + 8 * (1 + _PARTS)])
-    at += 8 * (1 + _PARTS)
-    first, *sizes = head
-    if len(sizes) != _PARTS or at + sum(sizes) != len(data) or first != taken:
-        raise ValueError("a short answer, or not for the units left")
-    parts = []
-    for size in sizes:
-        parts.append(data[at : at + size])
-        at += size
-    words_text, run_words, run_sizes, local, chunk_starts, chunk_firsts, chunk_runs, acronyms = parts
-    words = words_text.decode("utf-8", "surrogatepass").split("\n") if words_text else []
-    child_words = np.frombuffer(run_words, dtype=np.uint32)
-    if len(child_words) and int(child_words.max()) >= len(words):
-        raise ValueError("a word the child did not name")
-    seen = marshal.loads(acronyms)  # (the same interpreter wrote it)
-    if type(seen) is not dict:
-        raise ValueError("no acronym definitions")
-    # every distinct word of the child's numbered here: one lookup each
-    renumbered = np.fromiter(map(number, words), dtype=np.uint32, count=len(words))
-    into.extend(array("I", renumbered[child_words].tobytes()), array("I", run_sizes), array("H", local),
-                array("Q", chunk_starts), array("Q", chunk_firsts), array("Q", chunk_runs))
-    return seen
-
-
-def _answer(fd: int) -> bytes:
+def _answer(fd: int) -> None:
     """The child's work, on the texts' file of descriptor `fd`: units claimed from the
-    back until the parent and it meet, answered as `_merged` reads it."""
+    back until the parent and it meet, each answered on stdout as it is done (see
+    `Helper._absorb`): its words not named before, its pairs, its acronym definitions."""
     import marshal
 
     from ..gc_pause import gc_paused
     from ..numeric import load_numpy
-    from .acronyms import add, definitions
+    from .acronyms import definitions
     from .word_pairs import Pairs, distinct_pairs
 
     np = load_numpy()
-    data = os.pread(fd, len(_MAGIC) + 32, 0)
+    data = os.pread(fd, _CLAIMS + 24, 0)
     if not data.startswith(_MAGIC):
         raise ValueError("not the parent's texts")
-    n, unit = array("Q", data[_CLAIMS + 16 : _CLAIMS + 32])
-    units = -(-n // unit)
-    at = _CLAIMS + 32
-    lengths = array("Q", os.pread(fd, 8 * n, at))
-    ends = list(accumulate(lengths, initial=0))
+    n = array("Q", data[_CLAIMS + 16 : _CLAIMS + 24])[0]
+    at = _CLAIMS + 24
+    ends = list(accumulate(array("Q", os.pread(fd, 8 * n, at)), initial=0))
     at += 8 * n
-    done: list[tuple[int, Any, dict]] = []
     numbers: defaultdict[str, int] = defaultdict(count().__next__)
     number = numbers.__getitem__
+    named = 0
+    pairs = Pairs(np)
     with gc_paused():
-        pairs = Pairs(np)
-        while (which := _claim(fd, units, back=True)) is not None:
-            a, b = which * unit, min(n, (which + 1) * unit)
+        while (texts := _claim(fd, n, back=True)) is not None:
+            a, b = texts.start, texts.stop
             blob = os.pread(fd, ends[b] - ends[a], at + ends[a])
-            texts = [str(blob[x - ends[a] : y - ends[a]], "utf-8", "surrogatepass")
-                     for x, y in zip(ends[a:b], ends[a + 1 : b + 1])]
-            pairs = distinct_pairs(texts, number, a, into=Pairs(np, like=pairs))
-            done.append((which, pairs, definitions(texts)))
-    done.reverse()  # (claimed from the back: put in text order)
-    # the units' pairs one after another, as `Pairs.parts` gives them
-    whole = (array("I"), array("I"), array("H"), array("Q"), array("Q"), array("Q"))
-    seen: dict = {}
-    for _, part, found in done:
-        run_words, run_sizes, local, chunk_starts, chunk_firsts, chunk_runs = part.parts()
-        whole[3].extend([start + len(whole[2]) for start in chunk_starts])
-        for into, more in zip(whole, (run_words, run_sizes, local, None, chunk_firsts, chunk_runs)):
-            if more is not None:
-                into.extend(more)
-        add(seen, found)
-    parts = [
-        "\n".join(numbers).encode("utf-8", "surrogatepass"),
-        *(part.tobytes() for part in whole),
-        marshal.dumps(seen),
-    ]
-    first = done[0][0] if done else units
-    return b"".join([_MAGIC, array("Q", [first, *map(len, parts)]).tobytes(), *parts])
+            unit = [str(blob[x - ends[a] : y - ends[a]], "utf-8", "surrogatepass")
+                    for x, y in zip(ends[a:b], ends[a + 1 : b + 1])]
+            pairs = distinct_pairs(unit, number, a, into=Pairs(np, like=pairs))
+            # the words numbered since the last unit: the last ones of the dict
+            new = list(islice(reversed(numbers), len(numbers) - named))
+            new.reverse()
+            named = len(numbers)
+            parts = [
+                "\n".join(new).encode("utf-8", "surrogatepass"),
+                *(part.tobytes() for part in pairs.parts()),
+                marshal.dumps(definitions(unit)),
+            ]
+            os.write(1, b"".join([_UNIT_MAGIC, array("Q", [a, b, *map(len, parts)]).tobytes(), *parts]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -340,8 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if sys.stdin.buffer.readline() != b"go\n":
         return 1  # the parent gave up
-    sys.stdout.buffer.write(_answer(int(argv[0])))
-    sys.stdout.buffer.flush()
+    _answer(int(argv[0]))
     # Ended at once: the interpreter's own ending frees every object and module one by
     # one, which the parent, waiting for this exit, would wait for too. Nothing is left
     # to flush or close.

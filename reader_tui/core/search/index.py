@@ -367,6 +367,7 @@ class SearchIndex(Matching):
                 texts = abstracts[unit.start : unit.stop]
                 distinct_pairs(texts, number, unit.start, into=pairs)
                 add_definitions(seen, acronym_definitions(texts))
+                child.absorb(number)  # (the child's answers so far: less to do at the end)
             later = child.result(number, pairs)
             if later is None:  # the child failed: its units done here (the same pairs)
                 rest = child.child_start

@@ -210,12 +210,14 @@ class Pairs:
         """Add the pairs of later texts, as `parts` gives them, their words numbered as
         these are (another process's pairs, renumbered: `helper`). ValueError, and these
         pairs unchanged, if the parts do not fit together or do not come after these."""
-        runs = sum(chunk_runs)
+        np = self._np
+        runs = sum(chunk_runs)  # (a few chunks: the runs and pairs are summed by numpy)
         # each chunk's texts after the last text of the chunk before
         firsts = [*self._chunk_firsts[-1:], *chunk_firsts]
-        after = self._chunk_firsts[-1] + max(self._local[self._chunk_starts[-1] :], default=0) if self._local else -1
+        after = self._after()
         if (
-            len(run_words) != runs or len(run_sizes) != runs or sum(run_sizes) != len(local)
+            len(run_words) != runs or len(run_sizes) != runs
+            or (int(np.frombuffer(run_sizes, dtype=np.uint32).sum(dtype=np.int64)) if runs else 0) != len(local)
             or len(chunk_starts) != len(chunk_firsts) or len(chunk_firsts) != len(chunk_runs)
             or list(chunk_starts) != list(accumulate(self._chunk_pair_counts(run_sizes, chunk_runs), initial=0))[:-1]
             or any(b <= a for a, b in zip(firsts, firsts[1:])) or (chunk_firsts and chunk_firsts[0] <= after)
@@ -229,6 +231,14 @@ class Pairs:
         self._run_sizes.extend(run_sizes)
         self._local.extend(local)
         self._run_ends = None
+
+    def _after(self) -> int:
+        """The ordinal of the last text with pairs, or -1."""
+        if not self._local:
+            return -1
+        # (a view of the array, dropped at once: an array exporting its buffer cannot grow)
+        return self._chunk_firsts[-1] + int(self._np.frombuffer(self._local, dtype=self._np.uint16)[
+            self._chunk_starts[-1] :].max())
 
     def _chunk_pair_counts(self, run_sizes: array, chunk_runs: array) -> list[int]:
         """How many pairs each chunk has, from its runs' sizes (one numpy pass)."""

@@ -34,8 +34,8 @@ sys.path.insert(0, {root!r})
 from reader_tui.core.search import helper
 fd = int(sys.argv[1])
 sys.stdin.readline()
-n, unit = array("Q", os.pread(fd, 16, helper._CLAIMS + 16))
-while helper._claim(fd, -(-n // unit), back=True) is not None:
+n = array("Q", os.pread(fd, 8, helper._CLAIMS + 16))[0]
+while helper._claim(fd, n, back=True) is not None:
     pass
 {then}
 """
@@ -50,7 +50,8 @@ def fake(then: str):
 def idle(monkeypatch):
     """A machine with cores to spare, whatever the load of the one running the tests."""
     monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
-    monkeypatch.setattr(helper_module, "UNIT", 8)  # 15 units of the 120 papers
+    monkeypatch.setattr(helper_module, "UNIT", 8)  # 15 units of the 120 papers, fewer near the end
+    monkeypatch.setattr(helper_module, "MIN_UNIT", 2)
 
 
 @pytest.fixture
@@ -69,7 +70,7 @@ def reference(papers, monkeypatch):
 
 
 def child_claims(child: helper_module.Helper) -> int:
-    """How many units the child has claimed so far."""
+    """How many texts the child has claimed so far."""
     return array("Q", os.pread(child._source.fileno(), 16, helper_module._CLAIMS))[1]
 
 
@@ -133,7 +134,7 @@ def test_a_child_sharing_the_abstracts_builds_the_same_index(first, papers, refe
     index = SearchIndex.build(papers)
     (child,), results = children
     assert results[0] is not None  # the child's answer was taken, not redone here
-    assert child.taken >= first and child.taken < child.units  # both did some
+    assert child.taken >= 8 * first and child.taken < child.texts  # both did some
     assert child.process.poll() is not None
     assert reference._acronyms  # the fixture defines some
     _same(index, reference)
@@ -155,7 +156,7 @@ def test_a_failing_child_leaves_its_units_to_the_parent(then, papers, reference,
         head = append(self, *args, **kwargs)
         child = children[0][0]
         deadline = time.monotonic() + 30
-        while child_claims(child) < child.units and time.monotonic() < deadline:
+        while child_claims(child) < child.texts and time.monotonic() < deadline:
             time.sleep(0.01)
         return head
 
@@ -177,7 +178,7 @@ def test_a_stuck_child_is_killed_and_its_units_done_here(papers, reference, chil
         head = append(self, *args, **kwargs)
         child = children[0][0]
         deadline = time.monotonic() + 30
-        while child_claims(child) < child.units and time.monotonic() < deadline:
+        while child_claims(child) < child.texts and time.monotonic() < deadline:
             time.sleep(0.01)
         return head
 
@@ -197,7 +198,7 @@ def test_a_child_that_takes_nothing_is_not_waited_for(papers, reference, childre
     index = SearchIndex.build(papers)
     assert time.monotonic() - started < helper_module.WAIT_S
     (child,), results = children
-    assert results == [{}] and child.taken == child.units
+    assert results == [{}] and child.taken == child.texts
     assert child.process.returncode is not None
     _same(index, reference)
 
