@@ -53,10 +53,11 @@ if TYPE_CHECKING:
 _MAGIC = b"reader-tui abstracts 2\n"
 #: Where the two claim counters are in the texts' file (after `_MAGIC`).
 _CLAIMS = len(_MAGIC)
-#: From this many papers on, a whole list's build takes a child process (measured: at
-#: fewer, the child's start, some 0.25 s of an interpreter and numpy's import, is not
-#: paid back).
-HELPER_MIN = 8000
+#: From this many papers on, a whole list's build takes a child process. Measured with two
+#: cores free (wall, three runs each): 2,500 papers 0.28-0.31 s against 0.29-0.39 one
+#: process alone (the child's start, 0.22 s of CPU, about paid back); 5,000 0.37-0.43
+#: against 0.45-0.51; 8,000 0.55-0.58 against 0.67-0.71.
+HELPER_MIN = 5000
 #: Cores the load average must leave idle for a child: one for this process, most of one
 #: for the child. On cores that others keep busy the two processes share what this one
 #: alone would get (Linux schedules a session's processes as one), and the child's start
