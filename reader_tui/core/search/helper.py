@@ -303,11 +303,18 @@ def start(texts: Sequence[str | None]) -> Helper | None:
         fd = source.fileno()
         process = subprocess.Popen(_command(fd), stdin=subprocess.PIPE, stdout=output, stderr=subprocess.DEVNULL,
                                    env=env, pass_fds=(fd,))
-        encoded = [(text or "").encode("utf-8", "surrogatepass") for text in texts]
-        os.write(fd, _MAGIC + array("Q", (0, 0, len(encoded))).tobytes() + array("Q", map(len, encoded)).tobytes())
-        for at in range(0, len(encoded), 1024):  # (written as they are: no copy of them all joined)
-            os.writev(fd, encoded[at : at + 1024])
-        del encoded
+        # the texts encoded and written 512 at a time (no copy of them all: the few
+        # megabytes freed are reused by the next ones), their lengths then put before them
+        head = _MAGIC + array("Q", (0, 0, len(texts))).tobytes() + bytes(8 * len(texts))
+        written = os.write(fd, head) - len(head)
+        lengths = array("Q")
+        for at in range(0, len(texts), 512):
+            encoded = [(text or "").encode("utf-8", "surrogatepass") for text in texts[at : at + 512]]
+            lengths.extend(map(len, encoded))
+            written += os.writev(fd, encoded) - sum(lengths[at:])
+        written += os.pwrite(fd, lengths.tobytes(), _CLAIMS + 24) - 8 * len(texts)
+        if written:  # (a short write: a full disk)
+            raise OSError("the texts were not all written")
         assert process.stdin is not None
         process.stdin.write(b"go\n")  # (a few bytes: the pipe takes them at once)
         process.stdin.flush()
