@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -108,14 +109,26 @@ def wanted(papers: int) -> bool:
     return cores - load >= IDLE_CORES
 
 
-def _claim(fd: int, texts: int, back: bool) -> range | None:
+def _claim(fd: int, texts: int, back: bool, patience: float | None = None) -> range | None:
     """The next texts for the front (the parent) or the back (the child), claimed under
     the file's lock; None once the two have met. A claim is `UNIT` texts, fewer near the
     end (a quarter of what is left, at least `MIN_UNIT`), so that neither waits long for
-    the other's last one; it never spans a multiple of 65,536 (the postings' segments)."""
+    the other's last one; it never spans a multiple of 65,536 (the postings' segments).
+    With `patience`, the lock is waited for that many seconds at most (OSError after)."""
     import fcntl
 
-    fcntl.lockf(fd, fcntl.LOCK_EX, 16, _CLAIMS)
+    if patience is None:
+        fcntl.lockf(fd, fcntl.LOCK_EX, 16, _CLAIMS)
+    else:  # (the parent: never held up for good by a child stopped with the lock)
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 16, _CLAIMS)
+                break
+            except OSError:  # (held by the child, for a few microseconds as a rule)
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.0002)
     try:
         front, rear = array("Q", os.pread(fd, 16, _CLAIMS))
         left = texts - front - rear
@@ -165,7 +178,7 @@ class Helper:
         if self._failed:
             return None
         try:
-            texts = _claim(self._source.fileno(), self.texts, back=False)
+            texts = _claim(self._source.fileno(), self.texts, back=False, patience=self._wait)
         except OSError:  # (no lock to be had: the rest is done here, as if the child had failed)
             texts = None
             self._failed = True
@@ -318,7 +331,7 @@ def start(texts: Sequence[str | None]) -> Helper | None:
         assert process.stdin is not None
         process.stdin.write(b"go\n")  # (a few bytes: the pipe takes them at once)
         process.stdin.flush()
-    except (OSError, ImportError, ValueError):
+    except Exception:  # (whatever it is, the parent builds alone)
         if process is not None:
             Helper(process, source, output, len(texts)).close()  # type: ignore[arg-type]
         else:

@@ -190,6 +190,38 @@ def test_a_stuck_child_is_killed_and_its_units_done_here(papers, reference, chil
     _same(index, reference)
 
 
+def test_a_child_stopped_with_the_lock_held_does_not_hold_the_parent_up(papers, reference, children, monkeypatch):
+    code = FAKE.format(root=ROOT, then="").replace(
+        "while helper._claim", "import fcntl, time\nfcntl.lockf(fd, fcntl.LOCK_EX, 16, helper._CLAIMS)\ntime.sleep(60)\nwhile helper._claim"
+    )
+    monkeypatch.setattr(helper_module, "_command", lambda fd: [sys.executable, "-c", code, str(fd)])
+    monkeypatch.setattr(helper_module, "WAIT_S", 0.5)
+    monkeypatch.setattr(helper_module, "WAIT_PER_PAPER_S", 0.0)
+    append = SearchIndex._append
+
+    def titles_then_wait(self, *args, **kwargs):  # until the stand-in holds the lock
+        import fcntl
+
+        head = append(self, *args, **kwargs)
+        fd = children[0][0]._source.fileno()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 16, helper_module._CLAIMS)
+            except OSError:
+                break  # (held by the child)
+            fcntl.lockf(fd, fcntl.LOCK_UN, 16, helper_module._CLAIMS)
+            time.sleep(0.01)
+        return head
+
+    monkeypatch.setattr(SearchIndex, "_append", titles_then_wait)
+    index = SearchIndex.build(papers)
+    (child,), results = children
+    assert results == [None] and child.taken == 0
+    assert child.process.returncode is not None
+    _same(index, reference)
+
+
 def test_a_child_that_takes_nothing_is_not_waited_for(papers, reference, children, monkeypatch):
     """A child still starting when the parent has done every unit (a slow start) is killed,
     not waited for."""
