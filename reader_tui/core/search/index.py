@@ -268,7 +268,9 @@ class SearchIndex(Matching):
         out flat with numpy (`FlatPostings.of_runs` for the abstracts and meta fields,
         whose pairs come as runs; `of_pairs` for the titles), no pair appended. Titles are
         still tokenised one by one (the re-rank keeps each title's words), their words
-        numbered in one pass. With `abstracts=False` the abstracts are left to
+        numbered in one pass. From `helper.HELPER_MIN` papers on, with a core to spare, a
+        child process shares the abstracts (`helper`: the same index, built beside this
+        process's titles and layout). With `abstracts=False` the abstracts are left to
         `index_abstracts()`, which an app can run in a worker right after start-up; a
         search that needs abstracts before that runs it first.
         """
