@@ -116,12 +116,16 @@ def mine(texts: Iterable[str | None]) -> dict[str, tuple[str, ...]]:
     return chosen(definitions(texts))
 
 
-def definitions(texts: Iterable[str | None]) -> dict[tuple[str, tuple[str, ...]], int]:
+def definitions(
+    texts: Iterable[str | None], known: dict[tuple[str, ...], tuple[str, ...]] | None = None
+) -> dict[tuple[str, tuple[str, ...]], int]:
     """(acronym, expansion) -> how many times `texts` define it, in the order first seen.
-    Those of consecutive parts of a list add up (`add`) to those of the whole list."""
+    Those of consecutive parts of a list add up (`add`) to those of the whole list.
+    `known` (a dict, empty at first) keeps the expansions made for the next parts."""
     seen: dict[tuple[str, tuple[str, ...]], int] = {}
     get = seen.get
-    known: dict[tuple[str, ...], tuple[str, ...]] = {}
+    if known is None:
+        known = {}
     finditer = _DEFINED.finditer
     for text in texts:
         if not text or "(" not in text:

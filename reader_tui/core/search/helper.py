@@ -365,6 +365,7 @@ def _answer(fd: int) -> None:
     number = numbers.__getitem__
     named = 0
     pairs = Pairs(np)
+    known: dict = {}  # (acronym expansions made, for the next units)
     with gc_paused():
         while (texts := _claim(fd, n, back=True)) is not None:
             a, b = texts.start, texts.stop
@@ -379,7 +380,7 @@ def _answer(fd: int) -> None:
             parts = [
                 "\n".join(new).encode("utf-8", "surrogatepass"),
                 *(part.tobytes() for part in pairs.parts()),
-                marshal.dumps(definitions(unit)),
+                marshal.dumps(definitions(unit, known)),
             ]
             os.write(1, b"".join([_UNIT_MAGIC, array("Q", [a, b, *map(len, parts)]).tobytes(), *parts]))
 

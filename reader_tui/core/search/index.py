@@ -365,16 +365,17 @@ class SearchIndex(Matching):
             # the back, is met; then the child's added after them
             pairs = Pairs(np)
             seen: dict[tuple[str, tuple[str, ...]], int] = {}
+            known: dict[tuple[str, ...], tuple[str, ...]] = {}  # (expansions made, for the next units)
             while (unit := child.claim()) is not None:
                 texts = abstracts[unit.start : unit.stop]
                 distinct_pairs(texts, number, unit.start, into=pairs)
-                add_definitions(seen, acronym_definitions(texts))
+                add_definitions(seen, acronym_definitions(texts, known))
                 child.absorb(number)  # (the child's answers so far: less to do at the end)
             later = child.result(number, pairs)
             if later is None:  # the child failed: its units done here (the same pairs)
                 rest = child.child_start
                 distinct_pairs(abstracts[rest:], number, rest, into=pairs)
-                later = acronym_definitions(abstracts[rest:])
+                later = acronym_definitions(abstracts[rest:], known)
             add_definitions(seen, later)
             acronyms = chosen_acronyms(seen)
         # numpy's temporaries, a chunk of texts at a time, were freed into the C heap, which
