@@ -56,13 +56,14 @@ _MAGIC = b"reader-tui abstracts 2\n"
 _CLAIMS = len(_MAGIC)
 #: From this many papers on, a whole list's build takes a child process. Measured with two
 #: cores free (wall, three runs each): 2,500 papers 0.28-0.31 s against 0.29-0.39 one
-#: process alone (the child's start, 0.22 s of CPU, about paid back); 5,000 0.37-0.43
-#: against 0.45-0.51; 8,000 0.55-0.58 against 0.67-0.71.
+#: process alone (the child's 0.22 s of CPU about paid back); 5,000 0.37-0.43 against
+#: 0.45-0.51; 8,000 0.55-0.58 against 0.67-0.71.
 HELPER_MIN = 5000
 #: Cores the load average must leave idle for a child: one for this process, most of one
 #: for the child. On cores that others keep busy the two processes share what this one
-#: alone would get (Linux schedules a session's processes as one), and the child's start
-#: and its answer (0.4 s of CPU) make the build slower, not faster (measured: see README).
+#: alone would get (Linux's autogroup gives a session's processes one share), and the
+#: child's start (0.15-0.18 s of CPU) and the merging make the build slower, not faster
+#: (measured at load 3.4-3.9: 2.0-2.1 s against 1.4-1.6 s; see the README).
 IDLE_CORES = 1.5
 #: Abstracts per unit of work at most: about 0.7 MB of text (one of `word_pairs`' chunks);
 #: near the end a quarter of what is left, at least `MIN_UNIT` (see `_claim`).
@@ -179,7 +180,7 @@ class Helper:
             return None
         try:
             texts = _claim(self._source.fileno(), self.texts, back=False, patience=self._wait)
-        except OSError:  # (no lock to be had: the rest is done here, as if the child had failed)
+        except Exception:  # (no lock to be had, a file cut short: the rest is done here, as if the child had failed)
             texts = None
             self._failed = True
         if texts is not None:
