@@ -74,7 +74,7 @@ class RecordTexts:
     100,000 papers). A chunk is dropped whole once every record in it is built, and goes
     back to the system. A record's place is one int: chunk, offset and length.
 
-    Chunks may be added unread (`add_unread`, from a catalog whose layout is known): each
+    Chunks may be added `Unread` (`add_chunk`, from a catalog whose layout is known): each
     is read from the file when a record in it is first wanted, or by `read_ahead`'s
     thread. Reading 38 MB into fresh memory at 20,000 papers was 40-50 ms of page faults
     on the TUI's start before its first frame, for the one record the first frame shows;

@@ -11,10 +11,10 @@ that must match, a checksum, written atomically), the catalog file's identity an
 record's document id, paper id and place in the file. The next open of the very same
 file (same size, modification and change times, inode: any rewrite changes one, and a
 change time cannot be set back) reads the record texts straight from those places, a
-megabyte at a time as they are needed, as the parse would have kept them. The file was checked record by
-record when its layout was written, so it is not checked again; a record damaged since
-without its file changing (the disk's own fault) is still caught when its Paper is
-built, as any damaged record is.
+megabyte at a time as they are needed, as the parse would have kept them. The file was
+checked record by record when its layout was written, so it is not checked again; a
+record damaged since without its file changing (the disk's own fault) is still caught
+when its Paper is built, as any damaged record is.
 
 Anything unexpected (no cache, a stale or damaged one, a catalog of another shape, a
 read-only cache folder) means the full parse, never an error.
