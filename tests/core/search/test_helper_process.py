@@ -140,38 +140,10 @@ def test_a_child_sharing_the_abstracts_builds_the_same_index(first, papers, refe
     _same(index, reference)
 
 
-@pytest.mark.parametrize(
-    "then",
-    [
-        "sys.exit(3)",  # fails
-        "sys.stdout.buffer.write(helper._MAGIC + bytes(72)); sys.stdout.flush(); os._exit(0)",  # a short answer
-        "sys.stdout.buffer.write(b'garbage'); sys.stdout.flush(); os._exit(0)",  # not its answer at all
-    ],
-)
-def test_a_failing_child_leaves_its_units_to_the_parent(then, papers, reference, children, monkeypatch):
-    monkeypatch.setattr(helper_module, "_command", fake(then))
-    append = SearchIndex._append
 
-    def titles_then_wait(self, *args, **kwargs):  # until the stand-in has claimed every unit
-        head = append(self, *args, **kwargs)
-        child = children[0][0]
-        deadline = time.monotonic() + 30
-        while child_claims(child) < child.texts and time.monotonic() < deadline:
-            time.sleep(0.01)
-        return head
-
-    monkeypatch.setattr(SearchIndex, "_append", titles_then_wait)
-    index = SearchIndex.build(papers)
-    (child,), results = children
-    assert child.taken == 0 and results == [None]
-    assert child.process.poll() is not None
-    _same(index, reference)
-
-
-def test_a_stuck_child_is_killed_and_its_units_done_here(papers, reference, children, monkeypatch):
-    monkeypatch.setattr(helper_module, "_command", fake("import time; time.sleep(60)"))
-    monkeypatch.setattr(helper_module, "WAIT_S", 0.5)
-    monkeypatch.setattr(helper_module, "WAIT_PER_PAPER_S", 0.0)
+def parent_waits_for_every_claim(children, monkeypatch) -> None:
+    """The parent, after its titles, waits until the stand-in child has claimed every
+    unit: whatever the stand-in then does, all of the abstracts' work was its."""
     append = SearchIndex._append
 
     def titles_then_wait(self, *args, **kwargs):
@@ -183,6 +155,31 @@ def test_a_stuck_child_is_killed_and_its_units_done_here(papers, reference, chil
         return head
 
     monkeypatch.setattr(SearchIndex, "_append", titles_then_wait)
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "sys.exit(3)",  # fails
+        "sys.stdout.buffer.write(helper._MAGIC + bytes(72)); sys.stdout.flush(); os._exit(0)",  # a short answer
+        "sys.stdout.buffer.write(b'garbage'); sys.stdout.flush(); os._exit(0)",  # not its answer at all
+    ],
+)
+def test_a_failing_child_leaves_its_units_to_the_parent(then, papers, reference, children, monkeypatch):
+    monkeypatch.setattr(helper_module, "_command", fake(then))
+    parent_waits_for_every_claim(children, monkeypatch)
+    index = SearchIndex.build(papers)
+    (child,), results = children
+    assert child.taken == 0 and results == [None]
+    assert child.process.poll() is not None
+    _same(index, reference)
+
+
+def test_a_stuck_child_is_killed_and_its_units_done_here(papers, reference, children, monkeypatch):
+    monkeypatch.setattr(helper_module, "_command", fake("import time; time.sleep(60)"))
+    monkeypatch.setattr(helper_module, "WAIT_S", 0.5)
+    monkeypatch.setattr(helper_module, "WAIT_PER_PAPER_S", 0.0)
+    parent_waits_for_every_claim(children, monkeypatch)
     index = SearchIndex.build(papers)
     (child,), results = children
     assert results == [None]
