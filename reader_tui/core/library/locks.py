@@ -13,8 +13,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from filelock import FileLock
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 # A process's waiters for another process's hold poll this often (filelock polls).
 POLL_SECONDS = 0.01
@@ -30,6 +32,10 @@ def _lock(path: Path) -> tuple[threading.RLock, FileLock]:
     key = Path(path).resolve()
     with _locks_guard:
         if key not in _locks:
+            # imported at the first lock (50 ms of start-up): git's merge driver, which
+            # reads the store's files and takes no lock, starts a process per file
+            from filelock import FileLock
+
             _locks[key] = (threading.RLock(), FileLock(key, thread_local=False))
         return _locks[key]
 

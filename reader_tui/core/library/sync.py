@@ -142,8 +142,10 @@ def is_repository(folder: Path) -> bool:
 
 
 def driver_command() -> str:
-    """The merge driver's command line as git runs it (%O base, %A ours, %B theirs, %P path)."""
-    return f"{shlex.quote(sys.executable)} -m reader_tui sync merge-driver %O %A %B %P"
+    """The merge driver's command line as git runs it (%O base, %A ours, %B theirs, %P path):
+    `sync_driver`, which imports only the merge. (Repositories set up earlier run
+    `reader-tui sync merge-driver`, which still merges the same.)"""
+    return f"{shlex.quote(sys.executable)} -m reader_tui.core.library.sync_driver %O %A %B %P"
 
 
 def install(folder: Path, member: str | None = None) -> None:
