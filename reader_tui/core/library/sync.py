@@ -501,13 +501,15 @@ def _commit(folder: Path, message: str | None = None, identity: list[str] | None
     Only the store's own files: whatever else the user keeps in the folder (an exported
     .bib, PDFs) stays out of git unless they add it themselves. (`identity`: `_identity`'s
     options, when the caller has them.)"""
-    if not _anything_to_commit(folder):
+    anything, new = _to_commit(folder)
+    if not anything:
         return ""
-    ignored = set(git(folder, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", check=False).stdout.split("\n"))
-    shared = [name for name in SHARED if (folder / name).exists() and name not in ignored]
     git(folder, "add", "--update", ".")  # changes and removals of what is tracked
-    if shared:
-        git(folder, "add", "--all", "--", *shared)
+    if new is None:  # git status could not say: the store's files that exist and are not ignored
+        ignored = set(git(folder, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", check=False).stdout.split("\n"))
+        new = [name for name in SHARED if (folder / name).exists() and name not in ignored]
+    if new:
+        git(folder, "add", "--all", "--", *new)
     staged = _names(git(folder, "diff", "--cached", "--name-only", "-z", "--no-renames").stdout)
     if not staged:
         return ""
@@ -516,22 +518,24 @@ def _commit(folder: Path, message: str | None = None, identity: list[str] | None
     return summary
 
 
-def _anything_to_commit(folder: Path) -> bool:
-    """Whether `_commit` would commit something, in one `git status` (staging and
-    listing what is staged take four git calls, most often to find nothing, as in the
-    second look of a sync): a tracked file changed or removed, staged or not, or one of
-    the store's files (`SHARED`) not tracked yet and not ignored. When git cannot tell,
-    True: `_commit`'s own calls then say what is wrong."""
-    done = git(folder, "status", "--porcelain=v1", "-z", "--no-renames", check=False)
+def _to_commit(folder: Path) -> tuple[bool, list[str] | None]:
+    """What `_commit` has to stage, from one `git status`: whether there is anything (a
+    tracked file changed or removed, staged or not, or one of the store's files, `SHARED`,
+    not tracked yet), and the store's files and folders not tracked yet (git leaves out
+    what is ignored). Most often there is nothing, as in the second look of a sync: one git
+    call instead of four. When git cannot tell: (True, None), and `_commit` asks git the
+    long way, whose calls then say what is wrong."""
+    done = git(folder, "status", "--porcelain=v1", "-z", "--no-renames", "--untracked-files=normal", check=False)
     if done.returncode != 0:
-        return True
+        return True, None
+    tracked_changed, new = False, []
     for entry in _names(done.stdout):
         code, path = entry[:2], entry[3:]
         if code != "??":
-            return True
-        if any(path == name or (name.endswith("/") and path.startswith(name)) for name in SHARED):
-            return True
-    return False
+            tracked_changed = True
+        elif any(path == name or (name.endswith("/") and path.startswith(name)) for name in SHARED):
+            new.append(path)
+    return tracked_changed or bool(new), new
 
 
 def _names(output: str) -> list[str]:

@@ -90,7 +90,9 @@ def test_a_sync_that_merges_reads_each_thing_once(logged) -> None:
     # the merge commit says what came in, with the identity the sync gives
     log = subprocess.run(["git", "log", "-1", "--format=%an %s"], cwd=a, capture_output=True, text=True, check=True)
     assert log.stdout.strip() == "reader-tui merged: 1 status change"
-    assert sum(commands.values()) <= 23  # 33 before the configuration was read once and the files once
+    # 33 before the configuration was read once, `git status` told what to stage, each file read once
+    assert sum(commands.values()) <= 22
+    assert commands["ls-files"] == 0  # status lists what is new and not ignored
 
 
 def test_a_file_the_user_tracked_is_committed_by_the_next_sync(logged) -> None:
@@ -130,3 +132,20 @@ def test_the_identity_configured_in_git_authors_the_syncs_commits(logged) -> Non
     assert change_and_sync(Status.READ) == "reader-tui <reader-tui@localhost>"  # no email: git would refuse
     subprocess.run(["git", "config", "user.email", "ada@example.org"], cwd=a, check=True)
     assert change_and_sync(Status.SKIPPED) == "Ada Lovelace <ada@example.org>"
+
+
+def test_a_new_store_file_is_committed_whatever_git_status_is_set_to_show(logged) -> None:
+    # B's annotations file is new (nothing was marked there yet); git status lists what
+    # `git add` takes even where the user told status to hide untracked files
+    _, b, since = logged
+    subprocess.run(["git", "config", "status.showUntrackedFiles", "no"], cwd=b, check=True)
+    assert not (b / "annotations.json").exists()
+    library = Library.open(b)
+    library.set_status(["p1"], Status.READING)
+    library.close()
+    since()
+    report = sync.sync(b)
+    assert report.committed == "1 status change" and report.pushed
+    assert "ls-files" not in _commands(since())
+    tracked = subprocess.run(["git", "ls-files"], cwd=b, capture_output=True, text=True, check=True).stdout.split()
+    assert "annotations.json" in tracked
