@@ -122,8 +122,8 @@ class ReaderApp(App[int]):
                 timeout=10,
                 markup=False,
             )
-        for notice in self.library.notices:
-            self.notify(notice, severity="warning", timeout=10, markup=False)
+        # (App.notify is thread-safe: the start's backup reports from the writer thread)
+        self.library.on_notice(lambda notice: self.notify(notice, severity="warning", timeout=10, markup=False))
 
     def _prepare_reviews(self) -> None:
         from reader_tui.tui.screens import main_dialogs

@@ -34,6 +34,7 @@ create_app(Library.open(Path(sys.argv[1]), background_writes=True)).run(headless
 NOT_BEFORE_THE_LIST = [
     "sqlite3",  # the reviews store: read when a paper's reviews are
     "_strptime",  # datetime.strptime: backup stamps are read without it
+    "filelock",  # the lock: the start's backup waits for the first frame, nothing else writes
     "reader_tui.core.library.catalog_merge",  # an import
     "reader_tui.core.stats",  # the statistics and the tag picker
     "reader_tui.core.search.index",  # built or loaded on a worker once the list is up

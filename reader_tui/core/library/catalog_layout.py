@@ -11,7 +11,7 @@ that must match, a checksum, written atomically), the catalog file's identity an
 record's document id, paper id and place in the file. The next open of the very same
 file (same size, modification and change times, inode: any rewrite changes one, and a
 change time cannot be set back) reads the record texts straight from those places, a
-megabyte at a time, as the parse would have kept them. The file was checked record by
+megabyte at a time as they are needed, as the parse would have kept them. The file was checked record by
 record when its layout was written, so it is not checked again; a record damaged since
 without its file changing (the disk's own fault) is still caught when its Paper is
 built, as any damaged record is.
@@ -23,6 +23,8 @@ read-only cache folder) means the full parse, never an error.
 from __future__ import annotations
 
 import os
+import threading
+import weakref
 from array import array
 from bisect import bisect_left
 from dataclasses import dataclass
@@ -31,9 +33,10 @@ from typing import Any, BinaryIO
 
 import orjson
 
+from ..atomic_storage import describe_error
 from ..cache_file import head_piece, read_array, read_head_piece, reading_cache, write_cache
 from ..paths import store_cache_path
-from .catalog import CatalogRecords, RecordTexts
+from .catalog import CatalogRecords, RecordTexts, Unread
 
 _KIND = "catalog layout"
 _VERSION = 2
@@ -106,12 +109,63 @@ def load_layout(folder: Path, key: str) -> Layout | None:
             return None
 
 
-def read_records(file: BinaryIO, layout: Layout, size: int) -> CatalogRecords | None:
+class CatalogFileReader:
+    """Reads pieces of a catalog file later, from the file as it was when it was opened
+    (a `catalog.ChunkReader`): a duplicate of its descriptor is kept, so a catalog
+    replaced since (every write of the store replaces it) is still read as it was. A
+    file changed in place (not the store's doing) is refused, not read as records."""
+
+    def __init__(self, file: BinaryIO, stat: os.stat_result, path: Path) -> None:
+        self._fd = os.dup(file.fileno())
+        self._stat = stat
+        self._path = path
+        self._lock = threading.Lock()  # a read does not meet a close
+        self._close = weakref.finalize(self, os.close, self._fd)
+
+    def __call__(self, start: int, length: int) -> bytes:
+        with self._lock:
+            if not self._close.alive:
+                raise ValueError("its text is no longer at hand: open the library again")
+            try:
+                if not _unchanged(self._stat, os.fstat(self._fd)):
+                    raise ValueError(f"{self._path.name} was changed on disk by another program: open the library again")
+                data = _read_at(self._fd, start, length)
+            except OSError as error:
+                raise ValueError(f"{self._path.name} could not be read: {describe_error(error)}") from error
+        if len(data) != length:
+            raise ValueError(f"{self._path.name} ended before this record: open the library again")
+        return data
+
+    def close(self) -> None:
+        with self._lock:
+            self._close()
+
+
+def _unchanged(opened: os.stat_result, now: os.stat_result) -> bool:
+    # Replacing the file (the store's every write) or deleting it changes its change time
+    # too, but then nothing can write into it by its name any more: once it has no name
+    # left, its size and modification time say enough.
+    if now.st_nlink == 0:
+        return (now.st_size, now.st_mtime_ns) == (opened.st_size, opened.st_mtime_ns)
+    return file_key(now) == file_key(opened)
+
+
+def _read_at(fd: int, start: int, length: int) -> bytes:
+    if hasattr(os, "pread"):
+        return os.pread(fd, length, start)
+    os.lseek(fd, start, os.SEEK_SET)  # Windows has no pread: the reader's lock keeps this whole
+    return os.read(fd, length)
+
+
+def read_records(file: BinaryIO, layout: Layout, stat: os.stat_result, path: Path) -> CatalogRecords | None:
     """The catalog's records, kept as `read_catalog`'s parse keeps them (their texts in
-    `RecordTexts` chunks of about a megabyte), read from the open catalog `file` of
-    `size` bytes at the places `layout` says; None when the places do not fit the file."""
+    `RecordTexts` chunks of about a megabyte), from the open catalog `file` (`stat` as it
+    was opened), at the places `layout` says; None when the places do not fit the file.
+
+    The chunks are read when they are first needed (`RecordTexts.read_ahead` reads them
+    all on a thread), from a duplicate of `file`'s descriptor."""
     starts, lengths = layout.starts, layout.lengths
-    count = len(starts)
+    count, size = len(starts), stat.st_size
     if any(later <= earlier for earlier, later in zip(starts, starts[1:], strict=False)):
         return None  # records follow each other in the file
     texts = RecordTexts()
@@ -124,12 +178,11 @@ def read_records(file: BinaryIO, layout: Layout, size: int) -> CatalogRecords | 
         chunk_end = starts[last - 1] + lengths[last - 1]
         if chunk_start < 0 or chunk_end > size or chunk_end < chunk_start:
             return None
-        file.seek(chunk_start)
-        chunk = file.read(chunk_end - chunk_start)
-        if len(chunk) != chunk_end - chunk_start:
-            return None
-        places += texts.add_chunk(chunk, zip([start - chunk_start for start in starts[first:last]], lengths[first:last]))
+        spans = zip([start - chunk_start for start in starts[first:last]], lengths[first:last])
+        places += texts.add_chunk(Unread(chunk_start, chunk_end - chunk_start), spans)
         first = last
+    if count:
+        texts.read_from(CatalogFileReader(file, stat, path))
     records = CatalogRecords()
     records.texts = texts
     records.by_paper = dict(zip(layout.paper_ids, places, strict=True))
@@ -137,4 +190,4 @@ def read_records(file: BinaryIO, layout: Layout, size: int) -> CatalogRecords | 
     return records
 
 
-__all__ = ["Layout", "LayoutRecorder", "file_key", "layout_cache_path", "load_layout", "read_records"]
+__all__ = ["CatalogFileReader", "Layout", "LayoutRecorder", "file_key", "layout_cache_path", "load_layout", "read_records"]

@@ -231,7 +231,7 @@ class StoreFiles:
                 if layout is None:
                     return None
                 check_meta_document(self.catalog_path, layout.meta if isinstance(layout.meta, dict) else None, "catalog")
-                records = read_records(file, layout, stat.st_size)
+                records = read_records(file, layout, stat, self.catalog_path)
             except OSError:
                 return None
         return None if records is None else (records, FileSignature.from_stat(stat))

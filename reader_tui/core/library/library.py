@@ -14,6 +14,7 @@ as usual, and every write fails with one `ReadOnlyError` line naming the folder.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -117,7 +118,10 @@ class Library:
         self.read_only = not folder_writable(self.files.folder)
         """True when the folder cannot be written: reading works, every write is refused."""
         self.notices: list[str] = []
-        """One-line remarks from opening (a backup that could not be taken), for the TUI."""
+        """One-line remarks from opening (a backup that could not be taken), for the TUI:
+        see `on_notice`."""
+        self._notice_listeners: list[Callable[[str], None]] = []
+        self._notices_lock = threading.Lock()
         self.papers: Catalog = Catalog({}, self.files.catalog_path)
         self.review_store = ReviewStore(self.files.folder / REVIEWS_FILE)
         """Each paper's forum (reviews, comments, decision), read on demand: `forum`."""
@@ -174,17 +178,53 @@ class Library:
             from ..formats.seed import read_seed
 
             library.import_papers(read_seed(seed).papers)
-        try:
-            library.files.remove_stale_temp_files()
-            # An interactive session (the TUI writes in the background) always starts with
-            # a backup; scripted commands take one at most hourly, so a burst of them
-            # cannot rotate away the backups of the last real session.
-            library.files.backup_annotations(min_age_s=0 if background_writes else BACKUP_INTERVAL_S)
-        except (OSError, StoreError) as error:
-            # A full disk must not keep the user from their list: the backup is a
-            # precaution, and the next start tries again.
-            library.notices.append(f"{describe_error(error)}: no backup was taken")
+        if library._writer is None:
+            # Scripted commands take a backup at most hourly, so a burst of them cannot
+            # rotate away the backups of the last real session.
+            library._tidy_and_back_up(min_age_s=BACKUP_INTERVAL_S)
+        else:
+            # An interactive session (the TUI) always starts with a backup, taken by its
+            # writer thread as its first write, so before any change of the session is
+            # written (every write goes through that thread). It waits for the first
+            # frame (`start_writing`): the UI thread neither waits on the lock, two reads
+            # and an fsync, nor shares the CPU with them (nor with importing filelock).
+            library._writer.begin_with(lambda: library._tidy_and_back_up(min_age_s=0))
         return library
+
+    def start_writing(self) -> None:
+        """The TUI's first frame is on screen: its writer thread may begin (with the
+        start's backup). Until then, or for at most 2 s, writes wait in their order;
+        `flush` and `close` do not wait for this."""
+        if self._writer is not None:
+            self._writer.release()
+
+    def _tidy_and_back_up(self, *, min_age_s: float) -> None:
+        """Remove what killed writers left behind and back the annotations up. Never
+        raises: a full disk must not keep the user from their list (the backup is a
+        precaution, and the next start tries again), nor stop the writer thread that
+        runs this in the TUI."""
+        try:
+            self.files.remove_stale_temp_files()
+            self.files.backup_annotations(min_age_s=min_age_s)
+        except Exception as error:  # noqa: BLE001 - said in a notice, see above
+            self._notice(f"{describe_error(error)}: no backup was taken")
+
+    def on_notice(self, listener: Callable[[str], None]) -> None:
+        """Call `listener` with each of the opening's one-line remarks (`notices`): those
+        made so far at once, later ones (the TUI's backup is taken on the writer thread)
+        on the thread that makes them."""
+        with self._notices_lock:
+            self._notice_listeners.append(listener)
+            made = list(self.notices)
+        for notice in made:
+            listener(notice)
+
+    def _notice(self, notice: str) -> None:
+        with self._notices_lock:
+            self.notices.append(notice)
+            listeners = list(self._notice_listeners)
+        for listener in listeners:
+            listener(notice)
 
     def _load_catalog(self) -> None:
         records, signature = self.files.read_catalog()
@@ -194,7 +234,13 @@ class Library:
     def _catalog(self, records: Mapping[str, Any]) -> Catalog:
         # An interactive session (writes in the background: the TUI) draws a damaged record
         # as a placeholder and lists it in `papers.problems`; a command fails with its line.
-        return Catalog(records, self.files.catalog_path, placeholders=self._writer is not None)
+        interactive = self._writer is not None
+        texts = getattr(records, "texts", None)
+        if interactive and texts is not None:
+            # The TUI builds every Paper soon after its first frame: the records' texts
+            # are read meanwhile, off the UI thread (a command reads what it uses).
+            texts.read_ahead()
+        return Catalog(records, self.files.catalog_path, placeholders=interactive)
 
     def _load_annotations(self) -> None:
         found, signature = self.files.read_annotations()

@@ -29,6 +29,10 @@ def _lock(path: Path) -> tuple[threading.RLock, FileLock]:
     # One pair per path: a second FileLock of the same file in this process would wait
     # on the first; threads queue on the RLock, and the FileLock's own count is only ever
     # changed by the thread holding it.
+    # filelock imported here, at the first write: with the inspect and logging modules it
+    # brings, 10-15 ms that the TUI's first frame no longer waits for (it writes nothing).
+    from filelock import FileLock
+
     key = Path(path).resolve()
     with _locks_guard:
         if key not in _locks:

@@ -21,6 +21,8 @@ from typing import Any
 
 Write = Callable[[], Any]
 
+_BEGIN = object()  # in the queue: run `begin_with`'s job now
+
 
 class BlockedWrite(Exception):
     """A waited-for write was not run: an earlier write failed and is still waiting.
@@ -48,6 +50,8 @@ class BackgroundWriter:
 
     RETRY_DELAY = 3.0
     """Seconds between two tries of writes that failed (while nothing new comes in)."""
+    HOLD_AT_MOST = 2.0
+    """Seconds `begin_with`'s job waits for a `release` that does not come."""
 
     def __init__(self, retry_delay: float | None = None) -> None:
         self.retry_delay = self.RETRY_DELAY if retry_delay is None else retry_delay
@@ -57,6 +61,9 @@ class BackgroundWriter:
         self._trying = False
         self._error: BaseException | None = None  # why the oldest unwritten write failed
         self._idle = threading.Condition()
+        self._go = threading.Event()  # cleared until `begin_with`'s job may run
+        self._go.set()
+        self._begin_job: Write | None = None
         self._thread = threading.Thread(target=self._run, name="reader-tui-writer", daemon=True)
         self._thread.start()
 
@@ -72,6 +79,21 @@ class BackgroundWriter:
         with self._idle:
             return self._error if self._unwritten else None
 
+    def begin_with(self, job: Write) -> None:
+        """Run `job` before every write submitted after this call, once `release` is
+        called (or `flush`, `run` or `stop`; at most `HOLD_AT_MOST` seconds later): work
+        that is no change of the user's (the TUI's start backup, see `Library.open`), so
+        `pending` does not count it, though `flush` waits for it. `job` must not raise."""
+        with self._idle:
+            self._go.clear()
+            self._begin_job = job
+            self._trying = True  # for `flush`, which waits while a job is under way
+        self._queue.put(_BEGIN)
+
+    def release(self) -> None:
+        """Let the job given to `begin_with` run."""
+        self._go.set()
+
     def submit(self, write: Write) -> None:
         with self._idle:
             self._queued += 1
@@ -82,6 +104,7 @@ class BackgroundWriter:
         `BlockedWrite` when an earlier write failed; either way it is not kept: nothing
         runs it later."""
         waited = _Waited(write)
+        self.release()
         self.submit(waited)
         waited.done.wait()
         if waited.error is not None:
@@ -96,11 +119,25 @@ class BackgroundWriter:
                 continue
             if write is None:
                 return
+            if write is _BEGIN:
+                self._begin()
+                continue
             with self._idle:
                 self._queued -= 1
                 self._unwritten.append(write)
                 self._trying = True
             self._write_all()
+
+    def _begin(self) -> None:
+        self._go.wait(self.HOLD_AT_MOST)
+        job, self._begin_job = self._begin_job, None
+        try:
+            if job is not None:
+                job()
+        finally:
+            with self._idle:
+                self._trying = False
+                self._idle.notify_all()
 
     def _write_all(self) -> None:
         """Run the unwritten writes oldest first; stop at the first that fails."""
@@ -146,6 +183,7 @@ class BackgroundWriter:
         """Wait until every submitted write has been tried. Raises the error of a failed
         write while any write is still waiting on it; otherwise True when all is on disk
         (False when `timeout` ran out first)."""
+        self.release()
         with self._idle:
             done = self._idle.wait_for(lambda: self._queued == 0 and not self._trying, timeout)
             error = self._error if self._unwritten else None
@@ -154,5 +192,6 @@ class BackgroundWriter:
         return done
 
     def stop(self) -> None:
+        self.release()
         self._queue.put(None)
         self._thread.join(timeout=5)

@@ -4,7 +4,9 @@ parse whenever the file is not the very one the layout was written for."""
 
 from __future__ import annotations
 
+import gc
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from test_catalog_lines import HARD_TEXTS as LINE_TEXTS
 
 from reader_tui.core.atomic_storage import StoreError
 from reader_tui.core.library import catalog_layout
+from reader_tui.core.library.catalog import Unread
 from reader_tui.core.library.catalog_layout import LayoutRecorder, file_key, layout_cache_path, load_layout
 from reader_tui.core.library.files import CATALOG_FILE
 from reader_tui.core.library.library import Library
@@ -169,3 +172,93 @@ def test_a_record_of_an_unusual_document_id_is_named_by_it_either_way(tmp_path: 
         messages.append(str(error.value))
     assert laid_out == [True]
     assert messages[0] == messages[1] and "catalog.json: paper record 40 " in messages[0]
+
+
+# -- reading the texts when they are needed ---------------------------------------------
+
+
+def unread_chunks(library: Library) -> int:
+    return sum(type(chunk) is Unread for chunk in library.papers._texts._chunks)
+
+
+def fd_is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def test_a_laid_out_open_reads_a_chunk_only_when_a_record_in_it_is_wanted(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(2_500))
+    expected = everything(Library.open(folder))  # parses, and writes the layout down
+    library = Library.open(folder)
+    chunks = len(library.papers._texts._chunks)
+    assert chunks > 2 and unread_chunks(library) == chunks  # nothing read at the open
+    last = list(library.papers)[-1]
+    assert library.papers[last].to_dict() == expected[-1]
+    assert unread_chunks(library) == chunks - 1  # the last record's chunk, and only it
+    assert everything(library) == expected
+
+
+def test_records_read_after_their_catalog_was_replaced_are_the_ones_opened(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(2_500))
+    expected = everything(Library.open(folder))
+    library = Library.open(folder)
+    catalog = folder / CATALOG_FILE
+    # replaced whole, as every write of the store replaces it: other text at every place
+    new = tmp_path / "new.json"
+    new.write_bytes(catalog.read_bytes().replace(b"Paper ", b"Gaper "))
+    os.replace(new, catalog)
+    assert everything(library) == expected  # the file as it was when it was opened
+    assert all(paper["title"].startswith("Paper ") for paper in expected)
+
+
+def test_a_catalog_changed_in_place_after_the_open_is_refused_record_by_record(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(2_500))
+    Library.open(folder)  # layout written
+    command = Library.open(folder)
+    session = Library.open(folder, background_writes=False)
+    session.papers.placeholders = True  # as the TUI draws a damaged record
+    catalog = folder / CATALOG_FILE
+    with open(catalog, "r+b") as file:  # another program writes into the file itself
+        file.seek(100)
+        file.write(b"#")
+    last = list(command.papers)[-1]
+    with pytest.raises(StoreError) as error:
+        command.papers[last]
+    assert str(error.value).startswith(f"{catalog}: paper record 2500 (id {last!r}): ")
+    assert str(error.value).endswith("catalog.json was changed on disk by another program: open the library again")
+    assert session.papers[last].title.startswith("(damaged record: catalog.json was changed on disk")
+    assert session.papers.problems == [str(error.value)]
+
+
+def test_the_tui_reads_every_chunk_ahead_and_then_lets_the_file_go(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(2_500))
+    expected = everything(Library.open(folder))
+    library = Library.open(folder, background_writes=True)
+    reader = library.papers._texts._reader
+    fd = reader._fd
+    deadline = time.monotonic() + 30
+    while unread_chunks(library) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert unread_chunks(library) == 0  # read by the read-ahead, no record asked for
+    assert not fd_is_open(fd)
+    assert everything(library) == expected
+
+
+def test_a_command_that_reads_some_records_lets_the_file_go_with_the_library(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    Library.open(folder).import_papers(papers(2_500))
+    Library.open(folder)
+    library = Library.open(folder)
+    fd = library.papers._texts._reader._fd
+    library.papers[next(iter(library.papers))]
+    assert fd_is_open(fd) and unread_chunks(library) > 0
+    del library
+    gc.collect()
+    assert not fd_is_open(fd)

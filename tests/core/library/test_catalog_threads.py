@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from reader_tui.core.library.catalog import Catalog, CatalogRecords, RecordTexts, Unparsed
+from reader_tui.core.library.catalog import Catalog, CatalogRecords, RecordTexts, Unparsed, Unread
 from reader_tui.core.model import Paper
 
 
@@ -62,3 +62,39 @@ def test_threads_building_the_same_papers_all_get_them(tmp_path: Path, monkeypat
                 assert set(catalog._texts._chunks) == {None}  # each chunk dropped once, when done
     finally:
         sys.setswitchinterval(old_interval)
+
+
+def test_a_chunk_two_threads_read_at_once_reaches_both_though_the_first_read_closes_the_file() -> None:
+    # The read-ahead and a record wanted on the UI thread may read the same unread chunk:
+    # the one that finishes first keeps it and, as it was the last, closes the reader;
+    # the other's read then fails, and must still get the chunk, not an error.
+    text = orjson.dumps(Paper(id="p1", title="One").to_dict())
+    first_in, second_done = threading.Event(), threading.Event()
+
+    class Reader:
+        calls, closed = 0, False
+
+        def __call__(self, start: int, length: int) -> bytes:
+            self.calls += 1
+            if self.calls == 1:
+                first_in.set()
+                assert second_done.wait(10)
+            if self.closed:
+                raise ValueError("its text is no longer at hand")
+            return text[start : start + length]
+
+        def close(self) -> None:
+            self.closed = True
+            second_done.set()
+
+    texts = RecordTexts()
+    (place,) = texts.add_chunk(Unread(0, len(text)), [(0, len(text))])
+    reader = Reader()
+    texts.read_from(reader)
+    got: list[bytes] = []
+    first = threading.Thread(target=lambda: got.append(bytes(texts.text(place))))
+    first.start()
+    assert first_in.wait(10)
+    assert bytes(texts.text(place)) == text  # the second read, done first
+    first.join(10)
+    assert got == [text] and reader.calls == 2 and reader.closed
