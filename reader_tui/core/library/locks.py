@@ -36,10 +36,6 @@ def _lock(path: Path) -> tuple[threading.RLock, FileLock]:
     key = Path(path).resolve()
     with _locks_guard:
         if key not in _locks:
-            # imported at the first lock (50 ms of start-up): git's merge driver, which
-            # reads the store's files and takes no lock, starts a process per file
-            from filelock import FileLock
-
             _locks[key] = (threading.RLock(), FileLock(key, thread_local=False))
         return _locks[key]
 
