@@ -8,7 +8,7 @@ read, 2 for a wrong command line.
 
 git starts one interpreter per store file it merges, so this imports the merge and what
 it reads and writes with, not the `reader-tui` command (its parser, the library, the
-exporters): 0.23 s of CPU a merge instead of 0.32 s (0.17 s is Python starting). The
+exporters): 258 M instructions to be ready instead of 311 M (Python alone: 142 M). The
 command's own `reader-tui sync merge-driver`, which repositories set up before this
 module name, does the same merge.
 """
