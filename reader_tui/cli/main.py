@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..core.atomic_storage import StoreError, describe_error
-from ..core.formats.base import ImportFailure
 from ..core.library.library import IdError
 from ..core.model import Status
 from .options import open_library, parse_status
@@ -70,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IdError as error:
         print_error(str(error))
         return EXIT_USAGE
-    except (StoreError, ImportFailure) as error:
+    except (StoreError, _import_failure()) as error:  # (evaluated only once an error got here)
         print_error(str(error))
         return EXIT_ERROR
     except KeyboardInterrupt:
@@ -140,6 +139,14 @@ def _handler(spec: str) -> Callable[[argparse.Namespace], int]:
     """The command function `spec` ("module:function" in this package) names, imported now."""
     module, _, function = spec.partition(":")
     return getattr(importlib.import_module(f"{__package__}.{module}"), function)
+
+
+def _import_failure() -> type[Exception]:
+    """The importers' error, imported only when an error is being handled: the formats'
+    module (two dataclasses) is no part of a start that imports nothing."""
+    from ..core.formats.base import ImportFailure
+
+    return ImportFailure
 
 
 def _debugging() -> bool:

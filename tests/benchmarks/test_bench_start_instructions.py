@@ -46,3 +46,30 @@ def test_the_count_is_read_from_callgrinds_report(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(bench.subprocess, "run", lambda *a, **k: SimpleNamespace(returncode=1, stderr="valgrind: oops"))
     with pytest.raises(RuntimeError, match="valgrind: oops"):
         bench.count_instructions(["-c", "pass"])
+
+
+def test_the_warm_up_run_leaves_the_counted_start_nothing_to_parse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
+    from reader_tui.core.library.library import Library
+    from reader_tui.core.model import Paper
+
+    library = Library.open(tmp_path / "lib")
+    library.import_papers([Paper(id=f"p{n}", title=f"Paper number {n}", abstract="Words.") for n in range(3)])
+    library.close()
+    # the counted start, reporting how many CSS sources it parsed (not taken from the cache)
+    counting = bench.START_PROBE.replace(
+        "PaperList.render_line = first_paint",
+        "from textual.css.stylesheet import Stylesheet\n"
+        "parsed = []\n"
+        "real_parse = Stylesheet._parse_rules\n"
+        "Stylesheet._parse_rules = lambda self, *a, **k: (parsed.append(a[1]), real_parse(self, *a, **k))[1]\n"
+        "PaperList.render_line = first_paint",
+    ).replace('print("first paint", flush=True)', 'print("first paint", len(parsed), flush=True)')
+    before = run_probe(["-c", counting, str(tmp_path / "lib")])
+    assert before.returncode == 0, before.stderr
+    assert int(before.stdout.split()[-1]) > 10  # no cache yet: every source parsed
+    warm = run_probe(["-c", bench.WARM_PROBE, str(tmp_path / "lib")])
+    assert warm.returncode == 0, warm.stderr
+    after = run_probe(["-c", counting, str(tmp_path / "lib")])
+    assert after.returncode == 0, after.stderr
+    assert after.stdout.strip() == "first paint 0"

@@ -45,29 +45,6 @@ async def test_first_screen_shows_list_detail_and_counts(library: Library) -> No
         assert "6 papers · 0 read · 0 reading" in text
 
 
-async def test_the_list_is_drawn_before_the_first_paper_is_laid_out(library: Library, monkeypatch) -> None:
-    # A start's first frame is the list: the first paper's abstract is wrapped and its
-    # notes loaded a frame later, then at once, without waiting for the cursor to rest.
-    painted: list[str] = []
-    real_render_lines, real_show = PaperList.render_lines, PaperDetail.show
-
-    def render_lines(self, crop):
-        painted.append("list")
-        return real_render_lines(self, crop)
-
-    def show(self, view, *args, **kwargs):
-        painted.append("detail" if view is not None else "no paper")
-        return real_show(self, view, *args, **kwargs)
-
-    monkeypatch.setattr(PaperList, "render_lines", render_lines)
-    monkeypatch.setattr(PaperDetail, "show", show)
-    app = create_app(library)
-    async with app.run_test(size=SIZE) as pilot:
-        assert await wait_until(pilot, lambda: "detail" in painted)
-        assert painted.index("list") < painted.index("detail")
-        assert "Ada Lovelace, Alan Turing" in screen_text(app)
-
-
 async def test_moving_and_status_keys_change_the_store(library: Library) -> None:
     app = create_app(library)
     async with app.run_test(size=SIZE) as pilot:

@@ -255,3 +255,21 @@ async def test_quitting_anyway_after_a_failure(tmp_path: Path) -> None:
         library.close()
     replace_file(path, good)
     library._writer.stop()
+
+
+async def test_a_new_notes_editor_is_read_only_and_collapsed_and_styled_only_once_mounted(library: Library, monkeypatch) -> None:
+    from textual.css.stylesheet import Stylesheet
+
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        styled: list[object] = []
+        real_apply = Stylesheet.apply
+        monkeypatch.setattr(Stylesheet, "apply", lambda self, node, *a, **k: (styled.append(node), real_apply(self, node, *a, **k))[1])
+        editor = NotesEditor(library, id="extra-notes", classes="mine")
+        assert editor.read_only and editor.has_class("-read-only", "-collapsed", "mine")
+        assert styled == []  # nothing styled before it is in the app: it is styled once there
+        await app.screen.mount(editor)
+        await pilot.pause()
+        assert sum(node is editor for node in styled) == 1
+        editor.load(IDS[0])  # a paper: writable, and drawn as such
+        assert not editor.read_only and not editor.has_class("-read-only")

@@ -35,6 +35,9 @@ NOT_BEFORE_THE_LIST = [
     "sqlite3",  # the reviews store: read when a paper's reviews are
     "_strptime",  # datetime.strptime: backup stamps are read without it
     "filelock",  # the lock: the start's backup waits for the first frame, nothing else writes
+    "reader_tui.core.reviews.forum",  # a paper's reviews, read when they are shown
+    "reader_tui.core.reviews.records",  # the reviews' records: an import, or the reviews read
+    "reader_tui.core.formats.base",  # the importers' results and errors: an import
     "reader_tui.core.library.catalog_merge",  # an import
     "reader_tui.core.stats",  # the statistics and the tag picker
     "reader_tui.core.search.index",  # built or loaded on a worker once the list is up

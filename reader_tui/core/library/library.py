@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..atomic_storage import ReadOnlyError, StoreError, describe_error
 from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
-from ..reviews import Forum
 from ..text.words import counted
 from .catalog import Catalog
 from .files import (
@@ -42,6 +41,8 @@ from .sync_state import merge_cut_short
 from .writer import BackgroundWriter, BlockedWrite
 
 if TYPE_CHECKING:
+    from ..reviews import Forum
+
     # Imported where an import or the tag counts run: not needed to show the list.
     from .catalog_merge import ImportSummary
 

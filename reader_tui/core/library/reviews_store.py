@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..atomic_storage import StoreError
-from ..reviews import FORMAT, Forum, ForumData, decode_forum, encode_forum, merge_history
 
 if TYPE_CHECKING:
     import sqlite3
+
+    from ..reviews import Forum, ForumData
 
 
 def _sqlite3() -> Any:
@@ -90,6 +91,8 @@ the file)."""
         row = self._read_one("SELECT data FROM forum WHERE paper_id = ?", (paper_id,))
         if row is None:
             return None
+        from ..reviews import Forum, decode_forum  # (with the first reviews read: see core.reviews)
+
         try:
             return Forum.from_record(paper_id, decode_forum(row[0]))
         except (ValueError, KeyError, TypeError) as error:
@@ -201,6 +204,8 @@ the file)."""
         return written
 
     def _write(self, connection: sqlite3.Connection, forums: Mapping[str, ForumData], written: ReviewsWritten) -> None:
+        from ..reviews import FORMAT, decode_forum, encode_forum, merge_history
+
         new_file = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
         if new_file:
             for statement in _SCHEMA:
@@ -247,6 +252,8 @@ the file)."""
             raise StoreError(f"{self.path}: not a reviews store (not an SQLite database), so it was left untouched")
 
     def _check_meta(self, connection: sqlite3.Connection) -> None:
+        from ..reviews import FORMAT
+
         try:
             meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
         except _sqlite3().OperationalError as error:

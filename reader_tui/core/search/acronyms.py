@@ -111,12 +111,21 @@ def _expanded(chosen: list[str]) -> tuple[str, ...]:
     return tuple(chosen) if joined.isascii() else tuple(tokens(joined))
 
 
-def mine(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
+def mine(texts: Iterable[str | None]) -> dict[str, tuple[str, ...]]:
     """Acronym (lower case, singular) -> the words of its usual expansion in `texts`."""
-    # (acronym, expansion) -> definitions seen, in the order first seen (ties go to the first)
+    return chosen(definitions(texts))
+
+
+def definitions(
+    texts: Iterable[str | None], known: dict[tuple[str, ...], tuple[str, ...]] | None = None
+) -> dict[tuple[str, tuple[str, ...]], int]:
+    """(acronym, expansion) -> how many times `texts` define it, in the order first seen.
+    Those of consecutive parts of a list add up (`add`) to those of the whole list.
+    `known` (a dict, empty at first) keeps the expansions made for the next parts."""
     seen: dict[tuple[str, tuple[str, ...]], int] = {}
     get = seen.get
-    known: dict[tuple[str, ...], tuple[str, ...]] = {}
+    if known is None:
+        known = {}
     finditer = _DEFINED.finditer
     for text in texts:
         if not text or "(" not in text:
@@ -136,6 +145,19 @@ def mine(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
             if words:
                 key = (letters, words)
                 seen[key] = get(key, 0) + 1
+    return seen
+
+
+def add(seen: dict[tuple[str, tuple[str, ...]], int], later: dict[tuple[str, tuple[str, ...]], int]) -> None:
+    """Add to `seen` the `definitions` of the texts after its own."""
+    get = seen.get
+    for key, n in later.items():
+        seen[key] = get(key, 0) + n
+
+
+def chosen(seen: dict[tuple[str, tuple[str, ...]], int]) -> dict[str, tuple[str, ...]]:
+    """Each acronym's usual expansion among its `definitions` (ties go to the first seen),
+    if it has been defined often enough and mostly so."""
     by_acronym: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     for (acronym, words), n in seen.items():
         by_acronym.setdefault(acronym, []).append((words, n))
@@ -151,4 +173,4 @@ def _count(item: tuple[tuple[str, ...], int]) -> int:
     return item[1]
 
 
-__all__ = ["mine", "singular"]
+__all__ = ["add", "chosen", "definitions", "mine", "singular"]

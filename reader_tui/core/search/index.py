@@ -62,7 +62,13 @@ from ..numeric import load_numpy
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
+from .acronyms import add as add_definitions
+from .acronyms import chosen as chosen_acronyms
+from .acronyms import definitions as acronym_definitions
 from .acronyms import mine as mine_acronyms
+from .helper import Helper
+from .helper import start as start_helper
+from .helper import wanted as helper_wanted
 from .postings import FlatPostings
 from .query import Query, in_bounds, number_bounds, parse_query, year_bounds
 from .scoring import (
@@ -262,7 +268,9 @@ class SearchIndex(Matching):
         out flat with numpy (`FlatPostings.of_runs` for the abstracts and meta fields,
         whose pairs come as runs; `of_pairs` for the titles), no pair appended. Titles are
         still tokenised one by one (the re-rank keeps each title's words), their words
-        numbered in one pass. With `abstracts=False` the abstracts are left to
+        numbered in one pass. From `helper.HELPER_MIN` papers on, with a core to spare, a
+        child process shares the abstracts (`helper`: the same index, built beside this
+        process's titles and layout). With `abstracts=False` the abstracts are left to
         `index_abstracts()`, which an app can run in a worker right after start-up; a
         search that needs abstracts before that runs it first.
         """
@@ -311,31 +319,65 @@ class SearchIndex(Matching):
         """Index a whole list at once, every field numbered in one dict and laid out flat
         by `_index_all_abstracts` (no title or meta word appended one by one)."""
         with self._lock, bulk_allocations():
-            numbers: defaultdict[str, int] = defaultdict(count().__next__)
-            head = self._append(records, refresh=False, numbers=numbers)
-            abstracts = self._abstracts()  # (once for the tokeniser and the acronyms)
-            self._index_all_abstracts(numbers, head, abstracts)
+            # (as `_abstracts` reads them; once for the tokeniser and the acronyms)
+            abstracts = [(record.paper if type(record) is PaperView else record).abstract for record in records]
+            # a child process takes a share of the abstracts and the acronyms, started first
+            # so that it runs beside all of this process's work (`helper`)
+            child = start_helper(abstracts) if helper_wanted(len(abstracts)) else None
+            try:
+                numbers: defaultdict[str, int] = defaultdict(count().__next__)
+                head = self._append(records, refresh=False, numbers=numbers)
+                acronyms = self._index_all_abstracts(numbers, head, abstracts, child)
+            finally:
+                if child is not None:
+                    child.close()
             self._abstracts_done = len(self._ids)
-            self._acronyms = mine_acronyms(abstracts)
+            self._acronyms = mine_acronyms(abstracts) if acronyms is None else acronyms
 
     def _index_all_abstracts(
-        self, numbers: defaultdict[str, int] | None = None, head: Any = None, abstracts: list[str | None] | None = None
-    ) -> None:
+        self, numbers: defaultdict[str, int] | None = None, head: Any = None, abstracts: list[str | None] | None = None,
+        child: Helper | None = None,
+    ) -> dict[str, tuple[str, ...]] | None:
         """Index every abstract of a list at once, and leave every field flat over the new
         vocabulary, as a loaded index is (`FlatPostings.of_pairs`). The abstracts' distinct
         (word, paper) pairs come from `word_pairs.distinct_pairs`, which tokenises them all
         at once with numpy, each word numbered in `numbers` (a `defaultdict` whose factory
         counts); numpy then lays them out. The title and meta words were appended as they
         came (`_append`), or numbered in `numbers` already (`head`: their pairs, from
-        `_append`). Callers hold the lock."""
+        `_append`). With `child` (`helper.start`), the abstracts are shared with it, a
+        unit at a time, and the acronyms mined from both sides' definitions and returned
+        (else None: the caller mines them). Callers hold the lock."""
         np = load_numpy()
 
-        from .word_pairs import distinct_pairs
+        from .word_pairs import Pairs, distinct_pairs
 
         n = len(self._ids)
         if numbers is None:
             numbers = defaultdict(count().__next__)
-        pairs = distinct_pairs(self._abstracts() if abstracts is None else abstracts, numbers.__getitem__)
+        if abstracts is None:
+            abstracts = self._abstracts()
+        acronyms = None
+        number = numbers.__getitem__
+        if child is None:
+            pairs = distinct_pairs(abstracts, number)
+        else:
+            # units of abstracts claimed from the front until the child, taking them from
+            # the back, is met; then the child's added after them
+            pairs = Pairs(np)
+            seen: dict[tuple[str, tuple[str, ...]], int] = {}
+            known: dict[tuple[str, ...], tuple[str, ...]] = {}  # (expansions made, for the next units)
+            while (unit := child.claim()) is not None:
+                texts = abstracts[unit.start : unit.stop]
+                distinct_pairs(texts, number, unit.start, into=pairs)
+                add_definitions(seen, acronym_definitions(texts, known))
+                child.absorb(number)  # (the child's answers so far: less to do at the end)
+            later = child.result(number, pairs)
+            if later is None:  # the child failed: its units done here (the same pairs)
+                rest = child.child_start
+                distinct_pairs(abstracts[rest:], number, rest, into=pairs)
+                later = acronym_definitions(abstracts[rest:], known)
+            add_definitions(seen, later)
+            acronyms = chosen_acronyms(seen)
         # numpy's temporaries, a chunk of texts at a time, were freed into the C heap, which
         # glibc keeps while the words made after them live above (26 MB at 19,630 papers):
         # handed back before the layout's arrays are made
@@ -350,12 +392,18 @@ class SearchIndex(Matching):
             title_post, meta_post, _ = self._post
             title_vocab = list(title_post)  # first-seen order, which the infix search goes by
             vocab = sorted(set(title_post).union(meta_post, words))
+            place = dict(zip(vocab, range(len(vocab))))
+            # each numbered word's place in the vocabulary, once for the three fields
+            ranks = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))
         else:
             title_vocab = words[: head.title_words]
-            vocab = sorted(words)
-        place = dict(zip(vocab, range(len(vocab))))
-        # each numbered word's place in the vocabulary, once for the three fields
-        ranks = np.fromiter(map(place.__getitem__, words), dtype=np.int64, count=len(words))
+            # every word is numbered: the numbers sorted by their words give the vocabulary
+            # and each number's place in it, with no dict of places (50,000 words)
+            order = sorted(range(len(words)), key=words.__getitem__)
+            vocab = list(map(words.__getitem__, order))
+            ranks = np.empty(len(words), dtype=np.int64)
+            ranks[np.array(order, dtype=np.int64)] = np.arange(len(words), dtype=np.int64)
+            place = {}  # (the layouts read `ranks`)
         abstract = _laid_out(vocab, place, words, pairs, n, ranks)
         del pairs
         if head is None:
@@ -369,6 +417,7 @@ class SearchIndex(Matching):
         self._post = (*fields, abstract)
         self._refresh_vocabulary(vocab, title_vocab)
         # (the layout's temporaries are handed back as `bulk_allocations` ends)
+        return acronyms
 
     def _abstracts(self) -> list[str | None]:
         """Every record's abstract, in ordinal order."""

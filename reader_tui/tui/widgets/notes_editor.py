@@ -106,7 +106,11 @@ class NotesEditor(TextArea):
         **kwargs,
     ) -> None:
         language = "markdown" if _markdown_available() else None
-        super().__init__(language=language, soft_wrap=True, tab_behavior="focus", **kwargs)
+        # Read-only and collapsed until a paper is loaded: given to TextArea's __init__
+        # (the class with the state), not set after it, where each would style the
+        # editor and its eight component classes once more before it is even mounted.
+        classes = " ".join(filter(None, (kwargs.pop("classes", None), "-read-only -collapsed")))
+        super().__init__(language=language, soft_wrap=True, tab_behavior="focus", read_only=True, classes=classes, **kwargs)
         self.library = library
         self.save_after_pause = self.SAVE_AFTER_PAUSE if save_after_pause is None else save_after_pause
         self.save_at_most_after = self.SAVE_AT_MOST_AFTER if save_at_most_after is None else save_at_most_after
@@ -114,11 +118,9 @@ class NotesEditor(TextArea):
         self._saved_text = ""
         self._timer: Timer | None = None
         self._max_timer: Timer | None = None
-        self.read_only = True
         self.border_title = "notes"
         self._placeholder = "notes"
         self.placeholder = self._placeholder
-        self.add_class("-collapsed")
 
     def on_mount(self) -> None:
         # Named from the screen's own binding, so the hint follows the key wherever it is.

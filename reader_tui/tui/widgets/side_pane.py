@@ -43,7 +43,6 @@ class SidePane(Vertical):
         self._why = why
         self._timer: Timer | None = None
         self._pending: str | None = None  # where the cursor went while the timer runs
-        self._first_queued = False  # a first paper waits for the frame being drawn
 
     def compose(self) -> ComposeResult:
         yield PaperDetail(id="detail")
@@ -71,21 +70,11 @@ class SidePane(Vertical):
         """
         self._pending = paper_id
         if self.detail.paper_id is None:
-            # Nothing shown yet (the start): at once, yet after the frame being drawn, so
-            # that a start's list is on screen before an abstract is wrapped and notes
-            # loaded (some 25 ms; the pane follows a frame later).
-            if not self._first_queued:
-                self._first_queued = True
-                self.call_after_refresh(self._show_first)
+            self.show_now(paper_id)
         elif self._timer is not None:
             self._timer.reset()
         else:
             self._timer = self.set_timer(DETAIL_DELAY, self._rested, name="detail-debounce")
-
-    def _show_first(self) -> None:
-        self._first_queued = False
-        if self.detail.paper_id is None:
-            self.show_now(self._pending)
 
     def _rested(self) -> None:
         self.show_now(self._pending)
