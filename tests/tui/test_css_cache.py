@@ -3,6 +3,7 @@ they are the very rules a parse gives, and a bad cache file only means parsing a
 
 from __future__ import annotations
 
+import asyncio
 import pickle
 import threading
 from pathlib import Path
@@ -65,15 +66,39 @@ async def test_a_second_start_reads_the_rules_the_first_parsed(
     assert second == first  # and the same rules, one for one
 
 
+@pytest.fixture(scope="module")
+def good_start(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[tuple], bytes]:
+    """The rules of a start that parsed everything, and the cache file it saved: what each
+    bad file below is made from and must give again. (Each case made its own: one start
+    more a case, the same rules and file every time.)"""
+    folder = tmp_path_factory.mktemp("good-start")
+    with pytest.MonkeyPatch.context() as m:
+        for name in ("HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+            m.setenv(name, str(folder / "home"))
+        m.setenv("READER_TUI_CACHE", str(folder / "cache"))
+        m.setenv("READER_TUI_BACKGROUND_INDEX", "0")
+        forget_memory(m)
+        library = make_library(folder / "lib")
+        try:
+            rules = asyncio.run(started_rules(library))
+        finally:
+            library.close()
+        saved = css_cache.default_path().read_bytes()
+    return rules, saved
+
+
 @pytest.mark.parametrize("content", [
     b"", b"not a pickle", b"\x80\x05\x95", None,
     # whole pickles of the right fingerprint holding the wrong things
     "rules not in a list", "a key that is no key",
 ])
 async def test_a_bad_cache_file_means_parsing_again(
-        library: Library, fresh_process: list[tuple], monkeypatch: pytest.MonkeyPatch, content: bytes | str | None) -> None:
-    good = await started_rules(library)
+        library: Library, fresh_process: list[tuple], monkeypatch: pytest.MonkeyPatch, content: bytes | str | None,
+        good_start: tuple[list[tuple], bytes]) -> None:
+    good, saved = good_start
     path = css_cache.default_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(saved)  # what a start with a fresh parse saved
     if content is None:  # a whole file, but another Textual's: its rules are not read
         monkeypatch.setattr(css_cache, "_textual_fingerprint", lambda: ("another textual",))
     elif isinstance(content, str):

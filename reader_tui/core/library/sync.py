@@ -30,6 +30,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..atomic_storage import StoreError, write_file_atomically
 from .files import ANNOTATIONS_FILE, CATALOG_FILE, LOCK_FILE
@@ -142,8 +143,10 @@ def is_repository(folder: Path) -> bool:
 
 
 def driver_command() -> str:
-    """The merge driver's command line as git runs it (%O base, %A ours, %B theirs, %P path)."""
-    return f"{shlex.quote(sys.executable)} -m reader_tui sync merge-driver %O %A %B %P"
+    """The merge driver's command line as git runs it (%O base, %A ours, %B theirs, %P path):
+    `sync_driver`, which imports only the merge. (Repositories set up earlier run
+    `reader-tui sync merge-driver`, which still merges the same.)"""
+    return f"{shlex.quote(sys.executable)} -m reader_tui.core.library.sync_driver %O %A %B %P"
 
 
 def install(folder: Path, member: str | None = None) -> None:
@@ -189,12 +192,27 @@ def _member_from_git(folder: Path) -> str:
     return name
 
 
-def _identity(folder: Path) -> list[str]:
-    """`-c` options giving commits an author when git has none configured."""
-    found = git(folder, "config", "--get-regexp", r"^user\.(name|email)$", check=False).stdout.splitlines()
-    values = dict((*line.split(" ", 1), "")[:2] for line in found)  # the last value of a key wins, as in git
-    have = values.get("user.name", "").strip() and values.get("user.email", "").strip()
+def _identity(folder: Path, config: Mapping[str, str] | None = None) -> list[str]:
+    """`-c` options giving commits an author when git has none configured (`config`: the
+    repository's configuration as `_config` read it, else asked of git)."""
+    if config is None:
+        found = git(folder, "config", "--get-regexp", r"^user\.(name|email)$", check=False).stdout.splitlines()
+        config = dict((*line.split(" ", 1), "")[:2] for line in found)  # the last value of a key wins, as in git
+    have = config.get("user.name", "").strip() and config.get("user.email", "").strip()
     return [] if have else ["-c", "user.name=reader-tui", "-c", "user.email=reader-tui@localhost"]
+
+
+def _config(folder: Path) -> dict[str, str]:
+    """The repository's configuration as git reads it (system, global, the repository's,
+    the environment's), the last value of each key winning as with `git config --get`:
+    one git call for what a sync reads (the member, the identity, the remote, the
+    upstream) instead of one call for each. Empty when git cannot read it."""
+    done = git(folder, "config", "--list", "-z", check=False)
+    values: dict[str, str] = {}
+    for entry in _names(done.stdout) if done.returncode == 0 else []:
+        key, _, value = entry.partition("\n")
+        values[key] = value
+    return values
 
 
 # -- init -------------------------------------------------------------------------------
@@ -308,7 +326,9 @@ def _sync(
     if not is_repository(folder):
         raise SyncError(f"{folder}: not a git repository: run `reader-tui sync init [REMOTE]` first")
     report = SyncReport()
-    member = member_of(folder)
+    config = _config(folder)
+    member = config.get(MEMBER_KEY, "").strip() or None  # as `member_of` reads it
+    identity = _identity(folder, config)
     if member is None and (folder / MEMBERS_DIR).is_dir():
         member = _member_from_git(folder)
         install(folder, member)
@@ -317,8 +337,8 @@ def _sync(
         report.notes += _recover(folder)
         if member:
             _own_to_member(folder, member)
-        report.committed = _commit(folder)
-    has_remote = git(folder, "remote", "get-url", REMOTE, check=False).returncode == 0
+        report.committed = _commit(folder, identity=identity)
+    has_remote = f"remote.{REMOTE}.url" in config  # what `git remote get-url` needs
     if not has_remote:
         report.offline = "no remote set (add one with `reader-tui sync init REMOTE`)"
         return report
@@ -335,12 +355,12 @@ def _sync(
             if counts is not None:
                 if member:
                     _own_to_member(folder, member)
-                late = _commit(folder)  # written while we fetched (a TUI open on it)
+                late = _commit(folder, identity=identity)  # written while we fetched (a TUI open on it)
                 if late:
                     report.committed = f"{report.committed}; {late}" if report.committed else late
                 behind, ahead_before = counts
                 if behind:
-                    received, conflicts, member = _merge_theirs(folder, theirs, member, report)
+                    received, conflicts, member = _merge_theirs(folder, theirs, member, report, identity)
                     if received:
                         report.received = f"{report.received}; {received}" if report.received else received
                     report.conflicts += [c for c in conflicts if c not in report.conflicts]
@@ -354,7 +374,9 @@ def _sync(
             return report
         pushed = _remote(folder, "push", "--quiet", REMOTE, f"HEAD:refs/heads/{branch}", deadline=deadline, cancel=cancel)
         if pushed.returncode == 0:
-            git(folder, "branch", "--quiet", f"--set-upstream-to={REMOTE}/{branch}", check=False)
+            tracks = (config.get(f"branch.{branch}.remote"), config.get(f"branch.{branch}.merge"))
+            if tracks != (REMOTE, f"refs/heads/{branch}"):  # set once: `git pull` and `git status` know it
+                git(folder, "branch", "--quiet", f"--set-upstream-to={REMOTE}/{branch}", check=False)
             report.pushed = True
             return report
         text = (pushed.stderr or "").lower()
@@ -385,19 +407,20 @@ def _behind_ahead(folder: Path, theirs: str) -> tuple[int, int] | None:
     return None
 
 
-def _merge_theirs(folder: Path, theirs: str, member: str | None, report: SyncReport) -> tuple[str, list[str], str | None]:
+def _merge_theirs(
+    folder: Path, theirs: str, member: str | None, report: SyncReport, identity: list[str] | None = None
+) -> tuple[str, list[str], str | None]:
     """Merge `theirs` (under the store's lock) and carry the member files across; returns
     what came in, the new conflicts and the member this library now syncs as."""
-    own_before = None if member else _tracked_version(folder, ANNOTATIONS_FILE)
     merging = folder / ".git" / MERGING_FILE
     merging.touch()
     try:
-        received, conflicts = _merge(folder, theirs)
+        received, conflicts, before = _merge(folder, theirs, identity)
     finally:  # a merge git refused is undone already; only a kill leaves the mark
         merging.unlink(missing_ok=True)
     if member:
         _member_to_own(folder, member)
-    elif own_before is not None and not (folder / ANNOTATIONS_FILE).exists():
+    elif not (folder / ANNOTATIONS_FILE).exists() and (own_before := _tracked_version(folder, ANNOTATIONS_FILE, before)) is not None:
         # The remote became a reading group's (a member's `sync init --member`
         # took annotations.json out of git): ours stay, under our member name.
         write_file_atomically(folder / ANNOTATIONS_FILE, own_before)
@@ -473,21 +496,46 @@ def _restore_committed(folder: Path) -> list[Path]:
     return restored
 
 
-def _commit(folder: Path, message: str | None = None) -> str:
+def _commit(folder: Path, message: str | None = None, identity: list[str] | None = None) -> str:
     """Stage the library's files and commit them; returns the summary ("" when nothing changed).
     Only the store's own files: whatever else the user keeps in the folder (an exported
-    .bib, PDFs) stays out of git unless they add it themselves."""
-    ignored = set(git(folder, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", check=False).stdout.split("\n"))
-    shared = [name for name in SHARED if (folder / name).exists() and name not in ignored]
+    .bib, PDFs) stays out of git unless they add it themselves. (`identity`: `_identity`'s
+    options, when the caller has them.)"""
+    anything, new = _to_commit(folder)
+    if not anything:
+        return ""
     git(folder, "add", "--update", ".")  # changes and removals of what is tracked
-    if shared:
-        git(folder, "add", "--all", "--", *shared)
+    if new is None:  # git status could not say: the store's files that exist and are not ignored
+        ignored = set(git(folder, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", check=False).stdout.split("\n"))
+        new = [name for name in SHARED if (folder / name).exists() and name not in ignored]
+    if new:
+        git(folder, "add", "--all", "--", *new)
     staged = _names(git(folder, "diff", "--cached", "--name-only", "-z", "--no-renames").stdout)
     if not staged:
         return ""
     summary = describe_changes(folder, "HEAD", None, staged) or f"{len(staged)} file(s) changed"
-    git(folder, *_identity(folder), "commit", "--quiet", "--no-verify", "-m", message or summary)
+    git(folder, *(_identity(folder) if identity is None else identity), "commit", "--quiet", "--no-verify", "-m", message or summary)
     return summary
+
+
+def _to_commit(folder: Path) -> tuple[bool, list[str] | None]:
+    """What `_commit` has to stage, from one `git status`: whether there is anything (a
+    tracked file changed or removed, staged or not, or one of the store's files, `SHARED`,
+    not tracked yet), and the store's files and folders not tracked yet (git leaves out
+    what is ignored). Most often there is nothing, as in the second look of a sync: one git
+    call instead of four. When git cannot tell: (True, None), and `_commit` asks git the
+    long way, whose calls then say what is wrong."""
+    done = git(folder, "status", "--porcelain=v1", "-z", "--no-renames", "--untracked-files=normal", check=False)
+    if done.returncode != 0:
+        return True, None
+    tracked_changed, new = False, []
+    for entry in _names(done.stdout):
+        code, path = entry[:2], entry[3:]
+        if code != "??":
+            tracked_changed = True
+        elif any(path == name or (name.endswith("/") and path.startswith(name)) for name in SHARED):
+            new.append(path)
+    return tracked_changed or bool(new), new
 
 
 def _names(output: str) -> list[str]:
@@ -495,28 +543,30 @@ def _names(output: str) -> list[str]:
     return [name for name in output.split("\0") if name]
 
 
-def _tracked_version(folder: Path, name: str) -> bytes | None:
-    """`name` as committed at HEAD, None when it is not tracked there."""
-    done = subprocess.run([git_program(), "show", f"HEAD:{name}"], cwd=folder, capture_output=True)
+def _tracked_version(folder: Path, name: str, rev: str = "HEAD") -> bytes | None:
+    """`name` as committed at `rev`, None when it is not tracked there."""
+    done = subprocess.run([git_program(), "show", f"{rev}:{name}"], cwd=folder, capture_output=True)
     return done.stdout if done.returncode == 0 else None
 
 
-def _merge(folder: Path, theirs: str) -> tuple[str, list[str]]:
-    """Merge `theirs` into HEAD (the driver merges the store files). Returns what came in
-    and the papers whose notes newly hold a marked block."""
+def _merge(folder: Path, theirs: str, identity: list[str] | None = None) -> tuple[str, list[str], str]:
+    """Merge `theirs` into HEAD (the driver merges the store files). Returns what came in,
+    the papers whose notes newly hold a marked block, and the commit merged into."""
     before = git(folder, "rev-parse", "HEAD").stdout.strip()
-    done = git(folder, *_identity(folder), "merge", "--no-edit", "--quiet", "--allow-unrelated-histories", theirs, check=False)
+    identity = _identity(folder) if identity is None else identity
+    done = git(folder, *identity, "merge", "--no-edit", "--quiet", "--allow-unrelated-histories", theirs, check=False)
     if done.returncode != 0:
         unmerged = _names(git(folder, "diff", "--name-only", "-z", "--diff-filter=U", check=False).stdout)
         git(folder, "merge", "--abort", check=False)
         what = ", ".join(unmerged) or _last_line(done)
         raise SyncError(f"{folder}: git could not merge {what}; your work is committed, nothing was lost")
-    after = git(folder, "rev-parse", "HEAD").stdout.strip()
+    after, *parents = git(folder, "rev-list", "--parents", "-n", "1", "HEAD").stdout.split()
     if after == before:
-        return "", []
+        return "", [], before
     changed = _names(git(folder, "diff", "--name-only", "-z", "--no-renames", before, after).stdout)
-    received = describe_changes(folder, before, after, changed)
-    if received and len(git(folder, "rev-list", "--parents", "-n", "1", "HEAD").stdout.split()) > 2:
+    versions: dict[tuple[str, str], Any] = {}  # each file at each commit read once
+    received = describe_changes(folder, before, after, changed, versions)
+    if received and len(parents) > 1:
         # a merge commit (not a fast-forward): say in `git log` what it brought in
-        git(folder, *_identity(folder), "commit", "--amend", "--quiet", "--no-verify", "-m", f"merged: {received}")
-    return received, new_conflicts(folder, before, after, changed)
+        git(folder, *identity, "commit", "--amend", "--quiet", "--no-verify", "-m", f"merged: {received}")
+    return received, new_conflicts(folder, before, after, changed, versions), before

@@ -18,7 +18,13 @@ from .files import ANNOTATIONS_FILE, ANNOTATIONS_TABLE, CATALOG_FILE, PAPERS_TAB
 MEMBERS_DIR = "members"
 
 
-def _version(folder: Path, rev: str | None, name: str) -> dict[str, Any]:
+def _version(folder: Path, rev: str | None, name: str, cache: dict[tuple[str, str], Any] | None = None) -> dict[str, Any]:
+    """`name` parsed as it is at commit `rev` (None: in the folder now); with `cache`
+    (`rev` a commit id, not a name that moves such as HEAD), each read once."""
+    if cache is not None and rev is not None:
+        if (rev, name) not in cache:
+            cache[rev, name] = _version(folder, rev, name)
+        return cache[rev, name]
     if rev is None:
         path = folder / name
         raw = path.read_bytes() if path.exists() else b""
@@ -36,16 +42,19 @@ def _docs(tables: Mapping[str, Any], name: str, key: str) -> dict[str, dict[str,
     return {d[key]: d for d in (tables.get(name) or {}).values() if isinstance(d, dict) and key in d}
 
 
-def describe_changes(folder: Path, old: str, new: str | None, names: Sequence[str]) -> str:
+def describe_changes(
+    folder: Path, old: str, new: str | None, names: Sequence[str], cache: dict[tuple[str, str], Any] | None = None
+) -> str:
     """"3 status changes, 1 note, 12 papers imported": what changed in the store files
-    `names` between revisions `old` and `new` (None: the files as they are now)."""
+    `names` between revisions `old` and `new` (None: the files as they are now). `cache`:
+    see `_version`."""
     counts: Counter[str] = Counter()
     for name in names:
         if name == ANNOTATIONS_FILE or (name.startswith(f"{MEMBERS_DIR}/") and name.endswith(".json")):
             who = f" by {Path(name).stem}" if name.startswith(MEMBERS_DIR) else ""
-            counts.update(_annotation_changes(_version(folder, old, name), _version(folder, new, name), who))
+            counts.update(_annotation_changes(_version(folder, old, name, cache), _version(folder, new, name, cache), who))
         elif name == CATALOG_FILE:
-            counts.update(_catalog_changes(_version(folder, old, name), _version(folder, new, name)))
+            counts.update(_catalog_changes(_version(folder, old, name, cache), _version(folder, new, name, cache)))
     parts = []
     for label, n in counts.items():
         if n:
@@ -108,14 +117,17 @@ def _plural(noun: str, n: int) -> str:
     return f"{first} {rest}".strip()
 
 
-def new_conflicts(folder: Path, before: str, after: str, changed: Sequence[str]) -> list[str]:
-    """The papers whose notes hold a marked block at `after` and did not at `before`."""
+def new_conflicts(
+    folder: Path, before: str, after: str, changed: Sequence[str], cache: dict[tuple[str, str], Any] | None = None
+) -> list[str]:
+    """The papers whose notes hold a marked block at `after` and did not at `before`
+    (commit ids; `cache`: see `_version`)."""
     found = []
     for name in changed:
         if name != ANNOTATIONS_FILE and not name.startswith(f"{MEMBERS_DIR}/"):
             continue
-        old = _docs(_version(folder, before, name), ANNOTATIONS_TABLE, "paper_id")
-        new = _docs(_version(folder, after, name), ANNOTATIONS_TABLE, "paper_id")
+        old = _docs(_version(folder, before, name, cache), ANNOTATIONS_TABLE, "paper_id")
+        new = _docs(_version(folder, after, name, cache), ANNOTATIONS_TABLE, "paper_id")
         for pid, doc in new.items():
             if has_conflict(str(doc.get("notes", ""))) and not has_conflict(str(old.get(pid, {}).get("notes", ""))):
                 found.append(pid)

@@ -10,8 +10,7 @@ from collections import defaultdict
 from itertools import count
 
 import numpy as np
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reader_tui.core.search import postings, word_pairs
@@ -34,18 +33,12 @@ def _both(texts, bits):
     return by_pairs, by_runs, pairs
 
 
-@pytest.fixture(params=[(12, 1 << 20, 1 << 19), (2, 64, 5), (1, 16, 1)], ids=["one chunk", "chunks of 4", "chunks of 2"])
-def chunking(request, monkeypatch):
-    doc_bits, chunk_bytes, block = request.param
-    monkeypatch.setattr(word_pairs, "_DOC_BITS", doc_bits)
-    monkeypatch.setattr(word_pairs, "_CHUNK_BYTES", chunk_bytes)
-    monkeypatch.setattr(postings, "_CHUNK_PAIRS", block)  # blocks of pairs laid out at a time
-    return doc_bits
+#: (texts a slab as bits, bytes a chunk, pairs laid out at a time): one chunk, chunks of 4
+#: texts, chunks of 2 texts
+CHUNKINGS = [(12, 1 << 20, 1 << 19), (2, 64, 5), (1, 16, 1)]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(TEXTS, st.sampled_from([16, 3, 2, 1]))
-def test_runs_lay_out_the_postings_of_the_pairs(chunking, texts, bits):
+def _check(texts, bits):
     by_pairs, by_runs, pairs = _both(texts, bits)
     run_words, run_sizes, firsts, local = pairs.runs()
     ends = np.cumsum(run_sizes.astype(np.int64))
@@ -59,6 +52,21 @@ def test_runs_lay_out_the_postings_of_the_pairs(chunking, texts, bits):
     assert by_runs.arrays[1].tobytes() == by_pairs.arrays[1].tobytes()
     assert (by_runs.segments, by_runs.bits) == (by_pairs.segments, by_pairs.bits)
     assert dict(by_runs.items()) == dict(by_pairs.items())
+
+
+# Each example is checked in every chunking: 150 examples for each, as when they were
+# three runs of this test, drawn once (drawing them was most of the time).
+@settings(max_examples=150, deadline=None)
+@given(TEXTS, st.sampled_from([16, 3, 2, 1]))
+def test_runs_lay_out_the_postings_of_the_pairs(texts, bits):
+    kept = word_pairs._DOC_BITS, word_pairs._CHUNK_BYTES, postings._CHUNK_PAIRS
+    try:
+        for doc_bits, chunk_bytes, block in CHUNKINGS:
+            word_pairs._DOC_BITS, word_pairs._CHUNK_BYTES = doc_bits, chunk_bytes
+            postings._CHUNK_PAIRS = block  # blocks of pairs laid out at a time
+            _check(texts, bits)
+    finally:
+        word_pairs._DOC_BITS, word_pairs._CHUNK_BYTES, postings._CHUNK_PAIRS = kept
 
 
 def test_chunks_within_segments_are_laid_out_by_runs(monkeypatch):

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import count
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.utils import default_process
 
@@ -42,12 +41,20 @@ def expected(texts: list[str | None]) -> list[set[str]]:
     return [set(tokens(text or "")) for text in texts]
 
 
-@pytest.fixture(params=["one chunk", "many chunks"])
-def chunks(request, monkeypatch):
-    if request.param == "many chunks":
-        monkeypatch.setattr(word_pairs, "_DOC_BITS", 2)  # 4 texts a chunk
-        monkeypatch.setattr(word_pairs, "_CHUNK_BYTES", 64)
-    return request.param
+def in_chunks(texts: list[str | None], doc_bits: int, chunk_bytes: int) -> list[set[str]]:
+    """`by_text` with texts taken `2**doc_bits` at a time, cut into chunks of about
+    `chunk_bytes` (a text longer than that is a chunk of its own)."""
+    kept = word_pairs._DOC_BITS, word_pairs._CHUNK_BYTES
+    word_pairs._DOC_BITS, word_pairs._CHUNK_BYTES = doc_bits, chunk_bytes
+    try:
+        return by_text(texts)
+    finally:
+        word_pairs._DOC_BITS, word_pairs._CHUNK_BYTES = kept
+
+
+#: the product's chunking (one chunk for a dozen texts), and 4 texts a chunk cut at 64 bytes
+ONE_CHUNK = (word_pairs._DOC_BITS, word_pairs._CHUNK_BYTES)
+MANY_CHUNKS = (2, 64)
 
 
 LATEX = [
@@ -78,21 +85,30 @@ PIECES = st.one_of(
 TEXT = st.one_of(st.none(), st.lists(PIECES, max_size=14).map("".join))
 
 
-# (the fixture only sets the chunk sizes, the same for every example)
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Each example is read in one chunk and in many: 400 examples for each chunking, as when
+# they were two runs of this test, drawn once (drawing them was most of the test's time).
+@settings(max_examples=400, deadline=None)
 @given(st.lists(TEXT, max_size=12))
-def test_every_text_gets_the_distinct_words_of_its_tokens(chunks, texts):
-    assert by_text(texts) == expected(texts)
+def test_every_text_gets_the_distinct_words_of_its_tokens(texts):
+    want = expected(texts)
+    assert in_chunks(texts, *ONE_CHUNK) == want
+    assert in_chunks(texts, *MANY_CHUNKS) == want
 
 
-def test_every_code_point_of_unicode(chunks):
+def test_every_code_point_of_unicode():
     # each text a run of 64 consecutive code points (surrogates included), alone and
     # between ASCII letters, so each character is met inside a word and at its edges
     texts = []
     for low in range(0, 0x110000, 64):
         run = "".join(map(chr, range(low, low + 64)))
         texts += [run, "ab".join(run[i : i + 8] for i in range(0, 64, 8))]
-    assert by_text(texts) == expected(texts)
+    want = expected(texts)
+    # the product's chunking: 17 chunks of 2,048 texts
+    assert in_chunks(texts, *ONE_CHUNK) == want
+    # and 3,251 chunks: slabs of 16 texts cut at 1 KB. (Chunks end between texts, where
+    # a word ends anyway, so how a character is read does not depend on the chunk's size;
+    # MANY_CHUNKS' one text a chunk made 19,602 chunks of numpy calls on a few words, 5 s.)
+    assert in_chunks(texts, 4, 1024) == want
 
 
 def test_a_multiplier_that_hashes_two_words_alike_is_passed_over(monkeypatch):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from reader_tui.core.library.sync import driver_command
 from reader_tui.core.library.sync_merge import (
     merge_annotation,
     merge_annotation_tables,
@@ -96,8 +98,25 @@ def test_catalogs_unite_papers_and_keep_keys_unique() -> None:
     assert other == papers  # the same keys on both machines
 
 
+#: How git runs the driver: the command `sync init` writes into .git/config now (a module
+#: that imports only the merge), and the one repositories set up before it still hold.
+DRIVERS = {
+    "sync_driver": lambda o, a, b, path: shlex.split(driver_command().replace("%P", path or "").replace(
+        "%O", shlex.quote(str(o))).replace("%A", shlex.quote(str(a))).replace("%B", shlex.quote(str(b)))),
+    "reader-tui sync merge-driver": lambda o, a, b, path: [
+        sys.executable, "-m", "reader_tui", "sync", "merge-driver", str(o), str(a), str(b), *([path] if path else [])],
+}
+
+
+def _run_driver(command: str, o: Path, a: Path, b: Path, path: str = "") -> subprocess.CompletedProcess[str]:
+    root = Path(__file__).resolve().parents[3]
+    return subprocess.run(DRIVERS[command](o, a, b, path), env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True)
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_git_merge_file_is_not_what_merges_but_the_driver_is_callable_as_git_calls_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", DRIVERS)
+def test_git_merge_file_is_not_what_merges_but_the_driver_is_callable_as_git_calls_it(tmp_path: Path, command: str) -> None:
     def write(name, docs):
         path = tmp_path / name
         path.write_text(json.dumps({"_meta": {"1": {"format": 1, "kind": "annotations"}}, "annotations": docs}), "utf-8")
@@ -106,24 +125,36 @@ def test_git_merge_file_is_not_what_merges_but_the_driver_is_callable_as_git_cal
     o = write("O", {"1": ann(paper_id="p1", notes="a\nb\nc")})
     a = write("A", {"1": ann(paper_id="p1", notes="a\nB1\nc", changed={"notes": T2})})
     b = write("B", {"1": ann(paper_id="p1", notes="a\nB2\nc", changed={"notes": T3}), "2": ann(paper_id="p2", status="read")})
-    root = Path(__file__).resolve().parents[3]
-    done = subprocess.run([sys.executable, "-m", "reader_tui", "sync", "merge-driver", str(o), str(a), str(b), "annotations.json"],
-                          env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, capture_output=True, text=True)
+    done = _run_driver(command, o, a, b, "annotations.json")
     assert done.returncode == 0, done.stderr
     merged = json.loads(a.read_text("utf-8"))["annotations"]
     assert merged["2"]["status"] == "read" and has_conflict(merged["1"]["notes"])
     assert a.read_text("utf-8").count("\n") >= 5  # written in the store's line shape
 
 
-def test_the_driver_refuses_a_damaged_file_in_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", DRIVERS)
+def test_the_driver_refuses_a_damaged_file_in_one_line(tmp_path: Path, command: str) -> None:
     for name in "OAB":
         (tmp_path / name).write_text('{"_meta":{"1":{"format":1,"kind":"annotations"}},"annotations":{}}', "utf-8")
     (tmp_path / "B").write_text("{not json", "utf-8")
-    root = Path(__file__).resolve().parents[3]
-    done = subprocess.run([sys.executable, "-m", "reader_tui", "sync", "merge-driver", *(str(tmp_path / n) for n in "OAB")],
-                          env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, capture_output=True, text=True)
+    done = _run_driver(command, *(tmp_path / n for n in "OAB"))
     assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1 and "B" in done.stderr
     assert (tmp_path / "A").read_text("utf-8").startswith('{"_meta"')  # ours untouched
+
+
+def test_the_driver_module_loads_the_merge_and_not_the_command() -> None:
+    # git starts the driver once per store file merged: it imports no more than the merge
+    root = Path(__file__).resolve().parents[3]
+    code = ("import sys, runpy; sys.argv = ['x']\ntry: runpy.run_module('reader_tui.core.library.sync_driver', run_name='__main__')\n"
+            "except SystemExit as e: assert e.code == 2\n"
+            "from reader_tui.core.library.sync_driver import main; import reader_tui.core.library.sync_merge\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith(('reader_tui.', 'filelock', 'argparse', 'textual')))))")
+    done = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.split())
+    assert "reader_tui.core.library.sync_merge" in loaded
+    assert not {m for m in loaded if m.startswith(("reader_tui.cli", "reader_tui.tui", "filelock", "argparse", "textual"))}
+    assert "reader_tui.core.library.library" not in loaded
 
 
 def test_a_status_set_back_later_than_the_other_sides_change_wins() -> None:
