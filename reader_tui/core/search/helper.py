@@ -59,12 +59,21 @@ _CLAIMS = len(_MAGIC)
 #: process alone (the child's 0.22 s of CPU about paid back); 5,000 0.37-0.43 against
 #: 0.45-0.51; 8,000 0.55-0.58 against 0.67-0.71.
 HELPER_MIN = 5000
-#: Cores the load average must leave idle for a child: one for this process, most of one
+#: Cores the 1-minute load average must leave idle for a child where the processes
+#: running right now cannot be read (no /proc: macOS): one for this process, most of one
 #: for the child. On cores that others keep busy the two processes share what this one
 #: alone would get (Linux's autogroup gives a session's processes one share), and the
 #: child's start (0.15-0.18 s of CPU) and the merging make the build slower, not faster
 #: (measured at load 3.4-3.9: 2.0-2.1 s against 1.4-1.6 s; see the README).
 IDLE_CORES = 1.5
+#: Where they can be read, the processes running right now decide, with the load average
+#: only keeping a busy machine out (`IDLE_CORES_NOW`). The average lags by a minute and
+#: counts this process's own recent work: on 2 idle cores, just after an import or a
+#: benchmark it read 0.5-1.0 and kept the child out, though with it the build took
+#: 0.84-1.17 s against 1.17-1.49 s alone; with one other process busy (the average
+#: still at 1.1-1.3) the child made it slower, 1.49-1.69 s against 1.32-1.58 s.
+IDLE_CORES_NOW = 0.5
+LOADAVG = "/proc/loadavg"
 #: Abstracts per unit of work at most: about 0.7 MB of text (one of `word_pairs`' chunks);
 #: near the end a quarter of what is left, at least `MIN_UNIT` (see `_claim`).
 UNIT = 512
@@ -95,8 +104,9 @@ def _path() -> str:
 
 def wanted(papers: int) -> bool:
     """Whether a whole list's build of `papers` papers should take a child: enough papers,
-    POSIX (measured there), and a core to spare besides this process's own (`IDLE_CORES`,
-    by the load average: on busy cores the child only adds its start to the build)."""
+    POSIX (measured there), and a core to spare besides this process's own right now, on
+    a machine not kept busy (`IDLE_CORES_NOW`, `IDLE_CORES`: on busy cores the child only
+    adds its start to the build)."""
     if papers < HELPER_MIN or os.name != "posix":
         return False
     try:
@@ -107,7 +117,21 @@ def wanted(papers: int) -> bool:
         load = os.getloadavg()[0]
     except OSError:  # (no load average to read)
         load = 0.0
-    return cores - load >= IDLE_CORES
+    others = _others_running()  # (threads: a TUI's own other threads count, and keep it out)
+    if others is None:
+        return cores - load >= IDLE_CORES
+    return cores - others >= 2 and cores - load >= IDLE_CORES_NOW
+
+
+def _others_running() -> int | None:
+    """How many threads besides this one are running or ready to run right now
+    (/proc/loadavg's fourth field, which counts this one too), or None where it cannot be
+    read."""
+    try:
+        with open(LOADAVG, "rb") as file:
+            return max(0, int(file.read().split()[3].split(b"/")[0]) - 1)
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _claim(fd: int, texts: int, back: bool, patience: float | None = None) -> range | None:

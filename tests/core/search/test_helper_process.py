@@ -50,6 +50,7 @@ def fake(then: str):
 def idle(monkeypatch):
     """A machine with cores to spare, whatever the load of the one running the tests."""
     monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(helper_module, "_others_running", lambda: 0)
     monkeypatch.setattr(helper_module, "UNIT", 8)  # 15 units of the 120 papers, fewer near the end
     monkeypatch.setattr(helper_module, "MIN_UNIT", 2)
 
@@ -299,17 +300,42 @@ def test_pairs_of_parts_added_into_one_are_the_pairs_of_the_whole(papers):
 
 
 def test_a_child_only_for_a_large_list_with_a_core_to_spare(monkeypatch):
-    monkeypatch.setattr(helper_module.os, "sched_getaffinity", lambda pid: {0, 1})
-    monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (0.3, 0.3, 0.3))
+    def machine(cores: int, load: float, others: int | None) -> None:
+        monkeypatch.setattr(helper_module.os, "sched_getaffinity", lambda pid: set(range(cores)))
+        monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (load, 0.3, 0.3))
+        monkeypatch.setattr(helper_module, "_others_running", lambda: others)
+
+    machine(2, 0.3, 0)
     assert not helper_module.wanted(helper_module.HELPER_MIN - 1)
     assert helper_module.wanted(helper_module.HELPER_MIN)
-    monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (1.2, 0.3, 0.3))  # one core busy already
-    assert not helper_module.wanted(helper_module.HELPER_MIN)
-    monkeypatch.setattr(helper_module.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    machine(2, 0.9, 0)  # the average still holds this process's own last minute: no matter
     assert helper_module.wanted(helper_module.HELPER_MIN)
-    monkeypatch.setattr(helper_module.os, "sched_getaffinity", lambda pid: {0})
-    monkeypatch.setattr(helper_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    machine(2, 0.9, 1)  # another thread running right now: no core to spare
     assert not helper_module.wanted(helper_module.HELPER_MIN)
+    machine(2, 1.8, 0)  # a machine kept busy, between two of its jobs
+    assert not helper_module.wanted(helper_module.HELPER_MIN)
+    machine(4, 1.2, 1)
+    assert helper_module.wanted(helper_module.HELPER_MIN)
+    machine(1, 0.0, 0)
+    assert not helper_module.wanted(helper_module.HELPER_MIN)
+    machine(2, 0.3, None)  # nothing says what runs now (no /proc): the load average alone
+    assert helper_module.wanted(helper_module.HELPER_MIN)
+    machine(2, 1.2, None)
+    assert not helper_module.wanted(helper_module.HELPER_MIN)
+
+
+def test_what_runs_now_is_read_from_the_kernels_count(tmp_path, monkeypatch):
+    loadavg = tmp_path / "loadavg"
+    monkeypatch.undo()  # the autouse fixture's stand-in for `_others_running` among them
+    monkeypatch.setattr(helper_module, "LOADAVG", str(loadavg))
+    loadavg.write_text("0.57 1.12 2.77 3/82 11055\n")
+    assert helper_module._others_running() == 2  # besides the thread reading it
+    loadavg.write_text("0.57 1.12 2.77 1/80 11055\n")
+    assert helper_module._others_running() == 0
+    loadavg.write_text("not what the kernel writes\n")
+    assert helper_module._others_running() is None
+    loadavg.unlink()
+    assert helper_module._others_running() is None
 
 
 def test_acronym_definitions_of_parts_add_up_to_the_whole(papers):
