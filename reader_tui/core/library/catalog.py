@@ -159,9 +159,11 @@ class RecordTexts:
         """Read every unread chunk now, on a thread of its own; a chunk that cannot be read
         is left for the record that wants it to say why."""
         if self._unread and self._reader is not None:
-            threading.Thread(target=self._read_all, name="catalog-read-ahead", daemon=True).start()
+            threading.Thread(target=self.read_all, name="catalog-read-ahead", daemon=True).start()
 
-    def _read_all(self) -> None:
+    def read_all(self) -> None:
+        """Read every unread chunk now, on this thread; a chunk that cannot be read is left
+        for the record that wants it to say why."""
         for index in range(len(self._chunks)):
             try:
                 self._read(index)

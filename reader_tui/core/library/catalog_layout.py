@@ -38,6 +38,11 @@ from ..cache_file import head_piece, read_array, read_head_piece, reading_cache,
 from ..paths import store_cache_path
 from .catalog import CatalogRecords, RecordTexts, Unread
 
+#: Whether the records' texts may be read after the open (see `read_records`). Not on
+#: Windows, where a file held open cannot be replaced, and the store replaces the catalog
+#: at every write of it: there the texts are read at the open, as they always were.
+READ_LATER = os.name != "nt"
+
 _KIND = "catalog layout"
 _VERSION = 2
 
@@ -163,7 +168,8 @@ def read_records(file: BinaryIO, layout: Layout, stat: os.stat_result, path: Pat
     was opened), at the places `layout` says; None when the places do not fit the file.
 
     The chunks are read when they are first needed (`RecordTexts.read_ahead` reads them
-    all on a thread), from a duplicate of `file`'s descriptor."""
+    all on a thread), from a duplicate of `file`'s descriptor; where `READ_LATER` is
+    false, all of them now."""
     starts, lengths = layout.starts, layout.lengths
     count, size = len(starts), stat.st_size
     if any(later <= earlier for earlier, later in zip(starts, starts[1:], strict=False)):
@@ -183,6 +189,8 @@ def read_records(file: BinaryIO, layout: Layout, stat: os.stat_result, path: Pat
         first = last
     if count:
         texts.read_from(CatalogFileReader(file, stat, path))
+        if not READ_LATER:
+            texts.read_all()
     records = CatalogRecords()
     records.texts = texts
     records.by_paper = dict(zip(layout.paper_ids, places, strict=True))
