@@ -410,8 +410,9 @@ def backup_time(backup: Path) -> float:
     """When `backup` was taken (a POSIX timestamp), as its name says: a copied or restored
     library's files all carry the copy's modification time. The modification time when
     the name holds no stamp."""
-    # Read by hand: `strptime` imports its locale machinery, some 7 M instructions of a
-    # start (every TUI start looks at its newest backup).
+    # Read by hand: `strptime` imports its locale machinery, some 7 M instructions in a
+    # process that reads no other date (every TUI start looks at its newest backup, on
+    # its writer thread once the list is on screen).
     stamp = _BACKUP_STAMP_DIGITS.fullmatch(backup.stem.removeprefix("annotations-"))
     if stamp is not None:
         with contextlib.suppress(ValueError):  # digits that are no date
