@@ -208,40 +208,28 @@ def test_an_import_whose_catalog_write_fails_is_not_applied_when_writes_resume(
         library.close()
 
 
-def test_the_first_job_runs_on_release_before_every_later_write_and_is_no_pending_change() -> None:
-    writer = BackgroundWriter()
+def test_the_first_job_runs_on_release_before_every_later_write_and_is_no_pending_change(writer) -> None:
     done: list[str] = []
-    try:
-        writer.begin_with(lambda: done.append("backup"))
-        writer.submit(lambda: done.append("change 1"))
-        writer.submit(lambda: done.append("change 2"))
-        time.sleep(0.2)  # time the writer would have to write, were it not waiting
-        assert done == [] and writer.pending == 2  # the job is no change of the user's
-        writer.release()
-        assert writer.flush(10) and done == ["backup", "change 1", "change 2"]
-    finally:
-        writer.stop()
+    writer.begin_with(lambda: done.append("backup"))
+    writer.submit(lambda: done.append("change 1"))
+    writer.submit(lambda: done.append("change 2"))
+    time.sleep(0.2)  # time the writer would have to write, were it not waiting
+    assert done == [] and writer.pending == 2  # the job is no change of the user's
+    writer.release()
+    assert writer.flush(10) and done == ["backup", "change 1", "change 2"]
 
 
-def test_flush_runs_the_first_job_without_a_release_and_waits_for_it() -> None:
-    writer = BackgroundWriter()
+def test_flush_runs_the_first_job_without_a_release_and_waits_for_it(writer) -> None:
     done: list[str] = []
-    try:
-        writer.begin_with(lambda: (time.sleep(0.1), done.append("backup")))
-        assert writer.pending == 0
-        assert writer.flush(10) and done == ["backup"]
-    finally:
-        writer.stop()
+    writer.begin_with(lambda: (time.sleep(0.1), done.append("backup")))
+    assert writer.pending == 0
+    assert writer.flush(10) and done == ["backup"]
 
 
-def test_the_first_job_runs_when_no_release_comes(monkeypatch) -> None:
+def test_the_first_job_runs_when_no_release_comes(writer, monkeypatch) -> None:
     monkeypatch.setattr(BackgroundWriter, "HOLD_AT_MOST", 0.05)
-    writer = BackgroundWriter()
     ran, written = threading.Event(), threading.Event()
-    try:
-        writer.begin_with(ran.set)
-        assert ran.wait(10)  # nobody released it
-        writer.submit(written.set)
-        assert written.wait(10)
-    finally:
-        writer.stop()
+    writer.begin_with(ran.set)
+    assert ran.wait(10)  # nobody released it
+    writer.submit(written.set)
+    assert written.wait(10)
