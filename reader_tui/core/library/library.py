@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..atomic_storage import ReadOnlyError, StoreError, describe_error
 from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
 from ..text.words import counted
-from .catalog import Catalog
+from .catalog import Catalog, RecordTexts
 from .files import (
     ANNOTATIONS_TABLE,
     AnnotationsRead,
@@ -132,6 +132,10 @@ class Library:
         self._undo: list[Change] = []
         self._redo: list[Change] = []
         self._writer = BackgroundWriter() if background_writes else None
+        self._shown = False
+        """The TUI's first frame is on screen (`start_background_work`)."""
+        self._texts_to_read: RecordTexts | None = None
+        """The catalog's record texts that the TUI reads ahead once its first frame is up."""
         # For `apply_disk`: changes made here are counted, and each paper field, setting
         # and the catalog remembers the count of its last change, so a disk read taken
         # at count N knows which of the Library's values are newer than what it read.
@@ -187,17 +191,22 @@ class Library:
             # An interactive session (the TUI) always starts with a backup, taken by its
             # writer thread as its first write, so before any change of the session is
             # written (every write goes through that thread). It waits for the first
-            # frame (`start_writing`): the UI thread neither waits on the lock, two reads
-            # and an fsync, nor shares the CPU with them (nor with importing filelock).
+            # frame (`start_background_work`): the UI thread neither waits on the lock, two
+            # reads and an fsync, nor shares the CPU with them (nor with importing filelock).
             library._writer.begin_with(lambda: library._tidy_and_back_up(min_age_s=0))
         return library
 
-    def start_writing(self) -> None:
-        """The TUI's first frame is on screen: its writer thread may begin (with the
-        start's backup). Until then, or for at most 2 s, writes wait in their order;
-        `flush` and `close` do not wait for this."""
+    def start_background_work(self) -> None:
+        """The TUI's first frame is on screen: what waited for it may begin. The writer
+        thread (with the start's backup: until then, or for at most 2 s, writes wait in
+        their order; `flush` and `close` do not wait for this), and the reading ahead of
+        the catalog's record texts."""
+        self._shown = True
         if self._writer is not None:
             self._writer.release()
+        texts, self._texts_to_read = self._texts_to_read, None
+        if texts is not None:
+            texts.read_ahead()
 
     def _tidy_and_back_up(self, *, min_age_s: float) -> None:
         """Remove what killed writers left behind and back the annotations up. Never
@@ -239,8 +248,13 @@ class Library:
         texts = getattr(records, "texts", None)
         if interactive and texts is not None:
             # The TUI builds every Paper soon after its first frame: the records' texts
-            # are read meanwhile, off the UI thread (a command reads what it uses).
-            texts.read_ahead()
+            # are read meanwhile, off the UI thread (a command reads what it uses). Not
+            # before that frame, which reads only the records it shows: on a machine with
+            # no core free, the reading thread took 30-40 ms of CPU from it.
+            if self._shown:
+                texts.read_ahead()
+            else:
+                self._texts_to_read = texts
         return Catalog(records, self.files.catalog_path, placeholders=interactive)
 
     def _load_annotations(self) -> None:

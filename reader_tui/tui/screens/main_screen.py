@@ -146,7 +146,7 @@ class MainScreen(Screen):
         self._describe()
         self.browser.restore_place()
         self.call_after_refresh(resume_after_start)  # the list is on screen: collect again
-        self.call_after_refresh(self.library.start_writing)  # and take the start's backup
+        self.call_after_refresh(self.library.start_background_work)  # the start's backup, the catalog read ahead
 
     # -- what the list shows ----------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -236,12 +237,19 @@ def test_a_catalog_changed_in_place_after_the_open_is_refused_record_by_record(t
     assert session.papers.problems == [str(error.value)]
 
 
-def test_the_tui_reads_every_chunk_ahead_and_then_lets_the_file_go(tmp_path: Path) -> None:
+def test_the_tui_reads_every_chunk_ahead_after_its_first_frame_and_then_lets_the_file_go(tmp_path: Path) -> None:
     folder = tmp_path / "db"
     Library.open(folder).import_papers(papers(2_500))
     expected = everything(Library.open(folder))
     library = Library.open(folder, background_writes=True)
     held = file_held(library)
+    unread = unread_chunks(library)
+    assert unread > 0
+    # Until the first frame is up, nothing reads ahead (the frame reads what it shows) ...
+    assert not [thread for thread in threading.enumerate() if thread.name == "catalog-read-ahead"]
+    library.papers[next(iter(library.papers))]
+    assert unread_chunks(library) == unread - 1 and held()
+    library.start_background_work()  # ... then a thread reads the rest
     deadline = time.monotonic() + 30
     while unread_chunks(library) and time.monotonic() < deadline:
         time.sleep(0.01)
