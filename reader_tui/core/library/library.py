@@ -250,7 +250,7 @@ class Library:
             # The TUI builds every Paper soon after its first frame: the records' texts
             # are read meanwhile, off the UI thread (a command reads what it uses). Not
             # before that frame, which reads only the records it shows: on a machine with
-            # no core free, the reading thread took 30-40 ms of CPU from it.
+            # no core free, the reading thread took 40-50 ms from it.
             if self._shown:
                 texts.read_ahead()
             else:

@@ -182,6 +182,12 @@ def unread_chunks(library: Library) -> int:
     return sum(type(chunk) is Unread for chunk in library.papers._texts._chunks)
 
 
+def reading_ahead() -> list[threading.Thread]:
+    """The threads reading a catalog's texts ahead (`RecordTexts.read_ahead`), this test's
+    or any other's still running."""
+    return [thread for thread in threading.enumerate() if thread.name == "catalog-read-ahead"]
+
+
 def file_held(library: Library):
     """A look at whether the library's catalog reader still holds its file descriptor
     (its closing finalizer not run yet): a callable that stays valid after the library
@@ -241,12 +247,13 @@ def test_the_tui_reads_every_chunk_ahead_after_its_first_frame_and_then_lets_the
     folder = tmp_path / "db"
     Library.open(folder).import_papers(papers(2_500))
     expected = everything(Library.open(folder))
+    before = set(reading_ahead())
     library = Library.open(folder, background_writes=True)
     held = file_held(library)
     unread = unread_chunks(library)
     assert unread > 0
     # Until the first frame is up, nothing reads ahead (the frame reads what it shows) ...
-    assert not [thread for thread in threading.enumerate() if thread.name == "catalog-read-ahead"]
+    assert not set(reading_ahead()) - before
     library.papers[next(iter(library.papers))]
     assert unread_chunks(library) == unread - 1 and held()
     library.start_background_work()  # ... then a thread reads the rest
