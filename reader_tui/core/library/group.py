@@ -73,11 +73,11 @@ def member_annotations(folder: Path) -> dict[str, dict[str, dict[str, Any]]]:
     from members/*.json: empty for a library that is not a reading group's."""
     from .sync import is_repository, member_of
 
-    me = member_of(folder) if is_repository(folder) else None
     result: dict[str, dict[str, dict[str, Any]]] = {}
     members = Path(folder) / MEMBERS_DIR
-    if not members.is_dir():
+    if not members.is_dir():  # (before asking git who this machine is: a process)
         return result
+    me = member_of(folder) if is_repository(folder) else None
     for path in sorted(members.glob("*.json")):
         if path.stem == me:
             continue

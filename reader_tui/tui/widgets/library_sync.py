@@ -85,11 +85,12 @@ def _unsent(folder: Path) -> int:
     from reader_tui.core.library.sync import REMOTE, git
 
     branch = git(folder, "symbolic-ref", "--short", "HEAD", check=False).stdout.strip()
-    theirs = f"refs/remotes/{REMOTE}/{branch}"
-    if not branch or git(folder, "rev-parse", "--verify", "--quiet", theirs, check=False).returncode != 0:
+    if not branch:
         return 0
-    count = git(folder, "rev-list", "--count", f"{theirs}..HEAD", check=False).stdout.strip()
-    return int(count) if count.isdigit() else 0
+    # (a remote branch not fetched yet fails the count, as `rev-parse --verify` would)
+    counted = git(folder, "rev-list", "--count", f"refs/remotes/{REMOTE}/{branch}..HEAD", check=False)
+    count = counted.stdout.strip()
+    return int(count) if counted.returncode == 0 and count.isdigit() else 0
 
 
 class LibrarySync(Widget):

@@ -149,3 +149,24 @@ def test_a_new_store_file_is_committed_whatever_git_status_is_set_to_show(logged
     assert "ls-files" not in _commands(since())
     tracked = subprocess.run(["git", "ls-files"], cwd=b, capture_output=True, text=True, check=True).stdout.split()
     assert "annotations.json" in tracked
+
+
+def test_the_tuis_look_at_the_sync_state_runs_five_git_commands(logged) -> None:
+    # What the TUI reads at start and after each sync (`library_sync.read_state`, in a
+    # worker): a library of one person asks git nothing about members, and the commits
+    # not sent yet are counted against the remote branch in one command (seven before).
+    from reader_tui.tui.widgets.library_sync import read_state
+
+    a, _, since = logged
+    state = read_state(a)
+    assert state.last_synced is not None and state.group is None and (state.unsent, state.waiting) == (0, 0)
+    assert _commands(since()) == ["config", "diff", "show", "symbolic-ref", "rev-list"]
+    library = Library.open(a)
+    library.set_status(["p0"], Status.READ)  # a change not committed yet ...
+    library.close()
+    subprocess.run(["git", "-c", "user.name=x", "-c", "user.email=x@y", "commit", "--quiet", "--allow-empty",
+                    "-m", "made offline"], cwd=a, check=True)  # ... and a commit not sent yet
+    since()
+    state = read_state(a)
+    assert (state.unsent, state.waiting) == (1, 1)
+    assert _commands(since()) == ["config", "diff", "show", "symbolic-ref", "rev-list"]
