@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..atomic_storage import ReadOnlyError, StoreError, describe_error
 from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
 from ..text.words import counted
-from .catalog import Catalog, RecordTexts
+from .catalog import Catalog
 from .files import (
     ANNOTATIONS_TABLE,
     AnnotationsRead,
@@ -134,8 +134,6 @@ class Library:
         self._writer = BackgroundWriter() if background_writes else None
         self._shown = False
         """The TUI's first frame is on screen (`start_background_work`)."""
-        self._texts_to_read: RecordTexts | None = None
-        """The catalog's record texts that the TUI reads ahead once its first frame is up."""
         # For `apply_disk`: changes made here are counted, and each paper field, setting
         # and the catalog remembers the count of its last change, so a disk read taken
         # at count N knows which of the Library's values are newer than what it read.
@@ -200,13 +198,12 @@ class Library:
         """The TUI's first frame is on screen: what waited for it may begin. The writer
         thread (with the start's backup: until then, or for at most 2 s, writes wait in
         their order; `flush` and `close` do not wait for this), and the reading ahead of
-        the catalog's record texts."""
+        the catalog's record texts. Not before that frame, which reads only the records
+        it shows: on a machine with no core free, the reading thread took 40-50 ms from it."""
         self._shown = True
         if self._writer is not None:
             self._writer.release()
-        texts, self._texts_to_read = self._texts_to_read, None
-        if texts is not None:
-            texts.read_ahead()
+            self.papers.read_ahead()
 
     def _tidy_and_back_up(self, *, min_age_s: float) -> None:
         """Remove what killed writers left behind and back the annotations up. Never
@@ -245,17 +242,13 @@ class Library:
         # An interactive session (writes in the background: the TUI) draws a damaged record
         # as a placeholder and lists it in `papers.problems`; a command fails with its line.
         interactive = self._writer is not None
-        texts = getattr(records, "texts", None)
-        if interactive and texts is not None:
-            # The TUI builds every Paper soon after its first frame: the records' texts
-            # are read meanwhile, off the UI thread (a command reads what it uses). Not
-            # before that frame, which reads only the records it shows: on a machine with
-            # no core free, the reading thread took 40-50 ms from it.
-            if self._shown:
-                texts.read_ahead()
-            else:
-                self._texts_to_read = texts
-        return Catalog(records, self.files.catalog_path, placeholders=interactive)
+        catalog = Catalog(records, self.files.catalog_path, placeholders=interactive)
+        if interactive and self._shown:
+            # The TUI builds every Paper soon after it reads a catalog: the records' texts
+            # are read meanwhile, off the UI thread (a command reads what it uses; the
+            # catalog of the open waits for the first frame, `start_background_work`).
+            catalog.read_ahead()
+        return catalog
 
     def _load_annotations(self) -> None:
         found, signature = self.files.read_annotations()
