@@ -187,7 +187,8 @@ class Helper:
     def __init__(self, process: subprocess.Popen, source: IO[bytes], output: IO[bytes], texts: int) -> None:
         self.process = process
         self.texts = texts
-        #: the texts the parent took (the first ones); the child's are the rest
+        #: the texts the parent took (the first ones); the child's are the rest, from this
+        #: one on once `claim` has given None
         self.taken = 0
         self._source = source
         self._output = output
@@ -199,7 +200,7 @@ class Helper:
 
     def claim(self) -> range | None:
         """The parent's next texts, or None once the parent and the child have met (the
-        rest, from `child_start`, are the child's)."""
+        rest, from `taken`, are the child's)."""
         if self._failed:
             return None
         try:
@@ -210,11 +211,6 @@ class Helper:
         if texts is not None:
             self.taken = texts.stop
         return texts
-
-    @property
-    def child_start(self) -> int:
-        """The first text of the child's units, once `claim` has given None."""
-        return self.taken
 
     def absorb(self, number: Callable[[str], int]) -> None:
         """Read the units the child has answered since the last look, its new words
@@ -266,21 +262,21 @@ class Helper:
     def result(self, number: Callable[[str], int], into: Any) -> dict[tuple[str, tuple[str, ...]], int] | None:
         """Once `claim` has given None: wait for the child, add its pairs (its words
         numbered by `number`) to the `word_pairs.Pairs` `into` (the parent's, of the texts
-        before `child_start`) and return its acronym definitions (`acronyms.definitions`);
+        before `taken`) and return its acronym definitions (`acronyms.definitions`);
         None, and `into` unchanged, if it failed in any way. The child is gone afterwards."""
         from .acronyms import add
 
         try:
             if self._failed:
                 return None
-            if self.child_start >= self.texts:
+            if self.taken >= self.texts:
                 return {}  # it took nothing: not waited for
             if _waited(self.process, self._wait) != 0:
                 return None
             self._absorb(number)
             units = sorted(self._units, key=_first)
-            # the child's units must be the texts from `child_start` on, end to end
-            if [u[0] for u in units] != [self.child_start, *(u[1] for u in units[:-1])] or units[-1][1] != self.texts:
+            # the child's units must be the texts from `taken` on, end to end
+            if [u[0] for u in units] != [self.taken, *(u[1] for u in units[:-1])] or units[-1][1] != self.texts:
                 return None
             later = type(into)(into._np)  # (all of them checked before `into` takes any)
             seen: dict = {}

@@ -373,7 +373,7 @@ class SearchIndex(Matching):
                 child.absorb(number)  # (the child's answers so far: less to do at the end)
             later = child.result(number, pairs)
             if later is None:  # the child failed: its units done here (the same pairs)
-                rest = child.child_start
+                rest = child.taken
                 distinct_pairs(abstracts[rest:], number, rest, into=pairs)
                 later = acronym_definitions(abstracts[rest:], known)
             add_definitions(seen, later)

@@ -262,7 +262,7 @@ def test_the_child_alone_answers_for_every_unit(papers):
     child = helper_module.start(texts)
     assert child is not None
     assert child.process.wait(timeout=60) == 0  # it claimed every unit and answered
-    assert child.claim() is None and child.child_start == 0
+    assert child.claim() is None and child.taken == 0
     numbers: dict[str, int] = {}
 
     def number(word: str) -> int:
