@@ -1,0 +1,50 @@
+"""Shared by the kill -9 tests that kill a command at a random moment of its run: the
+moment is a random fraction of how long such a command takes on this machine now, learnt
+as the test goes, never a fixed number of seconds. (Imported as `tests.kill_aim`: pytest
+puts the repository root on the path.)
+
+Fixed delays aimed right on one machine miss on another: on a fresh, faster image the
+syncs and imports were over before their kill, and the tests failed for want of kills."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+
+#: How often a command's end is looked for while its kill is waited for.
+POLL_S = 0.005
+#: A killed command took longer than the aim assumed: the aim moves this much later.
+LATER = 1.1
+
+
+@dataclass
+class KillAim:
+    """How long the command takes here (`seconds`), and the window of its run in which it
+    is killed: from `earliest` to `latest` times that."""
+
+    seconds: float
+    earliest: float
+    latest: float
+
+    def run(self, proc: subprocess.Popen, fraction: float, *, group: bool = False) -> bool:
+        """Let `proc` (started just now) run for `fraction` (0-1: across the window) of the
+        aim, then SIGKILL it (its whole process group with `group`). True if the kill ended
+        it; False if it ended first, and then its run is what the aim takes from now on."""
+        started = time.monotonic()
+        deadline = started + (self.earliest + fraction * (self.latest - self.earliest)) * self.seconds
+        while proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(POLL_S)
+        if proc.poll() is None:
+            if group:
+                os.killpg(proc.pid, signal.SIGKILL)
+            else:
+                proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        if proc.returncode == -signal.SIGKILL:
+            self.seconds *= LATER
+            return True
+        self.seconds = time.monotonic() - started  # within POLL_S of its end, or of the kill that came too late
+        return False
