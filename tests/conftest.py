@@ -29,7 +29,7 @@ def _temporary_folders_in_memory() -> None:
     """The tests make and delete some 21,000 files a run (tmp_path, git repositories, the
     CLI's stores). On the 2-core machine's ext4 disk each new file's inode was looked for
     past the ones just deleted, in the inode tables (the kernel's `recently_deleted`):
-    7-15 s of kernel CPU a run, against nothing on a RAM disk. Nothing here tests the disk
+    6-13 s of kernel CPU a run, against nothing on a RAM disk. Nothing here tests the disk
     itself (full and read-only disks are staged; fsync is counted, not trusted), so the
     temporary folders go to /dev/shm where it is a writable folder with room; a folder the
     user chose (TMPDIR, or pytest's PYTEST_DEBUG_TEMPROOT) is kept. Set here, before the
