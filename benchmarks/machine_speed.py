@@ -3,10 +3,11 @@
     python -m benchmarks.machine_speed [--samples 20] [--every 12] [--additions 20000000]
 
 Each sample runs the same loop of additions in a fresh interpreter and prints the CPU
-time it took (the interpreter's start, about 0.05 s, included), with the time of day; the last line gives the fastest, the median and the
-slowest. On a shared machine the same work takes a different time from one minute to the
-next, so a figure of this project (the test suite's time, a start-up time) is only
-comparable with another taken in minutes when this probe ran about as fast.
+time it took (the interpreter's start, about 0.05 s, included), with the time of day;
+the last line gives the fastest, the median and the slowest. On a shared machine the
+same work takes a different time from one minute to the next, so a figure of this
+project (the test suite's time, a start-up time) is only comparable with another taken
+in minutes when this probe ran about as fast.
 """
 
 from __future__ import annotations
