@@ -201,7 +201,7 @@ class Library:
         the catalog's record texts. Not before that frame, which reads only the records
         it shows: on a machine with no core free, the reading thread took 40-50 ms from it."""
         self._shown = True
-        if self._writer is not None:
+        if self._writer is not None:  # the TUI's library; a command reads only what it uses
             self._writer.release()
             self.papers.read_ahead()
 
