@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# A record's identifiers in one place for the importers; the search uses it from text.
+from ..text.doi import normalise_doi as normalise_doi
+
 #: `Paper.source` of a record read from a user's .bib file, and of one read back from a
 #: file reader-tui exported (followed by the file's name).
 BIBTEX_SOURCE = "bibtex:"
@@ -21,7 +24,6 @@ BIBTEX_SOURCES = (BIBTEX_SOURCE, OWN_EXPORT_SOURCE)
 
 _OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf|attachment)/?\?(?:[^#]*&)?id=([A-Za-z0-9_\-]+)", re.I)
 _ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/([a-z\-]+/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?", re.I)
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*://", re.I)
 
 
@@ -29,11 +31,6 @@ def openreview_forum_id(url: str) -> str:
     """The forum id in an OpenReview link (`openreview.net/forum?id=X` -> "X"), else ""."""
     match = _OPENREVIEW.search(url or "")
     return match.group(1) if match else ""
-
-
-def normalise_doi(doi: str) -> str:
-    """A DOI in its comparable form: lower case, without `https://doi.org/` or `doi:`."""
-    return _DOI_PREFIX.sub("", (doi or "").strip()).strip().lower()
 
 
 def normalise_url(url: str) -> str:

@@ -19,6 +19,7 @@ from rapidfuzz.process import extract
 from rapidfuzz.utils import default_process
 
 from ..text.display import search_texts
+from ..text.doi import normalise_doi
 from ..text.tokens import fold, tokens
 from .acronyms import singular
 
@@ -191,13 +192,13 @@ class Matching:
             keys = {}
             for o, r in enumerate(self._records):
                 paper = getattr(r, "paper", r)  # a PaperView's own fields, not through __getattr__
-                for key in (paper.doi, r.citekey, *paper.aliases):
+                for key in (normalise_doi(paper.doi), r.citekey, *paper.aliases):
                     if key:
                         keys.setdefault(key.lower(), o)
             for pid, o in self._ordinal.items():
                 keys.setdefault(pid.lower(), o)
             self._keys = keys
-        text = text.lower().removeprefix("https://doi.org/").removeprefix("doi:")
+        text = normalise_doi(text)
         o = keys.get(text)
         return o if o is not None and o not in self._removed else None
 
