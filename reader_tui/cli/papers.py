@@ -235,12 +235,12 @@ def format_paper(view: PaperView) -> str:
     abstract rendered from their LaTeX/markdown as on screen; ids, url, tags and notes as
     typed. Control characters are shown visibly in all of them, never sent raw."""
     from ..core.reviews import scores_line
-    from ..core.text.display import names_line, one_line, sanitize, to_display, visible_controls
+    from ..core.text.display import derived_title_note, names_line, one_line, sanitize, to_display, visible_controls
     from ..core.text.venues import venue_line
 
     lines = [one_line(view.title), ""]
     if view.title_derived and view.title == view.paper.title:
-        lines = [one_line(view.title), "(title derived from the abstract)", ""]
+        lines = [one_line(view.title), derived_title_note(view.paper.entry_type), ""]
     rows = [
         ("id", visible_controls(view.id)),
         ("other id", ", ".join(map(visible_controls, view.aliases))),

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from pylatexenc.latex2text import LatexNodes2Text
 
-__all__ = ["make_citekey", "validate_citekey", "citekey_base", "first_free_key", "CitekeyAllocator", "ascii_fold"]
+__all__ = ["make_citekey", "validate_citekey", "fits_entry_head", "citekey_base", "first_free_key", "CitekeyAllocator", "ascii_fold"]
 
 
 class _Citable(Protocol):
@@ -215,6 +215,12 @@ def make_citekey(paper: _Citable, taken: set[str]) -> str:
     `first_free_key` with a lowercase set instead.
     """
     return first_free_key(citekey_base(paper), {key.lower() for key in taken})
+
+
+def fits_entry_head(key: str) -> bool:
+    """Whether `key` can stand in `@type{key,` as it is: the rule for a key read from the
+    user's own .bib file, which is kept whatever else it holds (non-ASCII letters, `:`)."""
+    return bool(key) and key.isprintable() and not any(ch.isspace() or ch in ",{}" for ch in key)
 
 
 def validate_citekey(key: str) -> str | None:

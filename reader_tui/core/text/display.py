@@ -622,3 +622,9 @@ def stable_id(text: str) -> str:
     """
     digest = hashlib.blake2b(_key(sanitize(str(text))).encode("utf-8"), digest_size=10).digest()
     return base64.b32encode(digest).decode("ascii")[:10].lower()
+
+
+def derived_title_note(entry_type: str) -> str:
+    """The line under a stand-in title that says where it came from: an entry of the user's
+    .bib (`entry_type` set) that has no title, else an abstract with no title."""
+    return "(its .bib entry has no title)" if entry_type else "(title derived from the abstract)"

@@ -17,7 +17,7 @@ from textual.visual import Visual
 
 from reader_tui.core.model import PaperView
 from reader_tui.core.reviews import scores_line
-from reader_tui.core.text.display import names_line, one_line, styled_segments, visible_controls
+from reader_tui.core.text.display import derived_title_note, names_line, one_line, styled_segments, visible_controls
 from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.core.text.venues import venue_line
 from reader_tui.tui.widgets.key_scroll import ScrollKeyActions, scroll_bindings
@@ -189,7 +189,7 @@ def header_content(view: PaperView, words: tuple[str, ...] = (), why: str = "") 
     title = _highlight(Content.styled(one_line(view.title), "bold"), words)
     lines: list[Content] = [title]
     if view.title_derived and view.title == view.paper.title:  # not the user's own title either
-        lines.append(Content.styled("(title derived from the abstract)", LABEL))
+        lines.append(Content.styled(derived_title_note(view.paper.entry_type), LABEL))
     paper = view.paper
     if paper.tldr.strip():
         lines.append(_field("tl;dr", _highlight(_rendered(paper.tldr, "italic"), words)))

@@ -210,7 +210,7 @@ def test_ids_are_stable_across_imports_line_endings_and_a_bom(name: str, tmp_pat
 #: a file of three records, the second of which the importer cannot take: (contents, the
 #: problem's line and message); the other two get in
 ONE_BAD_RECORD: dict[str, tuple[str, int, str]] = {
-    "bibtex": ("@misc{a, title={One}}\n\n@misc{b, year={2020}}\n\n@misc{c, title={Three}}\n", 3, "skipped entry 'b': it has no title"),
+    "bibtex": ("@misc{a, title={One}}\n\n@misc{b title={Two}}\n\n@misc{c, title={Three}}\n", 3, "skipped @misc entry 'b': Expected comma after entry key, but found ="),
     "csv": ("title,abstract,year\nOne,x,2020\n,,2021\nThree,z,2022\n", 3, "skipped a row with neither title nor abstract"),
     "openreview": ('{"id": "A", "title": "One"}\n{"id": "B", "title": \n{"id": "C", "title": "Three"}\n', 2, "skipped a line that is not valid JSON"),
     "seed": ("One abstract here.\n\nTwo abstract here.\n\nOne  abstract here.\n\nThree abstract here.\n", 5, "same abstract as line 1: kept once"),

@@ -157,7 +157,7 @@ def test_reimporting_an_export_never_doubles_a_note(tmp_path: Path) -> None:
 
 
 def test_warnings_are_not_skipped_entries(tmp_path: Path) -> None:
-    text = "@misc{old, title={Ancient}, year={535 BCE}}\n@misc{dup, title={T}, title={U}}\n@misc{, }\n"
+    text = "@misc{old, title={Ancient}, year={535 BCE}}\n@misc{dup, title={T}, title={U}}\n@misc{broken title={T}}\n"
     library = Library.open(tmp_path / "db")
     summary, details = imported(library, write(tmp_path, "w.bib", text))
     assert (summary.new, summary.skipped, summary.warnings, summary.entries) == (2, 1, 2, 3)

@@ -10,30 +10,38 @@ Titles and abstracts keep their LaTeX (the exporter writes it back; the screen u
 
 The user's own reading comes back as `ImportResult.annotations`: `annote` (BibTeX's field
 for a reader's notes) is the paper's notes in any file, line breaks kept; in a file
-reader-tui exported (its `HEADER` first), `keywords` are the user's tags, since that is
-what the exporter writes there, not catalog keywords (unless the entry has a `tags`
-field: then that holds the tags, and `keywords` are the paper's own). Both
-are user text, written in one exact encoding (`bibtex.user_text`) and decoded here.
+reader-tui exported (its `HEADER` first), the `tags` field holds the user's tags, and
+`keywords` that repeat it are those tags written for other tools, not the paper's own.
+A file of an earlier version (the HEADER's first line alone) kept the tags in
+`keywords` unless the entry had a `tags` field. Both are user text, written in one
+exact encoding (`bibtex.user_text`) and decoded here.
 
 Paper ids, stable across re-imports of the same file:
 1. the OpenReview forum id when the url points at OpenReview (the same id the OpenReview
    importer uses, so both sources agree without fuzzy matching);
-2. else `stable_id("doi:" + doi)`: a DOI survives a corrected title;
+2. else `stable_id("doi:" + doi)`, the DOI in its comparable form: a DOI survives a
+   corrected title;
 3. else `stable_id` of the citation key and the title. The key tells apart entries that
    share a title and year (two chapters of one book); the title tells apart two files that
    happen to use one key for different papers. Entries with different keys are different
    papers unless a DOI or url says otherwise (see `library.same_paper.match_papers`).
 The citation key is kept as `Paper.citekey`.
 
-What an entry keeps, so that it can be written back as it came (`Paper.entry_type`,
-`Paper.extra_fields`); the exporter follows these rules:
+Every entry with a key gets in, so that it can be written back as it came
+(`Paper.entry_type`, `Paper.extra_fields`); the exporter follows these rules:
 - `entry_type` is the entry's type in lower case (`@ARTICLE` -> "article").
 - `title`, `author`, `year`, `url`, `doi`, `abstract` and `keywords` go to the paper's own
-  attributes (`keywords` are tags in a file reader-tui exported) and `annote` to the
-  user's notes; none of them is in `extra_fields`. Two exceptions keep a value the model
-  cannot hold: a `year` that is not a plain year ("535 BCE", "forthcoming") is kept in
-  `extra_fields` (and `Paper.year` is None), and in a file reader-tui exported an
-  `author = {Anonymous}` means no author (`authors` is empty).
+  attributes (the DOI as written) and `annote` to the user's notes; none of them is in
+  `extra_fields`, but where the model cannot hold the value as written:
+  - a `year` that is not a plain year ("1985/1986", "535 BCE") is kept in
+    `extra_fields`; `Paper.year` is the four-digit year it holds, if any (for sorting);
+  - an entry without a title (or with an empty one) gets a stand-in title made from
+    what it has (`_stand_in_title`) and `title_derived`; an empty `title` is kept in
+    `extra_fields`, and no title is written back;
+  - a field the file has empty (`doi = {}`) is kept in `extra_fields`, empty;
+  - an author list whose separators are not " and " as written (`AND`) is kept under
+    the reserved key `@author`;
+  - in a file reader-tui exported, an `author = {Anonymous}` means no author.
 - Every other field is in `extra_fields`, in file order, under its lower-case name, its
   value with macros expanded and `#` joined, outer braces or quotes taken off, runs of
   whitespace made one space, and the text otherwise as written (LaTeX kept).
@@ -48,7 +56,7 @@ What an entry keeps, so that it can be written back as it came (`Paper.entry_typ
   value ("jan", not "January"), and the reserved key `@bare` (value "month") says to
   write it back bare; every style defines the month macros.
 - Reserved keys, which start with `@` (no BibTeX field name can) and are never written
-  as fields: `@bare` (above); `@annote`, the entry's `annote` text as written (macros
+  as fields: `@bare` (above); `@author` (above); `@annote`, the entry's `annote` text as written (macros
   expanded, ends trimmed), which is written back verbatim while the paper's notes are
   still what was read from it; and `@preamble`, one per `@preamble{...}` of the file,
   its raw value (quotes or braces included), on every paper of that file (a preamble
@@ -62,6 +70,7 @@ import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import bibtexparser
@@ -69,7 +78,7 @@ from bibtexparser import model as bib
 
 from ...model import Paper
 from ...text.display import stable_id
-from ...text.names import split_authors
+from ...text.names import join_authors, split_authors
 from ..base import ImportFailure, ImportProblem, ImportResult, read_text_file
 from ..identifiers import BIBTEX_SOURCE, OWN_EXPORT_SOURCE, fold, normalise_doi, openreview_forum_id
 from .user_text import decode_user_text, split_keywords
@@ -85,11 +94,12 @@ _MONTH_MACROS = {k.lower(): v for k, v in _MONTHS.items()}
 
 _WS = re.compile(r"\s+")
 _YEAR = re.compile(r"^\s*\{?\s*(\d{4})\s*\}?\s*$")
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _KEYWORD_SPLIT = re.compile(r"[;,]")
 _BLOCK_HEAD = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s{}()]*)")
 
 # Fields that go to the paper's own attributes or to the user's notes, never to
-# `extra_fields` (see the module docstring; a `year` that is not a number is kept there).
+# `extra_fields` (see the module docstring; a `year` that is not a plain number is kept there).
 _MODELLED = frozenset({"title", "author", "year", "url", "doi", "abstract", "keywords", "annote"})
 
 
@@ -97,10 +107,10 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
     """Read every entry of the BibTeX file at `path` that can be parsed.
 
     `venue` and `year` fill in entries that have no booktitle/journal or year.
-    Entries that cannot be parsed, have no title, or repeat an earlier key are skipped
-    and reported with their line; a junk year or a repeated field is a warning (the
-    entry gets in). `result.lines` gives each paper's line. Raises ImportFailure when
-    the file is unreadable, empty, or holds no usable entry.
+    Entries that cannot be parsed or repeat an earlier key are skipped and reported with
+    their line; a year with no four-digit year in it or a repeated field is a warning
+    (the entry gets in). `result.lines` gives each paper's line. Raises ImportFailure
+    when the file is unreadable, empty, or holds no usable entry.
     """
     path = Path(path)
     text = read_text_file(path)
@@ -113,19 +123,19 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
             raise ImportFailure(path, f"cannot be read as BibTeX ({_one_line(str(error))})") from None
 
     result = ImportResult(path=path)
-    ours = _exported_by_us(text)
+    ours = _exported_by_us(text)  # 0, or the version of our format
     macros: dict[str, str] = dict(_MONTH_MACROS)
     source = f"{OWN_EXPORT_SOURCE if ours else BIBTEX_SOURCE}{path.name}"
     entries_seen = 0
     preambles: list[str] = []
+    read: list[_ReadEntry] = []
     for block in library.blocks:
         line = block.start_line + 1  # bibtexparser counts lines from 0
         if isinstance(block, bib.String):
             macros[block.key.lower()] = _evaluate(block.value, macros)
         elif isinstance(block, bib.Entry):
             entries_seen += 1
-            paper = _paper(block, macros, path, line, source, venue, year, result.problems, ours)
-            _add(result, block, line, paper, macros, ours)
+            read.append(_read_entry(block, line, macros, ours))
         elif isinstance(block, bib.DuplicateBlockKeyBlock):
             entries_seen += 1
             first = block.previous_block.start_line + 1
@@ -141,8 +151,7 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
                 result.problems.append(
                     ImportProblem(path, line, f"entry '{entry.key}' repeats {keys}: kept the first", "warning")
                 )
-                paper = _paper(entry, macros, path, line, source, venue, year, result.problems, ours)
-                _add(result, entry, line, paper, macros, ours)
+                read.append(_read_entry(entry, line, macros, ours))
         elif isinstance(block, bib.ParsingFailedBlock):
             entries_seen += 1
             result.problems.append(ImportProblem(path, line, _failure_message(block)))
@@ -153,66 +162,50 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
                 preambles.append(value)
         # Comments carry no papers.
 
+    # A crossref or xref parent may come after its children: papers are made once every
+    # entry is known, so that an entry without a title can show its parent's.
+    by_key = {entry.entry.key.lower(): entry.values for entry in read}
+    for entry in read:
+        _add(result, entry, _paper(entry, by_key, path, source, venue, year, result.problems, ours))
+
+    # In file order: the skipped blocks were met while reading, the warnings while making papers.
+    result.problems.sort(key=lambda problem: problem.line or 0)
     if preambles:
         kept = tuple(("@preamble", value) for value in preambles)
         result.papers = [paper.evolve(extra_fields=paper.extra_fields + kept) for paper in result.papers]
     return result.require_papers("entry", "holds no BibTeX entries (@article{...}, @inproceedings{...})")
 
 
-def _exported_by_us(text: str) -> bool:
-    """True when `text` starts with the exporter's HEADER line (a BOM is already gone)."""
-    return text.split("\n", 1)[0].rstrip() == HEADER.rstrip()
+_HEADER_LINES = HEADER.splitlines()
 
 
-def _add(
-    result: ImportResult, entry: bib.Entry, line: int, paper: Paper | None, macros: dict[str, str], ours: bool
-) -> None:
-    """Add `paper` read from `entry` at `line`, and what the entry says of the user's reading."""
-    if paper is None:
-        return
-    result.papers.append(paper)
-    result.lines.append(line)
-    tags, notes = _annotation(entry, macros, ours)
-    if not tags and not notes:
-        return
-    # Two entries of one paper in a file (one DOI): keep what both say, each once.
-    known = result.annotations.setdefault(paper.id, {"tags": (), "notes": ""})
-    known["tags"] = tuple(known["tags"]) + tags
-    if notes and notes not in known["notes"]:
-        known["notes"] = f"{known['notes']}\n\n{notes}" if known["notes"] else notes
+def _exported_by_us(text: str) -> int:
+    """Which of our formats `text` is in (a BOM is already gone): 2 when it starts with
+    the exporter's HEADER (tags in `tags` fields), 1 for its first line alone (earlier
+    files, whose `keywords` hold the tags unless an entry has a `tags` field), else 0."""
+    lines = text.split("\n", 2)
+    if lines[0].rstrip() != _HEADER_LINES[0]:
+        return 0
+    return 2 if len(lines) > 1 and lines[1].rstrip() == _HEADER_LINES[1] else 1
 
 
-def _annotation(entry: bib.Entry, macros: dict[str, str], ours: bool) -> tuple[tuple[str, ...], str]:
-    """(tags, notes) of `entry`: its `annote` always, its `keywords` only in our own files.
+@dataclass(frozen=True, slots=True)
+class _ReadEntry:
+    """One entry as read, before it becomes a paper: its fields evaluated with the macros
+    defined above it, and what it says of the user's reading."""
 
-    Notes keep their line breaks (only the ends are trimmed): the exporter keeps them too.
-    """
-    raw = {fld.key.lower(): fld.value for fld in reversed(entry.fields)}  # the first wins
-    # Trimmed before decoding: the exporter writes a note's own whitespace at its ends as
-    # `\space{}`/`\char10{}`, so only a foreign file's layout is trimmed here.
-    notes = decode_user_text(_evaluate(raw["annote"], macros).strip()) if "annote" in raw else ""
-    tags: tuple[str, ...] = ()
-    # A paper with keywords of its own was exported with its tags alone in `tags` too.
-    tag_field = "tags" if "tags" in raw else "keywords"
-    if ours and tag_field in raw:
-        # The exporter joins tags with ", " and writes a tag's own `,` `;` and edge
-        # whitespace as `{,}` `{;}` `\space{}`: cut at the separators outside braces.
-        parts = split_keywords(_evaluate(raw[tag_field], macros))
-        tags = tuple(tag for tag in (decode_user_text(k) for k in parts) if tag)
-    return tags, notes
+    entry: bib.Entry
+    line: int
+    values: dict[str, str]
+    """Field name (lower case) -> value, macros expanded, whitespace runs made one space;
+    the first of a repeated field; file order."""
+    bare_month: bool
+    annote: str | None
+    tags: tuple[str, ...]
+    notes: str
 
 
-def _paper(
-    entry: bib.Entry,
-    macros: dict[str, str],
-    path: Path,
-    line: int,
-    source: str,
-    default_venue: str | None,
-    default_year: int | None,
-    problems: list[ImportProblem],
-    ours: bool = False,
-) -> Paper | None:
+def _read_entry(entry: bib.Entry, line: int, macros: dict[str, str], ours: int) -> _ReadEntry:
     values: dict[str, str] = {}  # the first of a repeated field wins; dicts keep file order
     bare_month = False
     annote: str | None = None
@@ -227,16 +220,72 @@ def _paper(
         if name == "annote":
             annote = _evaluate(fld.value, macros).strip()  # as `_annotation` reads it
         values[name] = _WS.sub(" ", _evaluate(fld.value, macros)).strip()
+    tags, notes = _annotation(entry, macros, ours)
+    return _ReadEntry(entry, line, values, bare_month, annote, tags, notes)
+
+
+def _add(result: ImportResult, read: _ReadEntry, paper: Paper) -> None:
+    """Add `paper`, made from `read`, and what the entry says of the user's reading."""
+    result.papers.append(paper)
+    result.lines.append(read.line)
+    if not read.tags and not read.notes:
+        return
+    # Two entries of one paper in a file (one DOI): keep what both say, each once.
+    known = result.annotations.setdefault(paper.id, {"tags": (), "notes": ""})
+    known["tags"] = tuple(known["tags"]) + read.tags
+    if read.notes and read.notes not in known["notes"]:
+        known["notes"] = f"{known['notes']}\n\n{read.notes}" if known["notes"] else read.notes
+
+
+def _annotation(entry: bib.Entry, macros: dict[str, str], ours: int) -> tuple[tuple[str, ...], str]:
+    """(tags, notes) of `entry`: its `annote` always, its `keywords` only in our own files.
+
+    Notes keep their line breaks (only the ends are trimmed): the exporter keeps them too.
+    """
+    raw = {fld.key.lower(): fld.value for fld in reversed(entry.fields)}  # the first wins
+    # Trimmed before decoding: the exporter writes a note's own whitespace at its ends as
+    # `\space{}`/`\char10{}`, so only a foreign file's layout is trimmed here.
+    notes = decode_user_text(_evaluate(raw["annote"], macros).strip()) if "annote" in raw else ""
+    tags: tuple[str, ...] = ()
+    # Our files keep the tags in `tags`; earlier ones in `keywords`, unless the paper had
+    # keywords of its own.
+    tag_field = "tags" if "tags" in raw or ours == 2 else "keywords"
+    if ours and tag_field in raw:
+        # The exporter joins tags with ", " and writes a tag's own `,` `;` and edge
+        # whitespace as `{,}` `{;}` `\space{}`: cut at the separators outside braces.
+        parts = split_keywords(_evaluate(raw[tag_field], macros))
+        tags = tuple(tag for tag in (decode_user_text(k) for k in parts) if tag)
+    return tags, notes
+
+
+def _paper(
+    read: _ReadEntry,
+    by_key: dict[str, dict[str, str]],
+    path: Path,
+    source: str,
+    default_venue: str | None,
+    default_year: int | None,
+    problems: list[ImportProblem],
+    ours: int = 0,
+) -> Paper:
+    entry, values = read.entry, read.values
     modelled = _MODELLED | {"tags"} if ours else _MODELLED  # our `tags`: see `_annotation`
     extra = {name: value for name, value in values.items() if name not in modelled}
-    if bare_month:
+    if read.bare_month:
         extra["@bare"] = "month"
-    if annote:
-        extra["@annote"] = annote
+    if read.annote:
+        extra["@annote"] = read.annote
+    # A field the file has empty (`doi = {}`) is written back empty: the model holds none.
+    extra.update((name, "") for name in modelled if values.get(name) == "" and name != "title")
+
     title = values.get("title", "")
-    if not _strip_braces(title).strip():
-        problems.append(ImportProblem(path, line, f"skipped entry '{entry.key}': it has no title"))
-        return None
+    title_derived = not _strip_braces(title).strip()
+    if title_derived:
+        # Kept all the same: the entry is the user's. The list shows a stand-in, and the
+        # export writes the entry as it came (an empty `title = {}` included).
+        if "title" in values:
+            extra["title"] = title
+        title = _stand_in_title(entry.key, values, by_key)
 
     year = default_year
     raw_year = values.get("year", "")
@@ -245,23 +294,29 @@ def _paper(
         if match:
             year = int(match.group(1))
         else:
-            # Not the paper's year (nor the --year default: the entry has one), but kept as
-            # written for the export (see the module docstring).
-            year = None
+            # Written back as it came; sorted and filtered by the year it names, if any.
             extra["year"] = raw_year
-            message = f"entry '{entry.key}': the year {raw_year!r} is not a number: kept as text, not as the paper's year"
-            problems.append(ImportProblem(path, line, message, "warning"))
+            named = _YEAR_IN_TEXT.search(raw_year)
+            year = int(named.group(1)) if named else None
+            if named is None:
+                message = (
+                    f"entry '{entry.key}': the year {raw_year!r} holds no four-digit year: "
+                    "exported as written; sorted and filtered as having no year"
+                )
+                problems.append(ImportProblem(path, read.line, message, "warning"))
 
     url = values.get("url", "")
-    doi = normalise_doi(values.get("doi", ""))
+    doi = values.get("doi", "")  # as written: normalised only where papers are matched
     forum = openreview_forum_id(url)
     if forum:
         pid = forum
-    elif doi:
-        pid = stable_id("doi:" + doi)
+    elif normalise_doi(doi):
+        pid = stable_id("doi:" + normalise_doi(doi))
     else:
-        pid = stable_id(f"bibtex {entry.key} {fold(title)}")
+        pid = stable_id(f"bibtex {entry.key} {fold(values.get('title', ''))}")
     authors = split_authors(values.get("author", ""))
+    if "author" in values and join_authors(authors) != values["author"]:
+        extra["@author"] = values["author"]  # its own `AND`s or spacing: written back so
     if ours and authors == ("Anonymous",):
         authors = ()  # what the exporter writes for a paper without authors, not a person
     return Paper(
@@ -276,15 +331,32 @@ def _paper(
         citekey=entry.key,
         source=source,
         doi=doi,
+        title_derived=title_derived,
         entry_type=entry.entry_type.lower(),
         extra_fields=tuple(extra.items()),
     )
 
 
-def _catalog_keywords(values: dict[str, str], ours: bool) -> tuple[str, ...]:
-    """The paper's own keywords. In our own files `keywords` are the user's tags (see
-    `_annotation`), unless a `tags` field holds those: then `keywords` are the paper's."""
-    if ours and "tags" not in values:
+def _stand_in_title(key: str, values: dict[str, str], by_key: dict[str, dict[str, str]]) -> str:
+    """What the list shows for an entry without a title, from what it has: who wrote it
+    and where it is (a crossref parent's title, its note), a set's members, else its key."""
+    who = values.get("author") or values.get("editor") or ""
+    parent = by_key.get((values.get("crossref") or values.get("xref") or "").lower(), {})
+    inherited = _strip_braces(parent.get("title") or parent.get("booktitle") or "").strip()
+    where = f"in {inherited}" if inherited else values.get("note") or values.get("howpublished") or ""
+    if values.get("entryset"):
+        where = f"set of {values['entryset']}"
+    shown = ": ".join(part for part in (who, where) if part.strip())
+    return shown or key
+
+
+def _catalog_keywords(values: dict[str, str], ours: int) -> tuple[str, ...]:
+    """The paper's own keywords. In our own files, `keywords` that repeat the `tags` field
+    are the tags written for other tools (an entry that was ours, not the user's .bib),
+    and in earlier ones `keywords` without a `tags` field are the tags (see `_annotation`)."""
+    if ours == 2 and values.get("keywords") == values.get("tags"):
+        return ()
+    if ours == 1 and "tags" not in values:
         return ()
     return tuple(k.strip() for k in _KEYWORD_SPLIT.split(values.get("keywords", "")) if k.strip())
 

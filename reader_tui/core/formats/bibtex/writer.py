@@ -3,8 +3,11 @@
 This module builds the entries: their types, fields, booktitles, authors and keys.
 
 * A paper imported from a .bib file (`Paper.entry_type` set) comes back as it went in: its
-  entry type, its own LaTeX in every field, and every field the model does not know
-  (`Paper.extra_fields`) written verbatim. Only what the user changed here is re-escaped.
+  citation key, its entry type, its own LaTeX in every field, and every field the model
+  does not know (`Paper.extra_fields`) written verbatim, empty ones too. Only what the
+  user changed here is re-escaped; the user's tags add a `tags` field.
+* Keys: a key a file gave a paper is kept whatever it holds (`kumāra`) as long as it
+  can stand in an entry's head; a key typed here must be valid (`validate_citekey`).
 * Other papers (OpenReview, seed, CSV): catalog text goes through `escape_latex` (see
   `bibtex.latex`), titles also get their capitals protected (`protect_case`).
 * The user's own notes and tags go through `user_text.encode_user_text`, which
@@ -13,7 +16,8 @@ This module builds the entries: their types, fields, booktitles, authors and key
 Modes: "latex" (the default) writes what compiles with no package in the fields styles
 print, non-ASCII text without a package-free LaTeX form as UTF-8 elsewhere;
 "unicode" keeps all non-ASCII as UTF-8 (biblatex/biber); "ascii" writes a pure ASCII
-file. `export_losses` says what the chosen mode could not write.
+file (but for a key from the user's file, kept as it is). `export_losses` says what the
+chosen mode could not write.
 """
 
 from __future__ import annotations
@@ -26,11 +30,14 @@ from reader_tui.core.formats.bibtex.latex import escape_latex, lossy_characters,
 from reader_tui.core.formats.bibtex.title_case import protect_case
 from reader_tui.core.formats.bibtex.user_text import decode_user_text, encode_user_text
 from reader_tui.core.model import PaperView
-from reader_tui.core.text.citekeys import CitekeyAllocator, citekey_base, validate_citekey
+from reader_tui.core.text.citekeys import CitekeyAllocator, citekey_base, fits_entry_head, validate_citekey
 
 __all__ = ["export_bibtex", "entry_for", "entry_fields", "booktitle_for", "export_losses", "HEADER", "CONTROLS_LEFT_OUT"]
 
-HEADER = "% exported by reader-tui\n"
+#: The file's first lines. The second says how this version writes tags (each entry's
+#: `tags` field), so that the importer tells these files from earlier ones, whose
+#: `keywords` held the tags.
+HEADER = "% exported by reader-tui\n% tags: in each entry's tags field\n"
 
 #: The `export_losses` kind for control characters, left out of every field but the
 #: user's notes and tags in every mode: a .bib is printed, paged and pasted, and an ESC
@@ -197,55 +204,40 @@ def entry_fields(paper: PaperView, *, abstract: bool = True, unicode: bool = Fal
         # A title made from the abstract is cut with "…": in a bibliography, three periods.
         title_text = title_text[:-1] + "..."
     title = protect_case(_escape(title_text, mode))
-    author = _authors(paper.authors, mode)
+    # No author known (an anonymous submission, a seed abstract): "Anonymous", as
+    # OpenReview's own BibTeX for a submission under review has it, so that styles neither
+    # warn of an empty author nor sort the entry apart. A re-import reads it as no one.
+    author = _authors(paper.authors, mode) or "Anonymous"
     fields = [
         ("title", title),
         ("author", author),
         (venue_field, venue_value),
         ("year", str(year) if year is not None else ""),
         ("url", _url(paper.url or "")),
-        ("doi", _url(catalog.doi or "")),
+        ("doi", _verbatim(catalog.doi or "", mode)),  # as it came: normalised only to match papers
         ("abstract", _escape(catalog.abstract or "", mode, multiline=True, typeset=False) if abstract else ""),
         *_user_fields(paper, mode),
     ]
-    if not author:
-        # No author (an anonymous submission): no invented "Anonymous", which would come
-        # back as a person. The entry keeps its @inproceedings form, on which bibtex's
-        # plain style warns "empty author" (a warning, not an error) and sorts by `key`.
-        fields.append(("key", _sort_key(title)))
     return entry_type, _kept(fields)
 
 
-def _user_fields(paper: PaperView, mode: str, keywords: Iterable[str] = ()) -> list[tuple[str, str]]:
-    """`keywords` (the user's tags) and `annote` (the notes), written so that the importer
-    gets the tags and notes back exactly.
+def _user_fields(paper: PaperView, mode: str, keywords: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """`tags` (the user's tags) and `annote` (the notes), written so that the importer gets
+    the tags and notes back exactly, and `keywords`.
 
-    A paper imported from a .bib with keywords of its own keeps them in `keywords`, as
-    written, and its tags go to a `tags` field (written even when empty, so the importer
-    knows where the tags are): the user's bibliography comes back as it went in.
+    `keywords` is None for a paper that did not come from a .bib: its entry is ours, and
+    `keywords` repeats the tags, which Zotero, JabRef and biblatex's keyword filters read.
+    A paper imported from a .bib keeps its own `keywords` (if any) as written, and gains
+    only a `tags` field, when it has tags: its entry comes back as it went in.
     """
     tags = ", ".join(t for t in (encode_user_text(t, mode=mode, tag=True) for t in paper.tags) if t)
-    words = [_verbatim(k, mode) for k in keywords]
-    if words:
-        fields = [("keywords", ", ".join(words)), ("tags", tags)]
-    else:
-        fields = [("keywords", tags)]
-    fields.append(("annote", encode_user_text(paper.notes or "", mode=mode)))
-    return fields
+    words = tags if keywords is None else ", ".join(_verbatim(k, mode) for k in keywords)
+    return [("keywords", words), ("tags", tags), ("annote", encode_user_text(paper.notes or "", mode=mode))]
 
 
-def _kept(fields: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The fields worth writing: empty ones are left out, except `tags`, whose presence
-    says that the paper's `keywords` are not all tags."""
-    return [(name, value) for name, value in fields if value or name == "tags"]
-
-
-_KEY_JUNK = re.compile(r"\\[A-Za-z]+|[^A-Za-z0-9 ]+")
-
-
-def _sort_key(title: str) -> str:
-    """A `key` for BibTeX to sort an entry without authors by: its title's words."""
-    return " ".join(_KEY_JUNK.sub(" ", title).split())[:60].strip()
+def _kept(fields: Iterable[tuple[str, str]], empty_kept: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, str]]:
+    """The fields worth writing: empty ones are left out, except those in `empty_kept`."""
+    return [(name, value) for name, value in fields if value or name in empty_kept]
 
 
 _JOURNAL_TYPES = frozenset({"article", "periodical", "suppperiodical"})
@@ -256,9 +248,15 @@ def _bibtex_entry_fields(paper: PaperView, catalog, abstract: bool, mode: str) -
     """A paper imported from BibTeX: its own entry type and fields, its LaTeX as written,
     what the user edited here escaped."""
     extra = {name.lower(): value for name, value in catalog.extra_fields}
-    title = _verbatim(catalog.title, mode) if paper.title == catalog.title else protect_case(_escape(paper.title, mode))
+    if paper.title != catalog.title:
+        title = protect_case(_escape(paper.title, mode))  # the user's own title
+    elif catalog.title_derived:
+        title = extra.get("title", "")  # the entry had no title: the list's stand-in is not one
+    else:
+        title = _verbatim(catalog.title, mode)
     if tuple(paper.authors) == tuple(catalog.authors):
-        author = " and ".join(_verbatim(a, mode) for a in catalog.authors)
+        # The list as the file wrote it (its `AND`s) where the reader kept that.
+        author = _verbatim(extra["@author"], mode) if "@author" in extra else " and ".join(_verbatim(a, mode) for a in catalog.authors)
     else:
         author = _authors(paper.authors, mode)
     fields: dict[str, str] = {"author": author, "title": title}
@@ -273,8 +271,11 @@ def _bibtex_entry_fields(paper: PaperView, catalog, abstract: bool, mode: str) -
             continue  # reserved keys, not fields (see importers.bibtex)
         if name not in _MODELLED and name not in fields:
             fields[name] = _Bare(value) if name in bare and _MONTH_MACRO.match(value) else _verbatim(value, mode)
-    fields["url"] = _url(paper.url or "")
-    fields["doi"] = _url(catalog.doi or "")
+    if "year" in extra:
+        fields["year"] = _verbatim(extra["year"], mode)  # "1985/1986", "August, 2005": as written
+    # The url as the file had it (a `\_` included) unless the user changed it here.
+    fields["url"] = _verbatim(catalog.url, mode) if paper.url == catalog.url else _url(paper.url or "")
+    fields["doi"] = _verbatim(catalog.doi or "", mode)
     if abstract:
         fields["abstract"] = _verbatim(catalog.abstract or "", mode)
     fields.update(_user_fields(paper, mode, catalog.keywords))
@@ -285,7 +286,9 @@ def _bibtex_entry_fields(paper: PaperView, catalog, abstract: bool, mode: str) -
         # holds control characters: verbatim would send them on, and the user-text
         # encoding keeps them exactly.
         fields["annote"] = _verbatim(annote, mode)
-    return catalog.entry_type.lower(), _kept(fields.items())
+    # Fields the file had empty (`OPTpages = {}`, `title = {}`) are written empty.
+    empty_in_file = {name for name, value in extra.items() if not value and not name.startswith("@")}
+    return catalog.entry_type.lower(), _kept(fields.items(), empty_in_file)
 
 
 _MONTH_MACRO = re.compile(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)$", re.I)
@@ -340,11 +343,22 @@ def entry_for(paper: PaperView, *, key: str | None = None, abstract: bool = True
     `key` must be valid (`validate_citekey`); an invalid paper citekey is replaced.
     """
     if key is None:
-        key = paper.citekey if paper.citekey and validate_citekey(paper.citekey) is None else citekey_base(paper)
-    problem = validate_citekey(key)
+        key = paper.citekey if _keeps_own_key(paper) else citekey_base(paper)
+    problem = None if key == paper.citekey and _keeps_own_key(paper) else validate_citekey(key)
     if problem:
         raise ValueError(f"bad citation key {key!r}: {problem}")
     return _entry(paper, key, abstract, mode or ("unicode" if unicode else "latex"))
+
+
+def _keeps_own_key(paper: PaperView) -> bool:
+    """Whether `paper`'s citekey can be written as it is: a valid one, or the one its own
+    .bib file gave it (`kumāra`, a key biber accepts), which the user's `\\cite` uses."""
+    key = paper.citekey
+    if not key:
+        return False
+    if validate_citekey(key) is None:
+        return True
+    return key == getattr(paper, "paper", paper).citekey and fits_entry_head(key)
 
 
 def _entry(paper: PaperView, key: str, abstract: bool, mode: str) -> str:
@@ -368,7 +382,7 @@ def export_bibtex(
     mode = mode or ("unicode" if unicode else "latex")
     keys = CitekeyAllocator()
     parts = [HEADER]
-    papers = list(papers)
+    papers = _parents_last(list(papers))
     # The preambles of the .bib files the papers came from (`\noopsort`...), each once.
     # Control characters left out, as from every other field.
     preambles = dict.fromkeys(
@@ -380,11 +394,26 @@ def export_bibtex(
     parts += [f"@preamble{{{value}}}\n" for value in preambles]
     for paper in papers:
         key = paper.citekey
-        if not key or validate_citekey(key) is not None or not keys.claim(key):
+        if not _keeps_own_key(paper) or not keys.claim(key):
             key = keys.make(paper)
         parts.append("\n")
         parts.append(memoized(memo, paper, (key, abstract, mode), lambda: _entry(paper, key, abstract, mode)))
     return "".join(parts)
+
+
+def _parents_last(papers: list[PaperView]) -> list[PaperView]:
+    """`papers` in order, but an entry that another one names in its `crossref` after all
+    the others: bibtex takes a parent's fields only when it comes after its children."""
+    named = {
+        value.lower()
+        for paper in papers
+        for name, value in getattr(paper, "paper", paper).extra_fields
+        if name == "crossref"
+    }
+    if not named:
+        return papers
+    parents = [paper for paper in papers if (paper.citekey or "").lower() in named]
+    return [paper for paper in papers if (paper.citekey or "").lower() not in named] + parents
 
 
 def export_losses(papers: Iterable[PaperView], *, abstract: bool = True, mode: str = "latex") -> dict[str, int]:

@@ -222,16 +222,31 @@ def test_a_bib_papers_own_keywords_stay_keywords_through_our_export(tmp_path: Pa
 
 def test_our_header_must_be_the_first_line(tmp_path: Path) -> None:
     entry = "@misc{k,\n  title = {T},\n  keywords = {a\\_b, c}\n}\n"
-    ours = tmp_path / "ours.bib"
-    ours.write_text(HEADER + "\n" + entry, encoding="utf-8")
-    later = tmp_path / "later.bib"
-    later.write_text("% my list\n" + HEADER + entry, encoding="utf-8")
-    mine = read_bibtex(ours)
+    earlier = tmp_path / "earlier.bib"  # before the tags field: its keywords are the tags
+    earlier.write_text("% exported by reader-tui\n\n" + entry, encoding="utf-8")
+    mine = read_bibtex(earlier)
     assert mine.annotations[mine.papers[0].id]["tags"] == ("a_b", "c")
     assert mine.papers[0].keywords == ()
+    later = tmp_path / "later.bib"
+    later.write_text("% my list\n" + HEADER + entry, encoding="utf-8")
     theirs = read_bibtex(later)
     assert theirs.annotations == {}
     assert theirs.papers[0].keywords == ("a\\_b", "c")
+
+
+def test_keywords_are_the_papers_own_unless_they_repeat_the_tags(tmp_path: Path) -> None:
+    path = tmp_path / "ours.bib"
+    path.write_text(
+        HEADER + "\n@misc{own, title = {T}, keywords = {x, y}}\n"
+        "@misc{mirror, title = {U}, keywords = {a\\_b, c}, tags = {a\\_b, c}}\n"
+        "@misc{both, title = {V}, keywords = {x}, tags = {c}}\n",
+        encoding="utf-8",
+    )
+    result = read_bibtex(path)
+    own, mirror, both = result.papers
+    assert (own.keywords, result.annotations.get(own.id)) == (("x", "y"), None)
+    assert (mirror.keywords, result.annotations[mirror.id]["tags"]) == ((), ("a_b", "c"))
+    assert (both.keywords, result.annotations[both.id]["tags"]) == (("x",), ("c",))
 
 
 def test_classic_export_brings_accented_tags_and_notes_back(tmp_path: Path) -> None:
