@@ -140,3 +140,20 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
 
 #: git configuration every test runs with (see `_isolated_home`)
 QUIET_GIT = (("gc.auto", "0"), ("maintenance.auto", "false"))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The round-trip corpus's counts, one line a file and mode, after the run: each test
+    records its line as a property, which pytest-xdist carries to this process."""
+    lines = sorted(
+        value
+        for outcome in ("passed", "failed")
+        for report in terminalreporter.stats.get(outcome, [])
+        if report.when == "call"
+        for name, value in report.user_properties
+        if name == "corpus"
+    )
+    if lines:
+        terminalreporter.section("BibTeX round-trip corpus")
+        for line in lines:
+            terminalreporter.write_line(line)
