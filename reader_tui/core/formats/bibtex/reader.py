@@ -40,7 +40,7 @@ Every entry with a key gets in, so that it can be written back as it came
     `extra_fields`, and no title is written back;
   - a field the file has empty (`doi = {}`) is kept in `extra_fields`, empty;
   - an author list whose separators are not " and " as written (`AND`) is kept under
-    the reserved key `@author`;
+    the reserved key `@author`, keywords not separated by ", " (`;`) under `@keywords`;
   - in a file reader-tui exported, an `author = {Anonymous}` means no author.
 - Every other field is in `extra_fields`, in file order, under its lower-case name, its
   value with macros expanded and `#` joined, outer braces or quotes taken off, runs of
@@ -56,7 +56,8 @@ Every entry with a key gets in, so that it can be written back as it came
   value ("jan", not "January"), and the reserved key `@bare` (value "month") says to
   write it back bare; every style defines the month macros.
 - Reserved keys, which start with `@` (no BibTeX field name can) and are never written
-  as fields: `@bare` (above); `@author` (above); `@annote`, the entry's `annote` text as written (macros
+  as fields: `@bare` (above); `@author` (above); `@keywords`, the `keywords` field as
+  written when its separators are not ", " (`;`); `@annote`, the entry's `annote` text as written (macros
   expanded, ends trimmed), which is written back verbatim while the paper's notes are
   still what was read from it; and `@preamble`, one per `@preamble{...}` of the file,
   its raw value (quotes or braces included), on every paper of that file (a preamble
@@ -319,6 +320,9 @@ def _paper(
         extra["@author"] = values["author"]  # its own `AND`s or spacing: written back so
     if ours and authors == ("Anonymous",):
         authors = ()  # what the exporter writes for a paper without authors, not a person
+    keywords = _catalog_keywords(values, ours)
+    if keywords and ", ".join(keywords) != values["keywords"]:
+        extra["@keywords"] = values["keywords"]  # its own `;` or spacing: written back so
     return Paper(
         id=pid,
         title=title,
@@ -327,7 +331,7 @@ def _paper(
         venue=values.get("booktitle") or values.get("journal") or default_venue or "",
         year=year,
         url=url,
-        keywords=_catalog_keywords(values, ours),
+        keywords=keywords,
         citekey=entry.key,
         source=source,
         doi=doi,

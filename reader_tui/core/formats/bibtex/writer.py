@@ -279,6 +279,8 @@ def _bibtex_entry_fields(paper: PaperView, catalog, abstract: bool, mode: str) -
     if abstract:
         fields["abstract"] = _verbatim(catalog.abstract or "", mode)
     fields.update(_user_fields(paper, mode, catalog.keywords))
+    if "@keywords" in extra and catalog.keywords:
+        fields["keywords"] = _verbatim(extra["@keywords"], mode)  # the file's own separators
     annote = extra.get("@annote")
     if annote is not None and paper.notes and paper.notes == decode_user_text(annote) and not _CONTROLS.search(annote):
         # The notes are still the entry's own annote: write it as the file had it (its

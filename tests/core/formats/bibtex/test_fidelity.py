@@ -90,6 +90,12 @@ def test_urls_empty_fields_and_the_authors_and_are_kept(tmp_path):
     assert kept["optpages"] == "" and kept["doi"] == ""
 
 
+def test_keywords_keep_their_own_separators(tmp_path):
+    papers, fields = _round_trip(tmp_path, "@article{k, title={T}, keywords={human factors; Printing, Practical}}\n")
+    assert papers[0].keywords == ("human factors", "Printing", "Practical")  # for search and "for you"
+    assert fields["k"][1]["keywords"] == "human factors; Printing, Practical"
+
+
 def test_an_entry_without_a_title_is_exported_without_one(tmp_path):
     text = (
         "@misc{Bakker94, author = {Erwin M. Bakker}, note = {Work in progress}}\n"
