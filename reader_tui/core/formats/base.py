@@ -107,21 +107,28 @@ def reading(path: Path) -> Iterator[None]:
         raise ImportFailure(path, error.strerror or str(error)) from None
 
 
-def read_text_file(path: Path) -> str:
-    """The text of `path` as UTF-8 (a BOM is dropped, CRLF/CR become LF).
+def read_text_file(path: Path, encoding: str | None = None, problems: list[ImportProblem] | None = None) -> str:
+    """The text of `path` (a byte-order mark is dropped, CRLF/CR become LF), decoded as
+    `formats.encoding.decode_file` says: UTF-8 unless a byte-order mark or `encoding`
+    names another, and bytes that are not UTF-8 read as Windows-1252 with a warning,
+    which is added to `problems`.
 
-    Raises ImportFailure naming the file when it is missing, a folder, binary, or not UTF-8.
+    Raises ImportFailure naming the file when it is missing, a folder, binary, or not
+    valid in the encoding its byte-order mark or `encoding` names.
     """
+    from .encoding import decode_file
+
     path = Path(path)
     with reading(path):
         raw = path.read_bytes()
-    if b"\x00" in raw[:65536]:
-        raise ImportFailure(path, "looks like a binary file, not text")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise ImportFailure(path, "is not UTF-8 text (save it as UTF-8 and try again)", line) from None
+    text, warnings = decode_file(raw, path, encoding)
+    # Judged on the text, not the bytes: UTF-16 and UTF-32 hold NUL bytes, not NUL characters.
+    if "\x00" in text[:65536]:
+        raise ImportFailure(
+            path, "looks like a binary file, not text (UTF-16 without a byte-order mark? then say --encoding utf-16-le)"
+        )
+    if problems is not None:
+        problems.extend(warnings)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     # A BOM in the middle (files concatenated by hand) is not text either.
     return text.replace("\ufeff", "")

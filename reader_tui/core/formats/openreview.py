@@ -41,32 +41,49 @@ from ..reviews import ForumData, encode_forum, forum_record, replies_of, summari
 from ..text.display import stable_id
 from ..text.titles import derive_title
 from .base import ImportFailure, ImportProblem, ImportResult, reading
+from .encoding import (
+    NAMED,
+    bom_encoding,
+    decode_file,
+    encoding_name,
+    fallback_warning,
+    first_fallback,
+    invalid_byte,
+    utf8_with_fallback,
+)
 
 _loads = orjson.loads
 _DecodeError: tuple[type[Exception], ...] = (orjson.JSONDecodeError, ValueError)
 
 GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
+_NOT_JSON = object()
 _WS = re.compile(r"\s+")
 _VENUE_YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 #: Abstracts that only say "there is none" (withdrawn submissions).
 _PLACEHOLDERS = {"n/a", "na", "none", "null", "tbd", "tba", "withdrawn", "abstract"}
 
 
-def read_openreview(path: Path | str, *, venue: str | None = None, year: int | None = None) -> ImportResult:
+def read_openreview(
+    path: Path | str, *, venue: str | None = None, year: int | None = None, encoding: str | None = None
+) -> ImportResult:
     """Read the OpenReview notes in `path` (.json, .jsonl, either gzipped).
 
-    `venue` and `year` fill in records that have none. Raises ImportFailure naming the
-    file (and line) when it is empty, binary, not UTF-8, damaged, or JSON of another shape.
+    `venue` and `year` fill in records that have none. The file is read as UTF-8, or in
+    the encoding its byte-order mark or `encoding` names; without either, bytes that are
+    not UTF-8 are read as Windows-1252, with a warning (see `formats.encoding`). Raises
+    ImportFailure naming the file (and line) when it is empty, binary, not valid in the
+    encoding named, damaged, or JSON of another shape.
     """
     path = Path(path)
     result = ImportResult(path=path)
     mode = _Mode()
+    mode.strict = encoding is not None
     try:
-        with _open(path) as stream, gc_paused(), _Compressor(result) as compress:
+        with _open(path, encoding) as stream, gc_paused(), _Compressor(result) as compress:
             head = _peek(stream, path)
             if head.startswith(b"["):
-                records = _document(stream.read(), path)
+                records = _document(stream.read(), path, mode)
             elif head.startswith(b"{") and not _parses(head.split(b"\n", 1)[0]):
                 # Not one note per line: a pretty-printed object (an API response?). Judge
                 # it whole, and fall back to lines when it is not one JSON value either.
@@ -95,6 +112,8 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
                 if forum is not None:
                     compress(paper.id, forum)
                 result.papers.append(paper)
+        if mode.fallback is not None:
+            result.problems.insert(0, fallback_warning(path, *mode.fallback))
     except ImportFailure:
         raise
     except (EOFError, gzip.BadGzipFile, zlib.error):
@@ -106,9 +125,29 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
 
 class _Mode:
     """What the file has shown itself to be so far: `forums` once a note carried its
-    replies (then a bad line fails the whole file instead of being skipped)."""
+    replies (then a bad line fails the whole file instead of being skipped); `fallback`,
+    the first line with bytes that are not UTF-8, how many there were and what the first
+    was read as (`strict`: an encoding was named, so such a byte fails the file)."""
 
     forums = False
+    strict = False
+    fallback: tuple[int, int, str] | None = None
+
+    def not_utf8(self, data: bytes, path: Path, line: int) -> bytes:
+        """`data` (on `line`) as UTF-8, its bytes that are not read as Windows-1252 and
+        noted for the warning; raises ImportFailure when an encoding was named."""
+        found = first_fallback(data)
+        if found is None:
+            return data
+        offset, first = found
+        if self.strict:
+            raise invalid_byte(path, data[offset], "utf-8", NAMED, line + data[:offset].count(b"\n"))
+        text, count = utf8_with_fallback(data)
+        if self.fallback is None:
+            self.fallback = (line + data[:offset].count(b"\n"), count, first)
+        else:
+            self.fallback = (self.fallback[0], self.fallback[1] + count, self.fallback[2])
+        return text.encode("utf-8")
 
 
 _QUEUED_FORUMS = 256
@@ -157,16 +196,32 @@ class _Compressor:
             self.pending.clear()
 
 
-def _open(path: Path) -> IO[bytes]:
-    """A buffered byte stream of the file, decompressed when it starts with the gzip magic.
+def _open(path: Path, encoding: str | None = None) -> IO[bytes]:
+    """A buffered byte stream of the file in UTF-8, decompressed when it starts with the
+    gzip magic.
 
-    Big buffers: `peek` then sees a whole first line, and reads are few.
+    Big buffers: `peek` then sees a whole first line, and reads are few. A file in
+    another encoding (a UTF-16 or UTF-32 byte-order mark, or `encoding` naming one) is
+    read whole and turned into UTF-8 first: such files are small lists, not a
+    conference's reviews.
     """
     with reading(path):
         raw = path.open("rb", buffering=1 << 20)
+    stream: IO[bytes] = raw
     if raw.peek(2)[:2] == GZIP_MAGIC:
-        return io.BufferedReader(_Prefetched(gzip.GzipFile(fileobj=raw, mode="rb")), buffer_size=1 << 20)
-    return raw
+        stream = io.BufferedReader(_Prefetched(gzip.GzipFile(fileobj=raw, mode="rb")), buffer_size=1 << 20)
+    marked = bom_encoding(stream.peek(4)[:4])  # type: ignore[attr-defined]
+    try:
+        named = encoding_name(encoding) if encoding is not None and marked is None else None
+    except ValueError as error:
+        stream.close()
+        raise ImportFailure(path, str(error)) from None
+    if (marked is not None and marked[0] != "utf-8") or (named is not None and named != "utf-8"):
+        with stream:
+            data = stream.read()
+        text, _ = decode_file(data, path, encoding)
+        return io.BufferedReader(io.BytesIO(text.encode("utf-8")), buffer_size=1 << 20)
+    return stream
 
 
 class _Prefetched(io.RawIOBase):
@@ -247,15 +302,11 @@ def _peek(stream: IO[bytes], path: Path) -> bytes:
     return head
 
 
-def _document(data: bytes, path: Path) -> Iterator[tuple[int, Any]]:
+def _document(data: bytes, path: Path, mode: _Mode) -> Iterator[tuple[int, Any]]:
     """The notes of a whole JSON document, numbered -1, -2, ... (items, not lines)."""
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise ImportFailure(path, "is not UTF-8 text (save it as UTF-8 and try again)", line) from None
+    data = mode.not_utf8(data, path, 1)
     try:
         document = _loads(data)
     except _DecodeError as error:
@@ -278,10 +329,14 @@ def _lines(stream: IO[bytes], path: Path, problems: list[ImportProblem], mode: _
         try:
             record = _loads(line)
         except _DecodeError:
-            try:
-                line.decode("utf-8")
-            except UnicodeDecodeError:
-                raise ImportFailure(path, "is not UTF-8 text (save it as UTF-8 and try again)", number) from None
+            record = _NOT_JSON
+            repaired = mode.not_utf8(line, path, number)
+            if repaired is not line:  # bytes that were not UTF-8, now read as Windows-1252
+                try:
+                    record = _loads(repaired)
+                except _DecodeError:
+                    pass
+        if record is _NOT_JSON:
             if mode.forums:
                 raise ImportFailure(
                     path, "not valid JSON, so nothing was imported (a file of reviews is taken whole or not at all)", number

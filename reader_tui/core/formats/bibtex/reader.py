@@ -93,17 +93,21 @@ _BLOCK_HEAD = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s{}()]*)")
 _MODELLED = frozenset({"title", "author", "year", "url", "doi", "abstract", "keywords", "annote"})
 
 
-def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None = None) -> ImportResult:
+def read_bibtex(
+    path: Path | str, *, venue: str | None = None, year: int | None = None, encoding: str | None = None
+) -> ImportResult:
     """Read every entry of the BibTeX file at `path` that can be parsed.
 
     `venue` and `year` fill in entries that have no booktitle/journal or year.
     Entries that cannot be parsed, have no title, or repeat an earlier key are skipped
     and reported with their line; a junk year or a repeated field is a warning (the
     entry gets in). `result.lines` gives each paper's line. Raises ImportFailure when
-    the file is unreadable, empty, or holds no usable entry.
+    the file is unreadable, empty, or holds no usable entry. `encoding`: see
+    `base.read_text_file`.
     """
     path = Path(path)
-    text = read_text_file(path)
+    problems: list[ImportProblem] = []  # what decoding the file warns of comes first
+    text = read_text_file(path, encoding, problems)
     if not text.strip():
         raise ImportFailure(path, "is empty")
     with _quiet_bibtexparser():
@@ -112,7 +116,7 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
         except Exception as error:  # the splitter is not ours: never show its traceback
             raise ImportFailure(path, f"cannot be read as BibTeX ({_one_line(str(error))})") from None
 
-    result = ImportResult(path=path)
+    result = ImportResult(path=path, problems=problems)
     ours = _exported_by_us(text)
     macros: dict[str, str] = dict(_MONTH_MACROS)
     source = f"{OWN_EXPORT_SOURCE if ours else BIBTEX_SOURCE}{path.name}"

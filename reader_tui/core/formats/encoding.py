@@ -1,0 +1,157 @@
+"""A file's bytes as text: its byte-order mark, the encoding the user named, else UTF-8
+with the bytes that are not UTF-8 read as Windows-1252.
+
+Bibliographies in Latin-1 and Windows-1252 are still common (old BibTeX files, JabRef's
+default on Windows): refusing them loses the whole file for a few accented letters.
+Every byte that is not part of valid UTF-8 is read as Windows-1252, a superset of the
+printable Latin-1, and the five bytes Windows-1252 leaves undefined as Latin-1; valid
+UTF-8 stays UTF-8, so a file that is UTF-8 with a pasted-in Latin-1 line reads right
+too. The import report then carries one warning naming the first line where that
+happened, so the user can name the real encoding (`--encoding NAME`) when it was another.
+
+A byte-order mark decides over everything (UTF-8, UTF-16 and UTF-32, either order): a
+file that carries one says what it is. A named encoding is strict: a byte that is not
+valid in it fails the file, naming the line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import threading
+from pathlib import Path
+
+from .base import ImportFailure, ImportProblem
+
+#: Byte-order marks, longest first: UTF-32-LE's starts with UTF-16-LE's.
+BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+FALLBACK = "Windows-1252"
+_ERRORS = "reader_tui.windows_1252"
+#: How many bytes this thread's decoding read as Windows-1252 (codecs error handlers are
+#: process-wide: the count is kept per thread, as a TUI import runs on a worker).
+_read_as_fallback = threading.local()
+
+
+def _as_windows_1252(error: UnicodeError) -> tuple[str, int]:
+    """The codecs error handler: the bytes UTF-8 could not read, as Windows-1252 (Latin-1
+    where Windows-1252 has no character)."""
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    bad = error.object[error.start : error.end]
+    _read_as_fallback.count = getattr(_read_as_fallback, "count", 0) + len(bad)
+    return "".join(_byte_text(byte) for byte in bad), error.end
+
+
+def _byte_text(byte: int) -> str:
+    try:
+        return bytes([byte]).decode("cp1252")
+    except UnicodeDecodeError:
+        return chr(byte)  # 0x81, 0x8d, 0x8f, 0x90, 0x9d: Latin-1's C1 control
+
+
+codecs.register_error(_ERRORS, _as_windows_1252)
+
+
+def encoding_name(name: str) -> str:
+    """The codec `name` stands for ("latin1" -> "iso8859-1"). Raises ValueError with a
+    one-line message when Python has no text encoding of that name."""
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, TypeError, ValueError):
+        info = None
+    # `bytes.decode` refuses the codecs that are not text encodings ("zlib", "rot13") by
+    # this flag; an empty string gets past that check, so it is read here.
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        raise ValueError(f"unknown encoding {name!r} (for example: utf-8, cp1252, latin-1, utf-16)")
+    return info.name
+
+
+def bom_encoding(raw: bytes) -> tuple[str, int] | None:
+    """The encoding a byte-order mark at the start of `raw` names, and the mark's length."""
+    for bom, name in BOMS:
+        if raw.startswith(bom):
+            return name, len(bom)
+    return None
+
+
+def decode_file(raw: bytes, path: Path, encoding: str | None = None) -> tuple[str, list[ImportProblem]]:
+    """The text of a file's bytes `raw` (without its byte-order mark), and the warning
+    that says where bytes that are not UTF-8 were read as Windows-1252 (see the module
+    docstring). Raises ImportFailure naming the file and line when a byte-order mark or
+    `encoding` is given and a byte is not valid in it, or when `encoding` is unknown."""
+    marked = bom_encoding(raw)
+    if marked is not None:
+        name, length = marked
+        return _strict(raw[length:], path, name, MARKED), []
+    if encoding is not None:
+        try:
+            name = encoding_name(encoding)
+        except ValueError as error:
+            raise ImportFailure(path, str(error)) from None
+        return _strict(raw, path, name, NAMED), []
+    try:
+        return raw.decode("utf-8"), []
+    except UnicodeDecodeError as error:
+        first = error.start
+    text, count = utf8_with_fallback(raw)
+    return text, [fallback_warning(path, _line_of(raw, first), count, _byte_text(raw[first]))]
+
+
+def utf8_with_fallback(raw: bytes) -> tuple[str, int]:
+    """`raw` as UTF-8, each byte that is not valid UTF-8 read as Windows-1252; and how
+    many bytes were."""
+    _read_as_fallback.count = 0
+    text = raw.decode("utf-8", _ERRORS)
+    return text, _read_as_fallback.count
+
+
+def fallback_warning(path: Path, line: int, count: int, first: str) -> ImportProblem:
+    """The import report's warning that `count` bytes of the file were not UTF-8, the
+    first of them on `line`, read as `first`."""
+    message = (
+        f"not UTF-8: {count:,} byte{'s' if count != 1 else ''} read as {FALLBACK} (the first on this line, "
+        f"as {first!r}); if a character looks wrong, import the file again with "
+        "--encoding NAME (its encoding, e.g. latin-1, cp1250, mac-roman)"
+    )
+    return ImportProblem(path, line, message, kind="warning")
+
+
+def first_fallback(raw: bytes) -> tuple[int, str] | None:
+    """Where the first byte of `raw` that is not valid UTF-8 is, and what it is read as;
+    None when `raw` is UTF-8."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start, _byte_text(raw[error.start])
+    return None
+
+
+def _strict(raw: bytes, path: Path, name: str, why: str) -> str:
+    try:
+        return raw.decode(name)
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].decode(name, "replace").count("\n") + 1
+        raise invalid_byte(path, raw[error.start], name, why, line) from None
+
+
+#: Why a file is read in the encoding it is: what `invalid_byte` says of it.
+NAMED = "the encoding --encoding names"
+MARKED = "the encoding its byte-order mark names"
+
+
+def invalid_byte(path: Path, byte: int, name: str, why: str, line: int) -> ImportFailure:
+    """The one-line failure of a file with a `byte` that is not valid in the encoding `name`."""
+    return ImportFailure(
+        path, f"byte 0x{byte:02x} is not valid {name} ({why}); name the file's encoding with --encoding NAME", line
+    )
+
+
+def _line_of(raw: bytes, offset: int) -> int:
+    """The line `offset` is on, counting LF, CRLF and a lone CR as one line break each."""
+    head = raw[:offset]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
