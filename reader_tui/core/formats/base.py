@@ -111,12 +111,13 @@ def read_text_file(path: Path, encoding: str | None = None, problems: list[Impor
     """The text of `path` (a byte-order mark is dropped, CRLF/CR become LF), decoded as
     `formats.encoding.decode_file` says: UTF-8 unless a byte-order mark or `encoding`
     names another, and bytes that are not UTF-8 read as Windows-1252 with a warning,
-    which is added to `problems`.
+    which is added to `problems`; C1 controls that stand for Windows-1252 punctuation
+    (U+0096 for an en dash) become that punctuation, with a warning too.
 
     Raises ImportFailure naming the file when it is missing, a folder, binary, or not
     valid in the encoding its byte-order mark or `encoding` names.
     """
-    from .encoding import decode_file
+    from .encoding import c1_as_windows_1252, c1_warning, count_c1, decode_file, first_c1
 
     path = Path(path)
     with reading(path):
@@ -127,8 +128,12 @@ def read_text_file(path: Path, encoding: str | None = None, problems: list[Impor
         raise ImportFailure(
             path, "looks like a binary file, not text (UTF-16 without a byte-order mark? then say --encoding utf-16-le)"
         )
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    at = first_c1(text)
+    if at is not None:
+        warnings.append(c1_warning(path, text.count("\n", 0, at) + 1, count_c1(text), text[at]))
+        text = c1_as_windows_1252(text)
     if problems is not None:
         problems.extend(warnings)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
     # A BOM in the middle (files concatenated by hand) is not text either.
     return text.replace("\ufeff", "")

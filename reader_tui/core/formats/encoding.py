@@ -17,6 +17,7 @@ valid in it fails the file, naming the line.
 from __future__ import annotations
 
 import codecs
+import re
 import threading
 from pathlib import Path
 
@@ -155,3 +156,47 @@ def _line_of(raw: bytes, offset: int) -> int:
     """The line `offset` is on, counting LF, CRLF and a lone CR as one line break each."""
     head = raw[:offset]
     return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
+
+
+# -- C1 controls that stand for Windows-1252 punctuation ----------------------------------
+
+#: C1 control character -> the Windows-1252 character its byte stands for. Text that went
+#: through a Latin-1 decoder on its way from Windows (a web form, an old database) holds
+#: U+0096 for an en dash, U+0093/U+0094 for quotes: controls nobody types, which the
+#: exporters and the screen cannot show, so the words they sat between ran together. The
+#: five bytes Windows-1252 leaves undefined stay as they are.
+C1_AS_WINDOWS_1252 = {
+    code: text
+    for code in range(0x80, 0xA0)
+    if (text := _byte_text(code)) != chr(code)
+}
+_C1 = re.compile("[\x80-\x9f]")
+
+
+def c1_as_windows_1252(text: str) -> str:
+    """`text` with each C1 control that stands for a Windows-1252 character replaced by it."""
+    return text.translate(C1_AS_WINDOWS_1252) if _C1.search(text) else text
+
+
+def first_c1(text: str) -> int | None:
+    """Where the first C1 control that stands for a Windows-1252 character is in `text`."""
+    for match in _C1.finditer(text):
+        if ord(match.group()) in C1_AS_WINDOWS_1252:
+            return match.start()
+    return None
+
+
+def c1_warning(path: Path, line: int | None, count: int, first: str) -> ImportProblem:
+    """The import report's warning that `count` C1 controls (the first, `first`, on
+    `line`) were read as the Windows-1252 characters they stand for."""
+    message = (
+        f"{count:,} control character{'s' if count != 1 else ''} U+0080-U+009F, Windows-1252 punctuation"
+        f" mis-decoded on the way, read as the characters they stand for (the first on this line:"
+        f" U+{ord(first):04X} as {C1_AS_WINDOWS_1252[ord(first)]!r})"
+    )
+    return ImportProblem(path, line, message, kind="warning")
+
+
+def count_c1(text: str) -> int:
+    """How many C1 controls in `text` stand for a Windows-1252 character."""
+    return sum(1 for ch in _C1.findall(text) if ord(ch) in C1_AS_WINDOWS_1252)

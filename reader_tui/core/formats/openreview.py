@@ -44,9 +44,13 @@ from .base import ImportFailure, ImportProblem, ImportResult, reading
 from .encoding import (
     NAMED,
     bom_encoding,
+    c1_as_windows_1252,
+    c1_warning,
+    count_c1,
     decode_file,
     encoding_name,
     fallback_warning,
+    first_c1,
     first_fallback,
     invalid_byte,
     utf8_with_fallback,
@@ -58,6 +62,8 @@ _DecodeError: tuple[type[Exception], ...] = (orjson.JSONDecodeError, ValueError)
 GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
 _NOT_JSON = object()
+#: A C1 control in UTF-8, or as a JSON escape: a record that may hold one (see `_Mode.c1_read`).
+_MAY_HOLD_C1 = re.compile(rb"\xc2[\x80-\x9f]|\\u00[89][0-9a-fA-F]")
 _WS = re.compile(r"\s+")
 _VENUE_YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 #: Abstracts that only say "there is none" (withdrawn submissions).
@@ -88,7 +94,7 @@ def read_openreview(
                 # Not one note per line: a pretty-printed object (an API response?). Judge
                 # it whole, and fall back to lines when it is not one JSON value either.
                 data = stream.read()
-                notes = _document_object(data, path)
+                notes = _document_object(data, path, mode)
                 records = notes if notes is not None else _lines(io.BytesIO(data), path, result.problems, mode)
             else:
                 records = _lines(stream, path, result.problems, mode)
@@ -112,6 +118,8 @@ def read_openreview(
                 if forum is not None:
                     compress(paper.id, forum)
                 result.papers.append(paper)
+        if mode.c1 is not None:
+            result.problems.insert(0, c1_warning(path, *mode.c1))
         if mode.fallback is not None:
             result.problems.insert(0, fallback_warning(path, *mode.fallback))
     except ImportFailure:
@@ -132,6 +140,40 @@ class _Mode:
     forums = False
     strict = False
     fallback: tuple[int, int, str] | None = None
+    c1: tuple[int | None, int, str] | None = None
+    """The first line with C1 controls read as Windows-1252, how many, the first one."""
+
+    def c1_read(self, record: Any, data: bytes, line: int | None) -> Any:
+        """`record` (parsed from `data`) with the C1 controls of its strings that stand for
+        Windows-1252 punctuation replaced by it (see `formats.encoding`), noted for the
+        warning. Only a record whose bytes may hold one is walked: the test is one search."""
+        found = _MAY_HOLD_C1.search(data)
+        if found is None:
+            return record
+        counted = [0, ""]
+
+        def fix(value: Any) -> Any:
+            if isinstance(value, str):
+                at = first_c1(value)
+                if at is None:
+                    return value
+                counted[0] += count_c1(value)
+                counted[1] = counted[1] or value[at]
+                return c1_as_windows_1252(value)
+            if isinstance(value, list):
+                return [fix(item) for item in value]
+            if isinstance(value, dict):
+                return {fix(key): fix(item) for key, item in value.items()}
+            return value
+
+        record = fix(record)
+        if counted[0]:
+            if self.c1 is None:
+                where = line if line is not None else data[: found.start()].count(b"\n") + 1
+                self.c1 = (where, counted[0], counted[1])
+            else:
+                self.c1 = (self.c1[0], self.c1[1] + counted[0], self.c1[2])
+        return record
 
     def not_utf8(self, data: bytes, path: Path, line: int) -> bytes:
         """`data` (on `line`) as UTF-8, its bytes that are not read as Windows-1252 and
@@ -308,7 +350,7 @@ def _document(data: bytes, path: Path, mode: _Mode) -> Iterator[tuple[int, Any]]
         data = data[len(_BOM) :]
     data = mode.not_utf8(data, path, 1)
     try:
-        document = _loads(data)
+        document = mode.c1_read(_loads(data), data, None)
     except _DecodeError as error:
         raise _json_failure(path, data, error) from None
     if isinstance(document, dict) and isinstance(document.get("notes"), list):
@@ -336,6 +378,7 @@ def _lines(stream: IO[bytes], path: Path, problems: list[ImportProblem], mode: _
                     record = _loads(repaired)
                 except _DecodeError:
                     pass
+            line = repaired
         if record is _NOT_JSON:
             if mode.forums:
                 raise ImportFailure(
@@ -343,6 +386,7 @@ def _lines(stream: IO[bytes], path: Path, problems: list[ImportProblem], mode: _
                 ) from None
             problems.append(ImportProblem(path, number, "skipped a line that is not valid JSON"))
             continue
+        record = mode.c1_read(record, line, number)
         if number == 1:
             if isinstance(record, dict) and isinstance(record.get("notes"), list):
                 yield from ((-n, note) for n, note in enumerate(record["notes"], start=1))
@@ -380,10 +424,10 @@ def _raw_lines(stream: IO[bytes]) -> Iterator[bytes]:
         yield b"".join(pending)
 
 
-def _document_object(data: bytes, path: Path) -> Iterator[tuple[int, Any]] | None:
+def _document_object(data: bytes, path: Path, mode: _Mode) -> Iterator[tuple[int, Any]] | None:
     """The notes of a whole-file JSON object, or None when the file is not one JSON value."""
     try:
-        document = _loads(data)
+        document = mode.c1_read(_loads(data), data, None)
     except _DecodeError:
         return None
     if isinstance(document, dict) and isinstance(document.get("notes"), list):

@@ -5,6 +5,7 @@ is not "binary"."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,57 @@ def test_a_latin1_json_document_is_read_with_the_warning(tmp_path: Path) -> None
     path, result = _read(tmp_path, "json", raw)
     assert [p.title for p in result.papers] == ["Plain", "Café"]
     assert [(p.line, p.kind) for p in result.problems] == [(3, "warning")]
+
+
+# -- item 8a: C1 controls that stand for Windows-1252 punctuation ---------------------------
+
+MISREAD = "Models\x96a \x93new\x94 view"  # Windows-1252 bytes once decoded as Latin-1
+MEANT = "Models\u2013a \u201cnew\u201d view"
+
+
+@pytest.mark.parametrize(
+    ("extension", "text", "line"),
+    [
+        ("bib", f"@misc{{a, title = {{Plain}}}}\n\n@misc{{b,\n  title = {{{MISREAD}}}\n}}\n", 4),
+        ("csv", f"title,year\nPlain,2001\n{MISREAD},2002\n", 3),
+        ("jsonl", '{"id": "A", "title": "Plain"}\n{"id": "B", "title": "Models\\u0096a \\u0093new\\u0094 view"}\n', 2),
+        ("jsonl", '{"id": "A", "title": "Plain"}\n' + json.dumps({"id": "B", "title": MISREAD}, ensure_ascii=False) + "\n", 2),
+        ("json", '[\n {"id": "A", "title": "Plain"},\n {"id": "B", "title": "Models\\u0096a \\u0093new\\u0094 view"}\n]\n', 3),
+    ],
+)
+def test_c1_controls_become_the_punctuation_they_stand_for_with_a_warning(
+    extension: str, text: str, line: int, tmp_path: Path
+) -> None:
+    path, result = _read(tmp_path, extension, text.encode("utf-8"))
+    assert [p.title for p in result.papers] == ["Plain", MEANT]
+    (warning,) = result.problems
+    assert (warning.kind, warning.path, warning.line) == ("warning", path, line)
+    assert "3 control characters" in warning.message and "U+0096 as '–'" in warning.message
+
+
+def test_a_c1_control_that_stands_for_nothing_stays(tmp_path: Path) -> None:
+    path, result = _read(tmp_path, "csv", "title\nodd\x81byte\n".encode())
+    assert result.papers[0].title == "odd\x81byte" and result.problems == []
+
+
+def test_reviews_text_gets_its_punctuation_too(tmp_path: Path) -> None:
+    from reader_tui.core.reviews import decode_forum
+
+    note = {
+        "id": "F1", "content": {"title": "T", "abstract": "An abstract long enough to be one."},
+        "replies": [{
+            "id": "R1", "invitations": ["C/-/Official_Review"], "signatures": ["C/Reviewer_a"], "cdate": 1,
+            "content": {"summary": {"value": "Good \x96 mostly"}, "rating": {"value": 6}},
+        }],
+    }
+    path, result = _read(tmp_path, "jsonl", (json.dumps(note) + "\n").encode())
+    (review,) = decode_forum(result.forums["F1"].data)["notes"]
+    assert review["text"] == [["summary", "Good \u2013 mostly"]]
+    assert [(p.line, p.kind) for p in result.problems] == [(1, "warning")]
+
+
+def test_latin1_named_for_a_windows_1252_file_still_gets_its_dashes(tmp_path: Path) -> None:
+    raw = "@misc{d, title = {Models \u2013 a view}, year = 2002}\n".encode("cp1252")
+    path, result = _read(tmp_path, "bib", raw, encoding="latin-1")
+    assert result.papers[0].title == "Models \u2013 a view"
+    assert [(p.line, p.kind) for p in result.problems] == [(1, "warning")]
