@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Paper
+from .encoding import Undecodable, c1_as_windows_1252, c1_message, count_c1, decode_file, first_c1
 
 
 class ImportFailure(Exception):
@@ -117,12 +118,14 @@ def read_text_file(path: Path, encoding: str | None = None, problems: list[Impor
     Raises ImportFailure naming the file when it is missing, a folder, binary, or not
     valid in the encoding its byte-order mark or `encoding` names.
     """
-    from .encoding import c1_as_windows_1252, c1_warning, count_c1, decode_file, first_c1
-
     path = Path(path)
     with reading(path):
         raw = path.read_bytes()
-    text, warnings = decode_file(raw, path, encoding)
+    try:
+        text, fallback = decode_file(raw, encoding)
+    except Undecodable as error:
+        raise ImportFailure(path, str(error), error.line) from None
+    warnings = [] if fallback is None else [ImportProblem(path, *fallback, kind="warning")]
     # Judged on the text, not the bytes: UTF-16 and UTF-32 hold NUL bytes, not NUL characters.
     if "\x00" in text[:65536]:
         raise ImportFailure(
@@ -131,7 +134,8 @@ def read_text_file(path: Path, encoding: str | None = None, problems: list[Impor
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     at = first_c1(text)
     if at is not None:
-        warnings.append(c1_warning(path, text.count("\n", 0, at) + 1, count_c1(text), text[at]))
+        message = c1_message(count_c1(text), text[at])
+        warnings.append(ImportProblem(path, text.count("\n", 0, at) + 1, message, kind="warning"))
         text = c1_as_windows_1252(text)
     if problems is not None:
         problems.extend(warnings)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import codecs
 import re
 import threading
-from pathlib import Path
 
-from .base import ImportFailure, ImportProblem
+# No import of `base`: it reads files through this module. Failures are `Undecodable`,
+# warnings (line, message) pairs; the importers make them ImportFailure / ImportProblem.
 
 #: Byte-order marks, longest first: UTF-32-LE's starts with UTF-16-LE's.
 BOMS = (
@@ -80,27 +80,36 @@ def bom_encoding(raw: bytes) -> tuple[str, int] | None:
     return None
 
 
-def decode_file(raw: bytes, path: Path, encoding: str | None = None) -> tuple[str, list[ImportProblem]]:
+class Undecodable(ValueError):
+    """A file that cannot be read in the encoding it says or was named: `str()` is the
+    message, `line` where (None for an unknown encoding)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def decode_file(raw: bytes, encoding: str | None = None) -> tuple[str, tuple[int, str] | None]:
     """The text of a file's bytes `raw` (without its byte-order mark), and the warning
-    that says where bytes that are not UTF-8 were read as Windows-1252 (see the module
-    docstring). Raises ImportFailure naming the file and line when a byte-order mark or
-    `encoding` is given and a byte is not valid in it, or when `encoding` is unknown."""
+    (line, message) that says where bytes that are not UTF-8 were read as Windows-1252
+    (see the module docstring). Raises Undecodable when a byte-order mark or `encoding`
+    is given and a byte is not valid in it, or when `encoding` is unknown."""
     marked = bom_encoding(raw)
     if marked is not None:
         name, length = marked
-        return _strict(raw[length:], path, name, MARKED), []
+        return _strict(raw[length:], name, MARKED), None
     if encoding is not None:
         try:
             name = encoding_name(encoding)
         except ValueError as error:
-            raise ImportFailure(path, str(error)) from None
-        return _strict(raw, path, name, NAMED), []
+            raise Undecodable(str(error)) from None
+        return _strict(raw, name, NAMED), None
     try:
-        return raw.decode("utf-8"), []
+        return raw.decode("utf-8"), None
     except UnicodeDecodeError as error:
         first = error.start
     text, count = utf8_with_fallback(raw)
-    return text, [fallback_warning(path, _line_of(raw, first), count, _byte_text(raw[first]))]
+    return text, (_line_of(raw, first), fallback_message(count, _byte_text(raw[first])))
 
 
 def utf8_with_fallback(raw: bytes) -> tuple[str, int]:
@@ -111,15 +120,14 @@ def utf8_with_fallback(raw: bytes) -> tuple[str, int]:
     return text, _read_as_fallback.count
 
 
-def fallback_warning(path: Path, line: int, count: int, first: str) -> ImportProblem:
+def fallback_message(count: int, first: str) -> str:
     """The import report's warning that `count` bytes of the file were not UTF-8, the
-    first of them on `line`, read as `first`."""
-    message = (
+    first of them (on the warning's line) read as `first`."""
+    return (
         f"not UTF-8: {count:,} byte{'s' if count != 1 else ''} read as {FALLBACK} (the first on this line, "
         f"as {first!r}); if a character looks wrong, import the file again with "
         "--encoding NAME (its encoding, e.g. latin-1, cp1250, mac-roman)"
     )
-    return ImportProblem(path, line, message, kind="warning")
 
 
 def first_fallback(raw: bytes) -> tuple[int, str] | None:
@@ -132,12 +140,12 @@ def first_fallback(raw: bytes) -> tuple[int, str] | None:
     return None
 
 
-def _strict(raw: bytes, path: Path, name: str, why: str) -> str:
+def _strict(raw: bytes, name: str, why: str) -> str:
     try:
         return raw.decode(name)
     except UnicodeDecodeError as error:
         line = raw[: error.start].decode(name, "replace").count("\n") + 1
-        raise invalid_byte(path, raw[error.start], name, why, line) from None
+        raise Undecodable(invalid_byte_message(raw[error.start], name, why), line) from None
 
 
 #: Why a file is read in the encoding it is: what `invalid_byte` says of it.
@@ -145,11 +153,9 @@ NAMED = "the encoding --encoding names"
 MARKED = "the encoding its byte-order mark names"
 
 
-def invalid_byte(path: Path, byte: int, name: str, why: str, line: int) -> ImportFailure:
+def invalid_byte_message(byte: int, name: str, why: str) -> str:
     """The one-line failure of a file with a `byte` that is not valid in the encoding `name`."""
-    return ImportFailure(
-        path, f"byte 0x{byte:02x} is not valid {name} ({why}); name the file's encoding with --encoding NAME", line
-    )
+    return f"byte 0x{byte:02x} is not valid {name} ({why}); name the file's encoding with --encoding NAME"
 
 
 def _line_of(raw: bytes, offset: int) -> int:
@@ -186,15 +192,14 @@ def first_c1(text: str) -> int | None:
     return None
 
 
-def c1_warning(path: Path, line: int | None, count: int, first: str) -> ImportProblem:
-    """The import report's warning that `count` C1 controls (the first, `first`, on
-    `line`) were read as the Windows-1252 characters they stand for."""
-    message = (
+def c1_message(count: int, first: str) -> str:
+    """The import report's warning that `count` C1 controls (the first, `first`, on the
+    warning's line) were read as the Windows-1252 characters they stand for."""
+    return (
         f"{count:,} control character{'s' if count != 1 else ''} U+0080-U+009F, Windows-1252 punctuation"
         f" mis-decoded on the way, read as the characters they stand for (the first on this line:"
         f" U+{ord(first):04X} as {C1_AS_WINDOWS_1252[ord(first)]!r})"
     )
-    return ImportProblem(path, line, message, kind="warning")
 
 
 def count_c1(text: str) -> int:

@@ -43,16 +43,17 @@ from ..text.titles import derive_title
 from .base import ImportFailure, ImportProblem, ImportResult, reading
 from .encoding import (
     NAMED,
+    Undecodable,
     bom_encoding,
     c1_as_windows_1252,
-    c1_warning,
+    c1_message,
     count_c1,
     decode_file,
     encoding_name,
-    fallback_warning,
+    fallback_message,
     first_c1,
     first_fallback,
-    invalid_byte,
+    invalid_byte_message,
     utf8_with_fallback,
 )
 
@@ -119,9 +120,11 @@ def read_openreview(
                     compress(paper.id, forum)
                 result.papers.append(paper)
         if mode.c1 is not None:
-            result.problems.insert(0, c1_warning(path, *mode.c1))
+            line, count, first = mode.c1
+            result.problems.insert(0, ImportProblem(path, line, c1_message(count, first), kind="warning"))
         if mode.fallback is not None:
-            result.problems.insert(0, fallback_warning(path, *mode.fallback))
+            line, count, first = mode.fallback
+            result.problems.insert(0, ImportProblem(path, line, fallback_message(count, first), kind="warning"))
     except ImportFailure:
         raise
     except (EOFError, gzip.BadGzipFile, zlib.error):
@@ -183,7 +186,8 @@ class _Mode:
             return data
         offset, first = found
         if self.strict:
-            raise invalid_byte(path, data[offset], "utf-8", NAMED, line + data[:offset].count(b"\n"))
+            where = line + data[:offset].count(b"\n")
+            raise ImportFailure(path, invalid_byte_message(data[offset], "utf-8", NAMED), where)
         text, count = utf8_with_fallback(data)
         if self.fallback is None:
             self.fallback = (line + data[:offset].count(b"\n"), count, first)
@@ -261,7 +265,10 @@ def _open(path: Path, encoding: str | None = None) -> IO[bytes]:
     if (marked is not None and marked[0] != "utf-8") or (named is not None and named != "utf-8"):
         with stream:
             data = stream.read()
-        text, _ = decode_file(data, path, encoding)
+        try:
+            text, _ = decode_file(data, encoding)
+        except Undecodable as error:
+            raise ImportFailure(path, str(error), error.line) from None
         return io.BufferedReader(io.BytesIO(text.encode("utf-8")), buffer_size=1 << 20)
     return stream
 
