@@ -13,15 +13,23 @@ from ..core.library.catalog_merge import ImportSummary
 from ..core.library.library import Library
 from ..core.text.words import counted
 from .options import open_library
+from .output import EXIT_USAGE, UserError
 
 EXIT_OK, EXIT_ERROR = 0, 1
 
 
-def run_import(library: Library, files: list[Path], format: str | None, venue: str | None, year: int | None) -> int:
-    """Read `files` and merge their papers into `library`; print what was done (one line
-    of counts), then on stderr one line per merged record (into which paper, why), per
-    skipped entry (why) and per warning, each naming its file and line, and each
-    unreadable file. Exit 1 if a file failed."""
+def run_import(
+    library: Library,
+    files: list[Path],
+    format: str | None,
+    venue: str | None,
+    year: int | None,
+    encoding: str | None = None,
+) -> int:
+    """Read `files` (in `encoding`, see `core.formats.encoding`) and merge their papers
+    into `library`; print what was done (one line of counts), then on stderr one line per
+    merged record (into which paper, why), per skipped entry (why) and per warning, each
+    naming its file and line, and each unreadable file. Exit 1 if a file failed."""
     from ..core.formats.detect import read_any
     from .progress import Progress
 
@@ -30,7 +38,7 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
         for path in files:
             progress.step(f"reading {path.name}")
             try:
-                result = read_any(path, format=format, venue=venue, year=year)
+                result = read_any(path, format=format, venue=venue, year=year, encoding=encoding)
             except ImportFailure as failure:
                 failures.append(failure)
                 continue
@@ -95,9 +103,17 @@ def _error(message: str) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    encoding = getattr(args, "encoding", None)
+    if encoding is not None:
+        from ..core.formats.encoding import encoding_name
+
+        try:  # before the library is opened: a misspelt name changes nothing
+            encoding_name(encoding)
+        except ValueError as error:
+            raise UserError(f"--encoding: {error}", EXIT_USAGE) from None
     # An import is how a lost catalog comes back: it may open a store whose catalog is missing.
     library = open_library(args, rebuilding_catalog=True)
-    return run_import(library, [Path(name) for name in args.files], args.format, args.venue, args.year)
+    return run_import(library, [Path(name) for name in args.files], args.format, args.venue, args.year, encoding)
 
 
 def cmd_index(args: argparse.Namespace) -> int:

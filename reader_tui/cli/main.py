@@ -188,6 +188,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["seed", "bibtex", "openreview", "csv"], help="the files' format (default: detected)")
     p.add_argument("--venue", help="venue for papers whose file does not say (e.g. ICLR)")
     p.add_argument("--year", type=int, help="year for papers whose file does not say")
+    p.add_argument(
+        "--encoding", metavar="NAME",
+        help="the files' encoding when it is not UTF-8 (e.g. latin-1, cp1252, utf-16-le); default: UTF-8, or what"
+        " a byte-order mark says, with bytes that are not UTF-8 read as Windows-1252 (and a warning)",
+    )
 
     p = command("index", "import_cmd:cmd_index", "build the search and related-papers indexes now (import starts this in the background)")
     p.add_argument("--quiet", action="store_true", help="print nothing")

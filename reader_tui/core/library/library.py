@@ -541,7 +541,7 @@ class Library:
         changing nothing in the Library's memory, so any thread may call it. Raises when
         the catalog write fails (then nothing was written). Hand the result to
         `apply_import` on the thread that changes the Library."""
-        from .catalog_merge import ImportSummary, merge_papers
+        from .catalog_merge import ImportSummary, merge_papers, rescore
 
         summary = ImportSummary()
         when = now_iso()
@@ -557,6 +557,11 @@ class Library:
                 # Under the lock, before the catalog: see `import_papers`.
                 landed = {summary.id_map.get(pid, pid): forum for pid, forum in forums.items()}
                 summary.reviews = self.review_store.write(landed)
+                if summary.reviews.repaired:
+                    # A review whose newer version could not be read kept its known scores
+                    # in the store: the catalog's scores are made from what was kept.
+                    summary.warnings += len(summary.reviews.kept)
+                    new = rescore(records, new, summary.reviews.repaired, self.files.catalog_path)
             return new
 
         catalog: tuple[Catalog, Any] | None = None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,12 +53,16 @@ _SCHEMA = (
 class ReviewsWritten:
     """What one import did to the reviews store: forums added, updated (a newer snapshot),
     unchanged (the same snapshot again, or an older one), and how many reviews' scores
-    moved since the snapshot before."""
+    moved since the snapshot before. `kept`: one line per review whose newer version held
+    a value that could not be read, so the one known before was kept (paper id first);
+    `repaired`: those papers' forum records as stored, for the catalog's scores."""
 
     added: int = 0
     updated: int = 0
     unchanged: int = 0
     moved: int = 0
+    kept: list[str] = field(default_factory=list)
+    repaired: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class ReviewStore:
@@ -232,8 +236,11 @@ the file)."""
                 old = decode_forum(old_data)
             except ValueError as error:
                 raise StoreError(f"{self.path}: the reviews of paper {pid!r}: {error}, so it was left untouched") from None
-            record, moved = merge_history(old, decode_forum(forum.data))
+            record, moved, kept = merge_history(old, decode_forum(forum.data))
             written.moved += moved
+            if kept:
+                written.kept.extend(f"paper {pid}: {line}" for line in kept)
+                written.repaired[pid] = record
             written.updated += 1
             rows.append((pid, forum.captured, forum.notes, encode_forum(record)))
         connection.executemany(

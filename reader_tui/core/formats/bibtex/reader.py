@@ -104,17 +104,21 @@ _BLOCK_HEAD = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s{}()]*)")
 _MODELLED = frozenset({"title", "author", "year", "url", "doi", "abstract", "keywords", "annote"})
 
 
-def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None = None) -> ImportResult:
+def read_bibtex(
+    path: Path | str, *, venue: str | None = None, year: int | None = None, encoding: str | None = None
+) -> ImportResult:
     """Read every entry of the BibTeX file at `path` that can be parsed.
 
     `venue` and `year` fill in entries that have no booktitle/journal or year.
     Entries that cannot be parsed or repeat an earlier key are skipped and reported with
     their line; a year with no four-digit year in it or a repeated field is a warning
     (the entry gets in). `result.lines` gives each paper's line. Raises ImportFailure
-    when the file is unreadable, empty, or holds no usable entry.
+    when the file is unreadable, empty, or holds no usable entry. `encoding`: see
+    `base.read_text_file`.
     """
     path = Path(path)
-    text = read_text_file(path)
+    problems: list[ImportProblem] = []  # what decoding the file warns of comes first
+    text = read_text_file(path, encoding, problems)
     if not text.strip():
         raise ImportFailure(path, "is empty")
     with _quiet_bibtexparser():
@@ -123,7 +127,8 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
         except Exception as error:  # the splitter is not ours: never show its traceback
             raise ImportFailure(path, f"cannot be read as BibTeX ({_one_line(str(error))})") from None
 
-    result = ImportResult(path=path)
+    result = ImportResult(path=path, problems=problems)
+    decoding = len(problems)
     ours = _exported_by_us(text)  # 0, or the version of our format
     macros: dict[str, str] = dict(_MONTH_MACROS)
     source = f"{OWN_EXPORT_SOURCE if ours else BIBTEX_SOURCE}{path.name}"
@@ -169,8 +174,9 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
     for entry in read:
         _add(result, entry, _paper(entry, by_key, path, source, venue, year, result.problems, ours))
 
-    # In file order: the skipped blocks were met while reading, the warnings while making papers.
-    result.problems.sort(key=lambda problem: problem.line or 0)
+    # In file order, after what decoding warned of: the skipped blocks were met while
+    # reading, the warnings while making papers.
+    result.problems[decoding:] = sorted(result.problems[decoding:], key=lambda problem: problem.line or 0)
     if preambles:
         kept = tuple(("@preamble", value) for value in preambles)
         result.papers = [paper.evolve(extra_fields=paper.extra_fields + kept) for paper in result.papers]
