@@ -587,7 +587,7 @@ def _merge_theirs(
 
 @contextmanager
 def _store_lock(folder: Path) -> Iterator[None]:
-    with exclusive(folder / LOCK_FILE):
+    with exclusive(check_inside(folder, folder / LOCK_FILE)):
         yield
 
 
