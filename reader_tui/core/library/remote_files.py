@@ -10,6 +10,7 @@ Nothing here reads the disk or runs git; each check returns the problem in a few
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -74,14 +75,14 @@ def parse_store_file(raw: bytes, kind: str) -> tuple[dict[str, Any] | None, str 
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as error:
-        deep = "recursion" in str(error).lower()
+        deep = "depth" in str(error).lower() or "recursion" in str(error).lower()
         return None, f"nested deeper than {MAX_DEPTH} levels" if deep else "not valid JSON"
     if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
         return None, "not a reader-tui store file (expected an object of tables)"
     if json_depth_over(data):
         return None, f"nested deeper than {MAX_DEPTH} levels"
     try:
-        check_meta(kind, data, kind)  # (the "path" of its messages is the kind: cut below)
+        check_meta(Path(kind), data, kind)  # (the "path" of its messages is the kind: cut below)
     except StoreError as error:
         return None, str(error).split(": ", 1)[-1]
     problem = _annotations_problem(data) if kind == "annotations" else _catalog_problem(data)

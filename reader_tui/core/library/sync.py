@@ -460,7 +460,7 @@ def _sync(
         raise SyncError(f"{folder}: not a git repository: run `reader-tui sync init [REMOTE]` first")
     report = SyncReport()
     config = _config(folder)
-    if not config:  # git could not read the repository's configuration
+    if "core.repositoryformatversion" not in config:  # (git init writes it): not a repository git reads
         check_usable(folder)
     member = config.get(MEMBER_KEY, "").strip() or None  # as `member_of` reads it
     identity = _identity(folder, config)
