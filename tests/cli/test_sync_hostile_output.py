@@ -33,11 +33,13 @@ def _member_file() -> bytes:
                        "annotations": {annotation_doc_id("p0"): {"paper_id": "p0", "status": "read"}}}).encode()
 
 
-def test_a_member_file_named_with_terminal_escapes_reaches_no_terminal(tmp_path: Path, reader_tui) -> None:
+def test_a_member_file_named_with_terminal_escapes_reaches_no_terminal(tmp_path: Path, reader_tui,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     group = make_group(tmp_path)
     group.push({f"members/{ESCAPES}evil.json".encode(): (REGULAR, _member_file()),
                 "members/bob.json": (REGULAR, _member_file())}, author=f"mal{ESCAPES}lory")
-    out, err = reader_tui("--db", str(group.alice), "sync")
+    monkeypatch.chdir(tmp_path)
+    out, err = reader_tui("--db", "alice", "sync")  # (a folder named relative to here, as people type it)
     assert "\x1b" not in out + err and "\x07" not in out + err
     assert "received: 1 status change by bob" in out
     assert "refused from the remote: members/␛]0;PWNED␇␛[2Jevil.json" in out

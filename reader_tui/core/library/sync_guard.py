@@ -154,7 +154,7 @@ def _content_problem(
             return "not UTF-8 text", None
         strange = [line for line in lines if line.strip() not in known_lines[kind] and not _COMMENT.match(line)]
         if strange:
-            return f"a line reader-tui does not write ({strange[0][:60]!r}); git's settings come from here only", None
+            return f"a line reader-tui does not write ({strange[0][:60]!r}), and this file tells git what to run", None
         return None, None
     tables, problem = parse_store_file(raw, kind)
     if problem is not None or tables is None:
@@ -254,7 +254,7 @@ def _commit_without(
     which are as they were at the old commit (or absent when they were not there), and
     the `replaced` ones (path -> blob). Made in a private index: the library's own index
     and files are not touched."""
-    index = Path(folder) / ".git" / INDEX_FILE
+    index = Path(folder).absolute() / ".git" / INDEX_FILE  # (git runs in the folder: a relative path would not do)
     env = {"GIT_INDEX_FILE": str(index)}
     try:
         _git(folder, "read-tree", theirs, env=env)
