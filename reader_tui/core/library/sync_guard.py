@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic_storage import dump_json_lines
+from ..atomic_storage import StoreError, dump_json_lines
 from .files import ANNOTATIONS_FILE, CATALOG_FILE, SETTINGS_TABLE
 from .remote_files import LOCAL_SETTINGS, MAX_BYTES, member_name_problem, parse_store_file
 from .sync_changes import MEMBERS_DIR
@@ -186,10 +186,8 @@ def _git(folder: Path, *args: str | bytes, input: bytes | None = None, env: Mapp
     run_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(env or {})}
     done = subprocess.run(["git", *args], cwd=folder, input=input, capture_output=True, env=run_env)  # sync found git
     if check and done.returncode != 0:
-        from .sync import SyncError
-
         last = (done.stderr.decode("utf-8", "replace").strip().splitlines() or [f"exit status {done.returncode}"])[-1]
-        raise SyncError(f"{folder}: git {args[0]!s} failed while checking what the remote sent: {last}")
+        raise StoreError(f"{folder}: git {args[0]!s} failed while checking what the remote sent: {last}")
     return done
 
 
