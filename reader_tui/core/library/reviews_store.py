@@ -189,6 +189,7 @@ the file)."""
         written = ReviewsWritten()
         if not forums:
             return written
+        self._check_no_link()
         if self.path.exists():
             self._check_magic()
         with self._errors():
@@ -250,6 +251,7 @@ the file)."""
     # -- checks -----------------------------------------------------------------------
 
     def _check_magic(self) -> None:
+        self._check_no_link()
         try:
             with self.path.open("rb") as stream:
                 head = stream.read(len(_MAGIC))
@@ -257,6 +259,16 @@ the file)."""
             raise StoreError(f"{self.path}: cannot read: {error.strerror or error}") from None
         if head != _MAGIC:
             raise StoreError(f"{self.path}: not a reviews store (not an SQLite database), so it was left untouched")
+
+    def _check_no_link(self) -> None:
+        """Refuse a store (or its journal) that is a symbolic link: SQLite would follow it,
+        writing a database outside the library's folder, or reading one from elsewhere."""
+        for path in (self.path, self.path.with_name(self.path.name + "-journal")):
+            if path.is_symlink():
+                raise StoreError(
+                    f"{path}: a symbolic link where the reviews store belongs, so it was left untouched and nothing "
+                    f"was written through it; remove it (`rm {path}`) and import the reviews again"
+                )
 
     def _check_meta(self, connection: sqlite3.Connection) -> None:
         from ..reviews import FORMAT
