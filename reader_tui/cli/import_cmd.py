@@ -25,11 +25,13 @@ def run_import(
     venue: str | None,
     year: int | None,
     encoding: str | None = None,
+    dry_run: bool = False,
 ) -> int:
     """Read `files` (in `encoding`, see `core.formats.encoding`) and merge their papers
     into `library`; print what was done (one line of counts), then on stderr one line per
     merged record (into which paper, why), per skipped entry (why) and per warning, each
-    naming its file and line, and each unreadable file. Exit 1 if a file failed."""
+    naming its file and line, and each unreadable file. Exit 1 if a file failed.
+    `dry_run`: say all of that, and write nothing."""
     from ..core.formats.detect import read_any
     from .progress import Progress
 
@@ -65,14 +67,18 @@ def run_import(
                 _error("nothing to import: no papers found")
             return EXIT_ERROR
         progress.step(f"merging {counted(len(papers), 'paper')} into the library")
-        summary = library.import_papers(papers, annotations, forums)
+        summary = library.plan_import(papers) if dry_run else library.import_papers(papers, annotations, forums)
     summary.add_problems(problems)
-    print(f"{counted(summary.entries, 'entry')} read: {summary}")
+    if dry_run:
+        brought = f"; notes or tags for {counted(len(annotations), 'paper')}" if annotations else ""
+        print(f"dry run, nothing written: {counted(summary.entries, 'entry')} read: {summary}{brought}")
+    else:
+        print(f"{counted(summary.entries, 'entry')} read: {summary}")
     for line in summary.details(labels):
         _error(line)
     for failure in failures:
         _error(str(failure))
-    if summary.new or summary.updated or summary.merged:
+    if not dry_run and (summary.new or summary.updated or summary.merged):
         from ..core.library.indexing import start_background_prepare
 
         # so that the next TUI start finds its indexes ready (see indexing.py)
@@ -113,7 +119,8 @@ def cmd_import(args: argparse.Namespace) -> int:
             raise UserError(f"--encoding: {error}", EXIT_USAGE) from None
     # An import is how a lost catalog comes back: it may open a store whose catalog is missing.
     library = open_library(args, rebuilding_catalog=True)
-    return run_import(library, [Path(name) for name in args.files], args.format, args.venue, args.year, encoding)
+    files = [Path(name) for name in args.files]
+    return run_import(library, files, args.format, args.venue, args.year, encoding, dry_run=args.dry_run)
 
 
 def cmd_index(args: argparse.Namespace) -> int:

@@ -189,6 +189,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--venue", help="venue for papers whose file does not say (e.g. ICLR)")
     p.add_argument("--year", type=int, help="year for papers whose file does not say")
     p.add_argument(
+        "--dry-run", action="store_true",
+        help="read the files and report what the import would do (new, merged, skipped, warnings); write nothing",
+    )
+    p.add_argument(
         "--encoding", metavar="NAME",
         help="the files' encoding when it is not UTF-8 (e.g. latin-1, cp1252, utf-16-le); default: UTF-8, or what"
         " a byte-order mark says, with bytes that are not UTF-8 read as Windows-1252 (and a warning)",

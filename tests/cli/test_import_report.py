@@ -59,3 +59,16 @@ def test_a_file_of_nothing_usable_is_one_line_per_entry(tmp_path: Path, capsys) 
     out, err = capsys.readouterr()
     assert out == ""
     assert err == f"reader-tui: {path}:1: no usable entry: skipped @misc entry 'x': Expected comma after entry key, but found =\n"
+
+
+def test_a_dry_run_reports_what_the_import_would_do_and_writes_nothing(bib: Path, tmp_path: Path, capsys) -> None:
+    library = Library.open(tmp_path / "db")
+    before = {path.name: path.read_bytes() for path in (tmp_path / "db").iterdir() if path.is_file()}
+    assert run_import(library, [bib], None, None, None, dry_run=True) == 0
+    dry_out, dry_err = capsys.readouterr()
+    assert {path.name: path.read_bytes() for path in (tmp_path / "db").iterdir() if path.is_file()} == before
+    assert len(Library.open(tmp_path / "db")) == len(library)
+    assert run_import(library, [bib], None, None, None) == 0
+    out, err = capsys.readouterr()
+    assert dry_out == "dry run, nothing written: " + out
+    assert dry_err == err  # the same merges, skipped entries and warnings, each with its line

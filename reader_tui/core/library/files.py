@@ -327,6 +327,13 @@ class StoreFiles:
             self.catalog_signature = FileSignature.of(self.catalog_path) if seen else None
             return records
 
+    def catalog_records(self) -> dict[str, Any]:
+        """The catalog's paper records as `replace_catalog` hands them to its `change`, read
+        without the lock and changing nothing: what an import's dry run merges into."""
+        with self._thread_lock:
+            tables = self._catalog_db.storage.read()
+        return dict((tables or {}).get(PAPERS_TABLE, {}))
+
     def _prepare(self, db: TinyDB, path: Path, kind: str, tables: Iterable[str]) -> None:
         """Inside a write transaction: check the file's format (a new file gets its
         `_meta`), and make sure `tables` exist, so the file keeps one shape."""

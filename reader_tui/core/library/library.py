@@ -530,6 +530,19 @@ class Library:
         """
         return self.apply_import(self.write_import(incoming, annotations, forums))
 
+    def plan_import(self, incoming: Sequence[Paper]) -> ImportSummary:
+        """What `import_papers` would do with `incoming`, written nowhere: the summary
+        (new, updated, merged, unchanged, and the merge details) of merging them into the
+        catalog on disk. Reviews and the file's tags and notes are not counted."""
+        from .catalog_merge import ImportSummary, merge_papers
+
+        summary = ImportSummary()
+        merge_papers(
+            self.files.catalog_records(), incoming, summary, now_iso(), self._effective_citekey,
+            self.files.catalog_path, pinned=self.exported_citekeys(),
+        )
+        return summary
+
     def write_import(
         self,
         incoming: Sequence[Paper],
