@@ -28,7 +28,7 @@ DASH_VALUES = ("--search",)
 
 def _glue_leading_dash(argv: list[str]) -> list[str]:
     """`--search -tag:old` as `--search=-tag:old`: argparse takes a lone value that starts
-    with "-" for an option and stopped with "expected one argument", though the README
+    with "-" for an option and stopped with "expected one argument", though docs/search.md
     offers `-softmax` and `-tag:old` as searches (`-is:withdrawn area:x` worked only for
     its space). A value starting "--" is still an option (`--search --json`: no query)."""
     glued: list[str] = []

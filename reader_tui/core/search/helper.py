@@ -1,8 +1,9 @@
 """A second process that takes part of a whole list's abstracts while the build goes on.
 
 A cold build of 19,630 papers is 1.3-1.5 s of CPU in one process, and no one thread of
-CPython gets it under a second (see the README). With a core to spare, `SearchIndex.build`
-starts a child process first thing and shares the abstracts with it: the parent claims
+CPython gets it under a second (benchmarks/README.md has the current figure). With a
+core to spare, `SearchIndex.build` starts a child process first thing and shares the
+abstracts with it: the parent claims
 texts from the front (after its titles and meta fields), the child from the back, `UNIT`
 at a time (fewer near the end), under a lock, until they meet. Per unit, each makes the
 distinct (word, paper) pairs (`word_pairs.distinct_pairs`) and reads the acronym
@@ -64,7 +65,7 @@ HELPER_MIN = 5000
 #: for the child. On cores that others keep busy the two processes share what this one
 #: alone would get (Linux's autogroup gives a session's processes one share), and the
 #: child's start (0.15-0.18 s of CPU) and the merging make the build slower, not faster
-#: (measured at load 3.4-3.9: 2.0-2.1 s against 1.4-1.6 s; see the README).
+#: (with both cores busy: 2.0-2.1 s against 1.4-1.6 s in one process).
 IDLE_CORES = 1.5
 #: Where they can be read, the processes running right now decide, with the load average
 #: only keeping a busy machine out (`IDLE_CORES_NOW`). The average lags by a minute and

@@ -272,7 +272,7 @@ class MainScreen(Screen):
         main_papers.edit_notes(self)
 
     def action_back(self) -> None:
-        """Escape, one step at a time (the README's order)."""
+        """Escape, one step at a time (the order docs/keys.md gives)."""
         main_moves.step_back(self)
 
     # -- the jump list, undo -------------------------------------------------------------------
