@@ -60,7 +60,8 @@ Every entry with a key gets in, so that it can be written back as it came
   written when its separators are not ", " (`;`); `@annote`, the entry's `annote` text as written (macros
   expanded, ends trimmed), which is written back verbatim while the paper's notes are
   still what was read from it; and `@preamble`, one per `@preamble{...}` of the file,
-  its raw value (quotes or braces included), on every paper of that file (a preamble
+  its raw value (quotes or braces included), the second and later under `@preamble 2`,
+  `@preamble 3`..., on every paper of that file (a preamble
   is the file's, not an entry's), in file order: the export writes each distinct
   preamble once at its top, before the entries.
 """
@@ -92,6 +93,9 @@ _MONTHS = {
     ).split()
 }
 _MONTH_MACROS = {k.lower(): v for k, v in _MONTHS.items()}
+
+#: The reserved key of a file's preambles (see the module docstring).
+PREAMBLE_KEY = "@preamble"
 
 _WS = re.compile(r"\s+")
 _YEAR = re.compile(r"^\s*\{?\s*(\d{4})\s*\}?\s*$")
@@ -178,7 +182,9 @@ def read_bibtex(
     # reading, the warnings while making papers.
     result.problems[decoding:] = sorted(result.problems[decoding:], key=lambda problem: problem.line or 0)
     if preambles:
-        kept = tuple(("@preamble", value) for value in preambles)
+        # One reserved key each ("@preamble", "@preamble 2", ...): the catalog stores the
+        # fields as an object, which holds a name once.
+        kept = tuple((PREAMBLE_KEY if i == 0 else f"{PREAMBLE_KEY} {i + 1}", value) for i, value in enumerate(preambles))
         result.papers = [paper.evolve(extra_fields=paper.extra_fields + kept) for paper in result.papers]
     return result.require_papers("entry", "holds no BibTeX entries (@article{...}, @inproceedings{...})")
 
