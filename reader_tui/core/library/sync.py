@@ -19,6 +19,7 @@ anything comes in; an unreachable remote leaves it committed for the next sync).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -76,6 +77,7 @@ class SyncReport:
     committed: str = ""  # the summary of the local commit, "" when nothing was new
     received: str = ""  # the summary of what the merge brought in, "" when nothing came
     pushed: bool = False
+    first_push: bool = False  # the remote had no library yet: the push sent all of it
     offline: str = ""  # why the remote was not reached ("" when it was)
     conflicts: list[str] = field(default_factory=list)  # papers with marked notes, new from this merge
     notes: list[str] = field(default_factory=list)  # other one-line remarks (a cut-short sync undone)
@@ -84,7 +86,10 @@ class SyncReport:
 
     def lines(self) -> list[str]:
         out = list(self.notes)
-        out.append(f"committed: {self.committed}" if self.committed else "nothing new to commit")
+        if self.committed:
+            out.append(f"committed: {self.committed}")
+        elif not self.pushed:
+            out.append("nothing new to commit")
         if self.offline:
             out.append(f"offline: {self.offline}; your changes are committed here and go out at the next sync")
             return out
@@ -103,8 +108,12 @@ class SyncReport:
         if self.push_refused:
             out.append(f"not pushed: the remote refused the push ({self.push_refused}); your changes are committed "
                        "here: ask whoever runs the remote what it refuses")
+        elif self.first_push:
+            out.append("pushed the whole library: the remote had none yet")
+        elif self.pushed:
+            out.append("pushed" if self.committed else "pushed what was committed here before")
         else:
-            out.append("pushed" if self.pushed else "nothing to push")
+            out.append("nothing to push")
         return out
 
 
@@ -163,8 +172,12 @@ def _remote(folder: Path, *args: str, deadline: float | None, cancel: threading.
 
 
 def _last_line(done: subprocess.CompletedProcess[str]) -> str:
+    """What git said went wrong, as a sentence: its first `fatal:` or `error:` line (its
+    last lines are often the tail of a sentence: "and the repository exists."), else its
+    last line."""
     lines = [line.strip() for line in (done.stderr or done.stdout or "").splitlines() if line.strip()]
-    return lines[-1] if lines else f"exit status {done.returncode}"
+    said = next((line.split(":", 1)[1].strip() for line in lines if line.startswith(("fatal:", "error:"))), "")
+    return said or (lines[-1] if lines else f"exit status {done.returncode}")
 
 
 def is_repository(folder: Path) -> bool:
@@ -283,6 +296,7 @@ def init(folder: Path, remote: str | None = None, member: str | None = None) -> 
     removes the repository it began (and a clone's files), so the next one starts afresh."""
     folder = Path(folder)
     git_program()
+    remote = absolute_remote(remote) if remote else remote
     if member is not None and (problem := member_name_problem(member)):
         raise SyncError(f"member name {member!r}: {problem}: use a plain name")
     has_library = (folder / CATALOG_FILE).exists() or (folder / ANNOTATIONS_FILE).exists()
@@ -306,6 +320,19 @@ def init(folder: Path, remote: str | None = None, member: str | None = None) -> 
         raise SyncError(f"{reason}; sync init undone (no half-made repository is left): run it again once that is fixed") from None
 
 
+def absolute_remote(remote: str) -> str:
+    """`remote` with a relative local path made absolute from the current folder: git
+    reads a remote's path from inside the library, where `shared.git` is not found. URLs
+    (`https://`, `ssh://`, `file://`) and `host:path` are kept as given."""
+    if "://" in remote or _SCP_LIKE.match(remote):
+        return remote
+    return os.path.abspath(os.path.expanduser(remote))
+
+
+# `[user@]host:path`, as git reads it: a colon before any slash (not a drive letter).
+_SCP_LIKE = re.compile(r"^[^/\\]{2,}:")
+
+
 def _clone(folder: Path, remote: str, member: str | None) -> str:
     """`remote` cloned into `folder` without checking anything out, then the files of its
     commit checked (`sync_guard.vet`) before git writes any of them."""
@@ -315,7 +342,8 @@ def _clone(folder: Path, remote: str, member: str | None) -> str:
         raise SyncError(f"{remote}: cannot clone: {_last_line(done)}")
     configure(folder)
     refused: list[str] = []
-    if git(folder, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode == 0:  # not an empty remote
+    empty = git(folder, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode != 0
+    if not empty:
         remote_member = member
         if member is None and git(folder, "ls-tree", "--name-only", "HEAD", "--", MEMBERS_DIR, check=False).stdout.strip():
             remote_member = _member_from_git(folder)
@@ -329,7 +357,23 @@ def _clone(folder: Path, remote: str, member: str | None) -> str:
         _member_to_own(folder, member)
     with exclusive(folder / LOCK_FILE):
         _commit(folder, "reader-tui: sync set up on this machine")
-    return "\n".join([f"{folder}: cloned from {remote}", *refused])
+    if empty:
+        return (f"{folder}: {remote} is empty: nothing to clone yet, so this library starts empty; "
+                "once a member has run `reader-tui sync`, run it here to bring in their library")
+    lines = [f"{folder}: cloned from {remote}", *refused]
+    if _has_review_scores(folder):
+        lines.append("reviews are not shared: import the list's reviews here too to read them "
+                     "(`reader-tui import FILE`, the OpenReview dump with replies)")
+    return "\n".join(lines)
+
+
+def _has_review_scores(folder: Path) -> bool:
+    """Whether the catalog that came with a clone holds review scores (whose texts live in
+    the reviews file, which stays on each machine)."""
+    try:
+        return b'"scores"' in read_regular(folder / CATALOG_FILE, MAX_BYTES["catalog"])
+    except (OSError, StoreError):
+        return False
 
 
 def _init_here(folder: Path, remote: str | None, member: str | None) -> str:
@@ -515,6 +559,7 @@ def _sync(
             if tracks != (REMOTE, f"refs/heads/{branch}"):  # set once: `git pull` and `git status` know it
                 git(folder, "branch", "--quiet", f"--set-upstream-to={REMOTE}/{branch}", check=False)
             report.pushed = True
+            report.first_push = counts is None
             return report
         text = (pushed.stderr or "").lower()
         if "failed to lock" in text or "cannot lock ref" in text:

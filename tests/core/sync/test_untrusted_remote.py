@@ -246,7 +246,8 @@ def test_a_remote_that_looks_like_an_option_is_a_remote(tmp_path: Path) -> None:
     library.close()
     sync.init(tmp_path / "lib", "-uevil")
     url = git(tmp_path / "lib", "config", "remote.origin.url").decode().strip()
-    assert url == "-uevil" and not marker.exists()
+    # a local path, made absolute (as every relative remote is): never an option to git
+    assert url == os.path.abspath("-uevil") and not marker.exists()
 
 
 def test_a_push_refused_by_the_remotes_hook_says_so(group: Group) -> None:
