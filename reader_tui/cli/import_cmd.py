@@ -26,12 +26,14 @@ def run_import(
     year: int | None,
     encoding: str | None = None,
     dry_run: bool = False,
+    verbose: bool = False,
 ) -> int:
     """Read `files` (in `encoding`, see `core.formats.encoding`) and merge their papers
     into `library`; print what was done (one line of counts), then on stderr one line per
     merged record (into which paper, why), per skipped entry (why) and per warning, each
     naming its file and line, and each unreadable file. Exit 1 if a file failed.
-    `dry_run`: say all of that, and write nothing."""
+    `dry_run`: say all of that, and write nothing. The merged records are one line unless
+    `verbose`: a conference imported over the bundled list merges every one of its papers."""
     from ..core.formats.detect import read_any
     from .progress import Progress
 
@@ -74,7 +76,10 @@ def run_import(
         print(f"dry run, nothing written: {counted(summary.entries, 'entry')} read: {summary}{brought}")
     else:
         print(f"{counted(summary.entries, 'entry')} read: {summary}")
-    for line in summary.details(labels):
+    merges = len(summary.merges)
+    if merges and not verbose:
+        _error(f"{counted(merges, 'entry')} merged into papers already in the library (--verbose lists each, and why)")
+    for line in summary.details(labels, merges=verbose):
         _error(line)
     for failure in failures:
         _error(str(failure))
@@ -120,7 +125,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     # An import is how a lost catalog comes back: it may open a store whose catalog is missing.
     library = open_library(args, rebuilding_catalog=True)
     files = [Path(name) for name in args.files]
-    return run_import(library, files, args.format, args.venue, args.year, encoding, dry_run=args.dry_run)
+    return run_import(library, files, args.format, args.venue, args.year, encoding, dry_run=args.dry_run, verbose=args.verbose)
 
 
 def cmd_index(args: argparse.Namespace) -> int:

@@ -188,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["seed", "bibtex", "openreview", "csv"], help="the files' format (default: detected)")
     p.add_argument("--venue", help="venue for papers whose file does not say (e.g. ICLR)")
     p.add_argument("--year", type=int, help="year for papers whose file does not say")
+    p.add_argument("--verbose", action="store_true", help="list each entry merged into a paper already in the library, and why")
     p.add_argument(
         "--dry-run", action="store_true",
         help="read the files and report what the import would do (new, merged, skipped, warnings); write nothing",

@@ -115,9 +115,9 @@ class ImportSummary:
             done.append(text_reviews)
         return f"{text}; {', '.join(done)}" if done else text
 
-    def details(self, labels: Sequence[str]) -> list[str]:
-        """One line per merged record, per kind of annotation the file added to the user's
-        (notes, tags), then per skipped entry and warning (in file order).
+    def details(self, labels: Sequence[str], *, merges: bool = True) -> list[str]:
+        """One line per merged record (unless not `merges`), per kind of annotation the file
+        added to the user's (notes, tags), then per skipped entry and warning (in file order).
 
         `labels[i]` names incoming record i ("refs.bib:12 entry 'smith2020'", see
         `ImportResult.label`).
@@ -126,7 +126,7 @@ class ImportSummary:
             return labels[index] if index < len(labels) else f"record {index + 1}"
 
         lines = []
-        for note in self.merges:
+        for note in self.merges if merges else ():
             if note.into_index is not None:
                 into = label(note.into_index)
             else:
