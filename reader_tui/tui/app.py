@@ -4,7 +4,6 @@ serves the CLI, the tests and the benchmark)."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import sys
 import threading
@@ -18,6 +17,7 @@ from textual.theme import Theme
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.paths import styles_dir
+from reader_tui.core.process_tuning import freeze_long_lived
 from reader_tui.core.text.display import sanitize
 from reader_tui.tui import css_cache, paste_input
 from reader_tui.tui.auto_exports import AutoExports
@@ -262,7 +262,7 @@ def run_app(library: Library) -> int:
     """Run the TUI until the user quits; returns the exit code."""
     # The catalog and its Papers live as long as the app: move them out of the collector's
     # sight, so its full collections (every few thousand allocations) stop walking them.
-    gc.freeze()
+    freeze_long_lived()
     paste_input.install()  # a pasted ESC stays text, not keys (Textual's parser, see there)
     app = create_app(library)
     try:
