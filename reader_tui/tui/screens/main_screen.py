@@ -135,7 +135,7 @@ class MainScreen(Screen):
     def for_you(self) -> ForYouModel:
         return self.query_one(ForYouModel)
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         skip_first_refresh(self, event)
 
     def on_mount(self) -> None:
