@@ -293,9 +293,10 @@ def use_input_parser(parser_class: type[XTermParser]) -> None:
 
 
 def line_starts(text: str, width: int) -> list[int]:
-    """Where each wrapped row of `text` starts at `width` cells, words folded when longer
-    than a row: what Content.wrap breaks lines with (`rich._wrap.divide_line`). If it
-    goes or breaks elsewhere, a long reviews line is wrapped whole (slower, same rows)."""
+    """Where each wrapped row of `text` after the first starts at `width` cells, words
+    folded when longer than a row: what Content.wrap breaks lines with
+    (`rich._wrap.divide_line`). If it goes or breaks elsewhere, a long reviews line is
+    wrapped whole (slower, same rows)."""
     return divide_line(text, width, fold=True)
 
 
