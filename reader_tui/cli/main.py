@@ -303,11 +303,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
-    from ..core.gc_pause import pause_for_start
-    from ..core.memory import use_one_arena
+    from ..core.process_tuning import tune_for_tui_start
 
-    pause_for_start()  # until the list is on screen (the main screen resumes it)
-    use_one_arena()  # before the writer and worker threads start (see its docstring)
+    tune_for_tui_start()  # before the library opens and its threads start (see there)
     library = open_library(args, background_writes=True)
     from ..tui.app import run_app
 

@@ -35,8 +35,8 @@ from typing import IO, Any
 
 import orjson
 
-from ..gc_pause import gc_paused
 from ..model import Paper
+from ..process_tuning import gc_paused
 from ..reviews import ForumData, encode_forum, forum_record, replies_of, summarize
 from ..text.display import stable_id
 from ..text.titles import derive_title

@@ -37,7 +37,7 @@ from tinydb import TinyDB
 from tinydb.table import Document, Table
 
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
-from ..gc_pause import gc_paused
+from ..process_tuning import gc_paused
 from .catalog import CatalogRecords, RecordTexts, Unparsed, check_record
 from .catalog_layout import LayoutRecorder, file_key, load_layout, read_records
 from .locks import exclusive

@@ -226,7 +226,7 @@ class Helper:
     def _absorb(self, number: Callable[[str], int]) -> None:
         import marshal
 
-        from ..numeric import load_numpy
+        from ..process_tuning import load_numpy
 
         np = load_numpy()
         fd = self._output.fileno()
@@ -370,8 +370,7 @@ def _answer(fd: int) -> None:
     `Helper._absorb`): its words not named before, its pairs, its acronym definitions."""
     import marshal
 
-    from ..gc_pause import gc_paused
-    from ..numeric import load_numpy
+    from ..process_tuning import gc_paused, load_numpy
     from .acronyms import definitions
     from .word_pairs import Pairs, distinct_pairs
 
@@ -411,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The child: its texts in the file of descriptor `argv[0]` once "go" comes on
     stdin, its answer on stdout."""
     argv = sys.argv[1:] if argv is None else argv
-    from ..numeric import load_numpy
+    from ..process_tuning import load_numpy
 
     load_numpy()  # (while the parent writes the texts)
     from . import acronyms, word_pairs  # noqa: F401

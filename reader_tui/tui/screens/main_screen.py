@@ -21,10 +21,10 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input
 
-from reader_tui.core.gc_pause import resume_after_start
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
+from reader_tui.core.process_tuning import resume_after_start
 from reader_tui.tui.listing import counts
 from reader_tui.tui.messages import IndexReady, RelatedReady
 from reader_tui.tui.saving import SavingIndicator
@@ -135,7 +135,7 @@ class MainScreen(Screen):
     def for_you(self) -> ForYouModel:
         return self.query_one(ForYouModel)
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         skip_first_refresh(self, event)
 
     def on_mount(self) -> None:

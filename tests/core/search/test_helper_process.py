@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from test_build_equivalence import QUERIES, _state, unicode_papers
 
-from reader_tui.core.numeric import load_numpy
+from reader_tui.core.process_tuning import load_numpy
 from reader_tui.core.search import acronyms
 from reader_tui.core.search import helper as helper_module
 from reader_tui.core.search import index as index_module
