@@ -40,15 +40,18 @@ def run_fetch(library, api, venue: str, *, invitation: str | None = None, pause:
 
     folder = library.files.folder
 
+    started = []
+
     def progress(at) -> None:
+        # a line a page on stderr (none before the first answer: offline stays one line)
         if at.waiting:
             return
-        if at.pages == 0 and not at.resumed:
-            _say(f"fetching {venue} from {api.api}")
-        elif at.pages == 0 or at.resumed and at.total is None:
-            _say(f"resuming the fetch of {venue} after page {at.pages}")
-        else:
-            _say(f"fetched {at.line()}")
+        if not started:
+            started.append(True)
+            if at.resumed:
+                _say(f"resuming the fetch of {venue} after page {at.pages} ({at.papers:,} papers)")
+            return
+        _say(f"fetched {at.line()}")
 
     try:
         snapshot = fetch(folder, venue, api=api, invitation=invitation, pause=pause, on_progress=progress)
@@ -105,7 +108,7 @@ def _stopped(error: Exception, venue: str, api) -> None:
             )
         return
     if isinstance(error, Offline):
-        print_error(f"{error}; {kept}")
+        print_error(str(error))  # one line: nothing else to say, the pages so far are kept
         return
     print_error(f"{error}; {kept}")
 

@@ -157,7 +157,11 @@ def fetch(
     if state is None:
         for stale in folder.glob(f"{venue_slug(venue)}_*.jsonl.gz.partial"):
             stale.unlink(missing_ok=True)  # a run killed before its first state was saved
-        name = f"{venue_slug(venue)}_{started.strftime('%Y-%m-%dT%H%M%SZ')}.jsonl.gz"
+        stem = f"{venue_slug(venue)}_{started.strftime('%Y-%m-%dT%H%M%SZ')}"
+        name, n = f"{stem}.jsonl.gz", 1
+        while (folder / name).exists():  # two fetches in one second: never over the one before
+            n += 1
+            name = f"{stem}-{n}.jsonl.gz"
         state = {
             "venue": venue, "api": api.api, "invitation": invitation, "file": name, "started": started.isoformat(),
             "after": None, "pages": 0, "papers": 0, "bytes": 0, "total": None, "complete": False,
