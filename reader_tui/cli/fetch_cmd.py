@@ -48,7 +48,7 @@ def run_fetch(library, api, venue: str, *, invitation: str | None = None, pause:
             return
         if not started:
             started.append(True)
-            if at.resumed:
+            if at.resumed and at.pages:
                 _say(f"resuming the fetch of {venue} after page {at.pages} ({at.papers:,} papers)")
             return
         _say(f"fetched {at.line()}")
