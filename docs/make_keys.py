@@ -35,6 +35,7 @@ PLACES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ('The tag picker ("more like a tag")', ("TagPicker",)),
     ("The edit dialog (`e`)", ("EditDialog",)),
     ("The import dialog", ("ImportDialog",)),
+    ("The fetch dialog (palette: Fetch a venue from OpenReview…)", ("FetchDialog",)),
     ("Naming a saved search", ("NamePrompt",)),
     ("Confirming", ("ConfirmDialog",)),
 )

@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 #: Commands that change the library: its saved auto-exports are rewritten after them.
-CHANGING = frozenset({"import", "status", "mark", "tag", "note", "edit"})
+CHANGING = frozenset({"import", "fetch", "status", "mark", "tag", "note", "edit"})
 
 
 def _auto_exports():
@@ -198,6 +198,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="the files' encoding when it is not UTF-8 (e.g. latin-1, cp1252, utf-16-le); default: UTF-8, or what"
         " a byte-order mark says, with bytes that are not UTF-8 read as Windows-1252 (and a warning)",
     )
+
+    p = command(
+        "fetch", "fetch_cmd:cmd_fetch",
+        "a new snapshot of a venue from OpenReview (its papers, reviews, decisions), imported, and what moved since"
+        " the last one; about one request per 1,000 papers, paused between pages; a cut-short fetch resumes",
+    )
+    p.add_argument("venue", nargs="?", metavar="VENUE_ID", help="the venue's OpenReview id, e.g. ICLR.cc/2026/Conference")
+    p.add_argument("--api", metavar="URL", help="the API v2 to ask (default: the public one; a mirror or a test server)")
+    p.add_argument("--invitation", metavar="ID", help="the submissions' invitation (default: VENUE_ID/-/Submission)")
+    p.add_argument("--pause", type=float, metavar="SECONDS", help="the pause between pages (default 3; at least 1 on the public API)")
+    p.add_argument("--pdf", nargs="+", metavar="ID", help="instead: download these papers' pdfs (at most 5) into the library's pdfs/")
 
     p = command("index", "import_cmd:cmd_index", "build the search and related-papers indexes now (import starts this in the background)")
     p.add_argument("--quiet", action="store_true", help="print nothing")

@@ -112,6 +112,16 @@ def venue_key(venue: str | None) -> str:
 
 
 _NAN = float("nan")
+
+
+def _moved(scores: Any, ratings: tuple[int, ...]) -> float:
+    """How far the mean rating moved since the capture before (`Scores.previous`), NaN
+    when it did not (no earlier ratings, or the same mean)."""
+    previous = scores.previous if scores is not None and ratings else ()
+    if not previous:
+        return _NAN
+    change = sum(ratings) / len(ratings) - sum(previous) / len(previous)
+    return change if abs(change) > 1e-9 else _NAN
 #: From this many papers on, a whole list is indexed at once with numpy (`_build_all`, and
 #: `_index_all_abstracts` for the abstracts after a titles-only build); fewer are appended
 #: one by one (no numpy to import: the TUI builds such a list in its own thread).
@@ -232,6 +242,7 @@ class SearchIndex(Matching):
         self._rating = array("d")
         self._spread = array("d")
         self._nreviews = array("I")
+        self._moved = array("d")  # mean rating now less the capture's before (NaN: never moved)
         self._areas: dict[str, array] = defaultdict(partial(array, "I"))
         self._decisions: dict[str, array] = defaultdict(partial(array, "I"))
         self._withdrawn: set[int] = set()
@@ -588,6 +599,7 @@ class SearchIndex(Matching):
         self._rating.extend([sum(r) / len(r) if r else _NAN for r in ratings])
         self._spread.extend([float(max(r) - min(r)) if r else _NAN for r in ratings])
         self._nreviews.extend(map(len, ratings))
+        self._moved.extend([_moved(s, r) for s, r in zip(scores, ratings)])
         decisions, areas, withdrawn = self._decisions, self._areas, self._withdrawn
         for o, s in zip(count(first), scores):
             if s is not None:
@@ -747,6 +759,8 @@ class SearchIndex(Matching):
                 return set(self._withdrawn)
             if value == "reviewed":
                 return {o for o, n in enumerate(self._nreviews) if n}
+            if value == "moved":
+                return {o for o, x in enumerate(self._moved) if x == x}
             if value == "conflict":
                 return {o for o, text in notes.items() if has_conflict(text)}
             if value.startswith("group-"):
@@ -771,9 +785,9 @@ class SearchIndex(Matching):
                     if ann.status is not Status.UNREAD and pid in self._ordinal:
                         counts[self._ordinal[pid]] += 1
             return {o for o, n in enumerate(counts) if in_bounds(n, bounds)}
-        if field in ("rating", "spread", "reviews"):
+        if field in ("rating", "spread", "reviews", "moved"):
             bounds = number_bounds(value)
-            column = self._nreviews if field == "reviews" else self._rating if field == "rating" else self._spread
+            column = {"reviews": self._nreviews, "rating": self._rating, "moved": self._moved}.get(field, self._spread)
             # NaN (no ratings) is in no range; `reviews:0` finds the papers without reviews
             return {o for o, x in enumerate(column) if x == x and in_bounds(x, bounds)}
         if field == "area":

@@ -223,7 +223,7 @@ def header_content(view: PaperView, words: tuple[str, ...] = (), why: str = "") 
 
 
 def scores_content(paper) -> Content | None:
-    """One line of what reviewers said: "rating 5.3 (2-8, 3 reviews; was 4.7 on
+    """One line of what reviewers said: "rating 5.3 (2-8, 3 reviews; 4.7 -> 5.3 since
     2025-11-02) · confidence 3.7 · ... · Accept (Oral) · captured 2025-11-22", withdrawn
     first when it was; None for a paper with neither."""
     parts: list[Content] = []
