@@ -1,9 +1,9 @@
 """The project's benchmark: `python -m benchmarks.bench [--data FILE] [--papers N] [--runs R] [--json]`.
 
 Speed targets are checked here, not in timed tests (the machines are shared and noisy).
-With `--data` it reads a real list (any format `reader-tui import` takes; for the README
-figures, the 19,630-paper OpenReview dump); `--papers N` grows or generates a list of N
-papers (recombining real sentences, see `synthetic.py`). It measures, in this order:
+With `--data` it reads a real list (any format `reader-tui import` takes; for the figures of
+benchmarks/README.md, the 19,630-paper OpenReview dump); `--papers N` grows or generates a
+list of N papers (recombining real sentences, see `synthetic.py`). It measures, in this order:
 
 - start-up: importing the CLI (no Textual) and the TUI, each in a fresh interpreter;
 - `reader-tui import FILE` as a user runs it (with `--data` alone), then the import's
@@ -309,7 +309,7 @@ _ROWS = [
 
 
 def format_table(figures: dict[str, Any]) -> str:
-    """The figures as a two-column text table (what the README shows); a figure of
+    """The figures as a two-column text table (what benchmarks/README.md shows); a figure of
     several runs shows its median and range."""
     rows = [(label, _format(fmt, figures[key])) for key, label, fmt in _ROWS if key in figures]
     width = max(len(label) for label, _ in rows)

@@ -54,9 +54,8 @@ _temporary_folders_in_memory()
 #: kill loop or real git for 12-29 s each last, so one worker ran them alone at the end.
 #: Started first, they overlap the short files instead. A file not named here keeps xdist's
 #: order after them; a wrong or stale entry only costs balance, never a test.
-LONGEST_FIRST = (  # measured in the full run of 1 Dec 21:58 UTC, 3 workers; word_pairs and the
-    # sync files estimated after 2 Dec's cuts (word_pairs 27 s -> ~13 s)
-    "core/sync/test_sync_converges.py",  # 23 s, one test (fewer git commands and lighter merge drivers since)
+LONGEST_FIRST = (  # seconds of one worker in a full run on 3 workers; "~": estimated
+    "core/sync/test_sync_converges.py",  # 23 s, one test
     "tui/test_notes_saving.py",  # 20 s
     "tui/test_sync_tui.py",  # 19 s
     "tui/test_main_screen.py",  # 17 s

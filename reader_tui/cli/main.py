@@ -28,7 +28,7 @@ DASH_VALUES = ("--search",)
 
 def _glue_leading_dash(argv: list[str]) -> list[str]:
     """`--search -tag:old` as `--search=-tag:old`: argparse takes a lone value that starts
-    with "-" for an option and stopped with "expected one argument", though the README
+    with "-" for an option and stopped with "expected one argument", though docs/search.md
     offers `-softmax` and `-tag:old` as searches (`-is:withdrawn area:x` worked only for
     its space). A value starting "--" is still an option (`--search --json`: no query)."""
     glued: list[str] = []
@@ -188,6 +188,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["seed", "bibtex", "openreview", "csv"], help="the files' format (default: detected)")
     p.add_argument("--venue", help="venue for papers whose file does not say (e.g. ICLR)")
     p.add_argument("--year", type=int, help="year for papers whose file does not say")
+    p.add_argument("--verbose", action="store_true", help="list each entry merged into a paper already in the library, and why")
+    p.add_argument(
+        "--dry-run", action="store_true",
+        help="read the files and report what the import would do (new, merged, skipped, warnings); write nothing",
+    )
+    p.add_argument(
+        "--encoding", metavar="NAME",
+        help="the files' encoding when it is not UTF-8 (e.g. latin-1, cp1252, utf-16-le); default: UTF-8, or what"
+        " a byte-order mark says, with bytes that are not UTF-8 read as Windows-1252 (and a warning)",
+    )
 
     p = command("index", "import_cmd:cmd_index", "build the search and related-papers indexes now (import starts this in the background)")
     p.add_argument("--quiet", action="store_true", help="print nothing")
@@ -293,11 +303,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
-    from ..core.gc_pause import pause_for_start
-    from ..core.memory import use_one_arena
+    from ..core.process_tuning import tune_for_tui_start
 
-    pause_for_start()  # until the list is on screen (the main screen resumes it)
-    use_one_arena()  # before the writer and worker threads start (see its docstring)
+    tune_for_tui_start()  # before the library opens and its threads start (see there)
     library = open_library(args, background_writes=True)
     from ..tui.app import run_app
 

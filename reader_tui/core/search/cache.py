@@ -36,8 +36,8 @@ from pathlib import Path
 import rapidfuzz
 
 from ..cache_file import head_piece, read_array, read_head_piece, reading_cache, write_cache
-from ..gc_pause import gc_paused
 from ..model import PaperView
+from ..process_tuning import gc_paused
 from .index import SearchIndex, notes_key, tag_keys
 from .postings import FlatPostings
 

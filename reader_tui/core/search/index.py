@@ -55,10 +55,8 @@ from operator import add, mul, sub
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from ..gc_pause import gc_paused
-from ..memory import bulk_allocations, release_free_memory
 from ..model import PaperView, Status, has_conflict
-from ..numeric import load_numpy
+from ..process_tuning import bulk_allocations, gc_paused, load_numpy, release_free_memory
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens

@@ -48,7 +48,7 @@ from typing import Any
 
 from rapidfuzz.utils import default_process
 
-from ..numeric import load_numpy
+from ..process_tuning import load_numpy
 from ..text.tokens import prepared
 
 #: Digits per packed word: 37**12 < 2**64 (37 letters: none, 0-9, a-z).

@@ -29,6 +29,7 @@ from textual.widgets import Button, Checkbox, Input, RadioButton, RadioSet, Stat
 from ...core.formats.write import ExportError, check_destination
 from ...core.paths import styles_dir
 from ...core.text.display import sanitize
+from ..textual_patches import highlighted_radio_button
 from .confirm_dialog import ConfirmDialog
 
 Scope = Literal["marked", "filter", "all"]
@@ -76,10 +77,9 @@ class ChoiceSet(RadioSet, inherit_bindings=False):
             self.action_next_button()
         else:
             self.action_previous_button()
-        if self._selected is not None:
-            button = self._nodes[self._selected]
-            if isinstance(button, RadioButton) and not button.value:
-                button.value = True
+        button = highlighted_radio_button(self)
+        if button is not None and not button.value:
+            button.value = True
 
 
 class SpaceCheckbox(Checkbox, inherit_bindings=False):

@@ -21,10 +21,10 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input
 
-from reader_tui.core.gc_pause import resume_after_start
 from reader_tui.core.library.library import Library
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
+from reader_tui.core.process_tuning import resume_after_start
 from reader_tui.tui.listing import counts
 from reader_tui.tui.messages import IndexReady, RelatedReady
 from reader_tui.tui.saving import SavingIndicator
@@ -135,7 +135,7 @@ class MainScreen(Screen):
     def for_you(self) -> ForYouModel:
         return self.query_one(ForYouModel)
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         skip_first_refresh(self, event)
 
     def on_mount(self) -> None:
@@ -272,7 +272,7 @@ class MainScreen(Screen):
         main_papers.edit_notes(self)
 
     def action_back(self) -> None:
-        """Escape, one step at a time (the README's order)."""
+        """Escape, one step at a time (the order docs/keys.md gives)."""
         main_moves.step_back(self)
 
     # -- the jump list, undo -------------------------------------------------------------------

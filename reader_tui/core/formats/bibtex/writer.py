@@ -391,7 +391,7 @@ def export_bibtex(
         _CONTROLS.sub("", value)
         for paper in papers
         for name, value in getattr(paper, "paper", paper).extra_fields
-        if name == "@preamble"
+        if name == "@preamble" or name.startswith("@preamble ")
     )
     parts += [f"@preamble{{{value}}}\n" for value in preambles]
     for paper in papers:
