@@ -149,8 +149,6 @@ def step_search(context: dict) -> dict:
         "index_build_s": result["build_s"],
         # the process's CPU for the same build: less moved by other load on the machine
         "index_build_cpu_s": result["build_cpu_s"],
-        # and its child's, which takes a share of a large list's abstracts (`search.helper`)
-        "index_build_child_cpu_s": result["build_child_cpu_s"],
         "query_p50_ms": result["p50_ms"],
         "query_p95_ms": result["p95_ms"],
         "query_max_ms": result["max_ms"],
@@ -287,7 +285,6 @@ _ROWS = [
     ("write_p95_ms", "store write (status change), p95", "{:.1f} ms"),
     ("index_build_s", "search index build (cold)", "{:.2f} s"),
     ("index_build_cpu_s", "search index build (cold), CPU", "{:.2f} s"),
-    ("index_build_child_cpu_s", "search index build (cold), its child's CPU", "{:.2f} s"),
     ("index_warm_load_s", "search index load from its cache (warm start)", "{:.2f} s"),
     ("query_p50_ms", "search query, p50", "{:.1f} ms"),
     ("query_p95_ms", "search query, p95", "{:.1f} ms"),
