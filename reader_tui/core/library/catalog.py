@@ -240,7 +240,10 @@ class Catalog(Mapping[str, Paper]):
         self._texts: RecordTexts | None = getattr(records, "texts", None)
         by_paper = getattr(records, "by_paper", None)
         if by_paper is not None:
-            self._records = dict(by_paper)
+            # taken, not copied (a second dict of 20,000 entries at the peak of the start):
+            # the records give it up, so no other Catalog changes it
+            self._records = by_paper
+            records.by_paper = None  # type: ignore[attr-defined]
             self._doc_ids = dict(records.unusual_doc_ids or {})  # type: ignore[attr-defined]
             return
         for number, (doc_id, record) in enumerate(records.items(), 1):
