@@ -31,7 +31,7 @@ from typing import Any
 
 from ..model import PaperView
 from ..text.bbt_keys import BBTKeys, pinned_key
-from ..text.citekeys import validate_citekey
+from ..text.citekeys import fits_entry_head, validate_citekey
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
 from .record import MONTHS, NAME_FIELDS, Record, month_number, paper_of, record_of, source_name
 
@@ -80,7 +80,8 @@ _CSL_SOURCE = "csl-json"
 
 
 def _is_key(value: Any) -> bool:
-    return isinstance(value, str) and bool(value) and validate_citekey(value) is None
+    """A key as a user's .bib may have it (`kumāra` too): one that fits an entry's head."""
+    return isinstance(value, str) and bool(value) and (validate_citekey(value) is None or fits_entry_head(value)) and "/" not in value
 
 
 def export_key(paper: PaperView) -> str:

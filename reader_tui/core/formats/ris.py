@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..model import PaperView
 from ..text.bbt_keys import BBTKeys, pinned_key
-from ..text.citekeys import validate_citekey
+from ..text.citekeys import fits_entry_head, validate_citekey
 from ..text.person_names import name_parts
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
 from .csl_json import keyed_records
@@ -187,7 +187,7 @@ def read_ris(path: Path | str, *, venue: str | None = None, year: int | None = N
 def _add(result: ImportResult, tags: list[tuple[str, str]], line: int, keys: BBTKeys, path: Path, venue, year) -> None:
     record = record_from_tags(tags)
     key = record.key
-    if not (key and validate_citekey(key) is None and keys.claim(key)):
+    if not (key and (validate_citekey(key) is None or fits_entry_head(key)) and keys.claim(key)):
         first = (record.names.get("author") or record.names.get("editor") or [{}])[0]
         family = first.get("family") or first.get("literal") or ""
         record.key = keys.make([f"{{{family}}}"] if family else [], record.title, record.fields.get("year"))

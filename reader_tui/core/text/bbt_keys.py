@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 
 from .citekeys import ascii_fold, first_free_key
+from .display import to_display
 from .person_names import PARTICLE, name_parts
 
 __all__ = ["bbt_key", "BBTKeys", "pinned_key"]
@@ -53,6 +54,8 @@ def bbt_key(authors: Iterable[str], title: str, year: int | str | None) -> str:
     `authors` are BibTeX-style names (LaTeX or plain), `title` the title's text."""
     authors = tuple(authors)
     auth = _fold(_family(authors[0])).lower() if authors else ""
+    if "\\" in title or "{" in title or "$" in title:
+        title = to_display(title)  # LaTeX: the words as they read
     words = []
     # Hyphens and apostrophes join a word's pieces ("Pre-training" -> "Pretraining").
     for word in _MARKUP.sub(" ", title or "").replace("-", "").replace("'", "").replace("’", "").split():

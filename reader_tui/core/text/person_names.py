@@ -75,6 +75,8 @@ def bibtex_name(parts: dict) -> str:
     if literal or not family:
         whole = literal or given
         return "{%s}" % whole if whole else ""
+    if "," in family or " and " in f" {family.lower()} ":
+        family = "{%s}" % family  # one part, as the .bib had it braced
     particle = " ".join(p for p in (part("dropping-particle"), part(PARTICLE)) if p)
     suffix = part("suffix")
     last = f"{particle} {family}" if particle else family
