@@ -79,9 +79,17 @@ CUSTOM = "reader-tui"
 _CSL_SOURCE = "csl-json"
 
 
+#: A page range's dash as a .bib writes it (`--`) or as the screen shows it (`–`).
+_PAGE_DASH = re.compile(r"\s*(?:-{2,3}|[–—])\s*")
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|urn:|doi:", re.I)
+
+
 def _is_key(value: Any) -> bool:
-    """A key as a user's .bib may have it (`kumāra` too): one that fits an entry's head."""
-    return isinstance(value, str) and bool(value) and (validate_citekey(value) is None or fits_entry_head(value)) and "/" not in value
+    """A key as a user's .bib may have it (`kumāra`, `baez/article`, `Kindersley:LS-27266/77`
+    too): one that fits an entry's head and is not a URI (Zotero's ids are
+    `http://zotero.org/users/../items/X`)."""
+    return (isinstance(value, str) and bool(value) and (validate_citekey(value) is None or fits_entry_head(value))
+            and not _URI.match(value))
 
 
 def export_key(paper: PaperView) -> str:
@@ -166,7 +174,7 @@ def item_of(record: Record) -> dict[str, Any]:
             leftover[name] = value
             continue
         if variable == "page":
-            value = re.sub(r"\s*-{2,3}\s*", "-", value)  # citeproc sets the range's dash itself
+            value = _PAGE_DASH.sub("-", value)  # citeproc sets the range's dash itself
         item[variable] = _iso_date(value) if variable == "accessed" else value
         if name != _default_field(variable, record.entry_type):
             source[variable] = name

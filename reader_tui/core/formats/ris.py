@@ -9,8 +9,10 @@ own, else Better BibTeX's; read back from ID, else a `Citation Key: X` in N1.
 
 What RIS cannot hold (`ris_losses` counts it, the CLI says it): the exact BibTeX
 entry type where two share a RIS type, BibTeX fields with no tag (`crossref`, `eprint`,
-`note`...), and the difference between keywords and tags (both are KW: read back,
-they are keywords).
+`note`...), the difference between keywords and tags (both are KW: read back, they
+are keywords), a name with a comma inside one part (`{Dyer, Esquire}`, an
+organisation "Association, Task Force"): RIS separates a name's parts by commas, and a
+particle with a capital ("Van de Graaff"), which reads back as part of the family.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 from ..model import PaperView
 from ..text.bbt_keys import BBTKeys, pinned_key
 from ..text.citekeys import fits_entry_head, validate_citekey
-from ..text.person_names import name_parts
+from ..text.person_names import PARTICLE
 from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
 from .csl_json import keyed_records
 from .record import MONTHS, Record, month_number, paper_of, source_name
@@ -64,10 +66,27 @@ def _line(tag: str, value: str) -> str:
 
 
 def _name(parts: dict[str, str]) -> str:
+    """One RIS name: a person "Family, Given, Suffix" (always with a comma, "Plato,"
+    too), an organisation as written, without one (see `_ris_name`)."""
     if "literal" in parts:
         return parts["literal"]
     family = " ".join(p for p in (parts.get("non-dropping-particle", ""), parts.get("family", "")) if p)
-    return ", ".join(p for p in (family, parts.get("given", ""), parts.get("suffix", "")) if p)
+    given, suffix = parts.get("given", ""), parts.get("suffix", "")
+    if suffix:
+        return f"{family}, {given}, {suffix}"
+    return f"{family}, {given}" if given else f"{family},"
+
+
+def _name_lost(parts: dict[str, str]) -> bool:
+    """Whether RIS cannot hold `parts`: a comma inside one part splits it on reading."""
+    return any("," in str(value) for value in parts.values())
+
+
+def _particle_lost(parts: dict[str, str]) -> bool:
+    """Whether RIS cannot hold `parts`' particle: one with a capital ("Van de Graaff")
+    reads back as part of the family name (see `_ris_name`)."""
+    particle = parts.get(PARTICLE, "")
+    return bool(particle) and not particle[:1].islower()
 
 
 def _record_lines(record: Record) -> list[str]:
@@ -78,7 +97,7 @@ def _record_lines(record: Record) -> list[str]:
     lines += [_line("AU", _name(n)) for n in record.names.get("author", [])]
     lines += [_line("A2", _name(n)) for n in record.names.get("editor", [])]
     lines += [_line("A4", _name(n)) for n in record.names.get("translator", [])]
-    container = fields.pop("journal", "") or fields.pop("booktitle", "")
+    container = fields.pop("journal", "") or fields.pop("journaltitle", "") or fields.pop("booktitle", "")
     if container:
         lines.append(_line("T2", container))
     year, month, day = fields.pop("year", ""), fields.pop("month", ""), fields.pop("day", "")
@@ -89,7 +108,7 @@ def _record_lines(record: Record) -> list[str]:
             lines.append(_line("DA", f"{year}/{number:02d}/{int(day):02d}/" if day.isdigit() else f"{year}/{number:02d}/"))
     pages = fields.pop("pages", "")
     if pages:
-        first, _, last = re.sub(r"\s*-{1,3}\s*", "-", pages).partition("-")
+        first, _, last = re.sub(r"\s*(?:-{1,3}|[–—])\s*", "-", pages).partition("-")
         lines.append(_line("SP", first))
         if last:
             lines.append(_line("EP", last))
@@ -121,7 +140,8 @@ def ris_losses(papers: Iterable[PaperView]) -> dict[str, int]:
 
     for record in keyed_records(papers):
         fields = dict(record.fields)
-        for name in ("journal", "booktitle", "year", "month", "day", "pages"):
+        container = next((n for n in ("journal", "journaltitle", "booktitle") if n in fields), None)
+        for name in (container, "year", "month", "day", "pages"):
             fields.pop(name, None)
         used: set[str] = set()
         for name in fields:
@@ -136,6 +156,10 @@ def ris_losses(papers: Iterable[PaperView]) -> dict[str, int]:
             lose("tags (read back as keywords)")
         if record.kept:
             lose("CSL-JSON variables with no RIS tag")
+        if any(_name_lost(n) for names in record.names.values() for n in names):
+            lose("names with a comma inside one part (read back split at it)")
+        if any(_particle_lost(n) for names in record.names.values() for n in names):
+            lose("names with a capitalised particle (read back in the family name)")
     return losses
 
 
@@ -201,12 +225,19 @@ def _add(result: ImportResult, tags: list[tuple[str, str]], line: int, keys: BBT
 
 
 def _ris_name(value: str) -> dict[str, str]:
+    """RIS writes a person "Family, Given[, Suffix]"; a name with no comma is one whole
+    name (an organisation, "World Health Organization"), not split at its spaces. The
+    family part's leading lower-case words are its particle ("van Beethoven")."""
     parts = [p.strip() for p in value.split(",")]
     if len(parts) == 1:
-        return name_parts(value) if " " in value.strip() else {"family": value.strip()}
-    found = {"family": parts[0], "given": parts[1]}
-    if len(parts) > 2 and parts[2]:
-        found["suffix"] = ", ".join(parts[2:])
+        return {"literal": value.strip()}
+    words = parts[0].split()
+    lead = 0
+    while lead < len(words) - 1 and words[lead][:1].islower():
+        lead += 1
+    found = {"family": " ".join(words[lead:]), "given": parts[1], PARTICLE: " ".join(words[:lead])}
+    if len(parts) > 2:
+        found["suffix"] = ", ".join(p for p in parts[2:] if p)
     return {k: v for k, v in found.items() if v}
 
 

@@ -81,9 +81,22 @@ def bibtex_name(parts: dict) -> str:
     suffix = part("suffix")
     last = f"{particle} {family}" if particle else family
     if suffix:
-        return f"{last}, {suffix}, {given}"
-    if not given:
+        name = f"{last}, {suffix}, {given}"
+    elif not given:
         return "{%s}" % family if " " in family else last
-    if " " in family or "," in given or (particle and not particle[:1].islower()) or family[:1].islower():
-        return f"{last}, {given}"
-    return f"{given} {last}"
+    elif " " in family or "," in given or (particle and not particle[:1].islower()) or family[:1].islower():
+        name = f"{last}, {given}"
+    else:
+        return f"{given} {last}"
+    if " " in family and not family.startswith("{") and _family_of(name) != family:
+        # BibTeX would take part of a family name for its particle ("Vázques de Parga"
+        # splits at "de"): braced, it is one part, as the .bib had it.
+        name = name.replace(last, f"{particle} {{{family}}}" if particle else f"{{{family}}}", 1)
+    return name
+
+
+def _family_of(name: str) -> str:
+    try:
+        return " ".join(parse_single_name_into_parts(name, strict=False).last)
+    except Exception:
+        return ""
