@@ -300,8 +300,8 @@ def read_csl_json(
 
 def _item_lines(text: str, count: int) -> list[int]:
     """The line each top-level item of a JSON array starts on (best effort: by scanning
-    the text for the objects at depth one)."""
-    lines, depth, line, in_string, escaped = [], 0, 1, False, False
+    the text for the values at depth one, objects or not)."""
+    lines, depth, line, in_string, escaped, expect = [], 0, 1, False, False, False
     for char in text:
         if char == "\n":
             line += 1
@@ -313,14 +313,20 @@ def _item_lines(text: str, count: int) -> list[int]:
             elif char == '"':
                 in_string = False
             continue
+        if expect and not char.isspace() and char not in ",]":
+            lines.append(line)  # the first character of an item at depth one
+            expect = False
         if char == '"':
             in_string = True
         elif char in "[{":
-            if depth == 1 or (depth == 0 and char == "{"):
+            if depth == 0 and char == "{":
                 lines.append(line)
             depth += 1
+            expect = depth == 1 and char == "["
         elif char in "]}":
             depth -= 1
+        elif char == "," and depth == 1:
+            expect = True
         if len(lines) >= count and depth == 0:
             break
     return lines

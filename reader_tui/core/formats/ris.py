@@ -297,5 +297,5 @@ def record_from_tags(tags: list[tuple[str, str]]) -> Record:
     container = fields.pop("container", "")
     if container:
         fields["journal" if entry_type in ("article", "periodical") else "booktitle"] = container
-    return Record(entry_type=entry_type, key=key, title=title, names=names, fields=fields,
+    return Record(entry_type=entry_type, key=key, title=" ".join(title.split()), names=names, fields=fields,
                   keywords=tuple(dict.fromkeys(keywords)), notes="\n\n".join(notes))
