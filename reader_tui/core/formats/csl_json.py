@@ -14,11 +14,12 @@ under `reader-tui`, with the user's tags; so an export read back here loses noth
 `csl_losses` says what other programs will not see. Text is plain Unicode: a .bib's
 LaTeX is rendered (`{\\'e}` -> é), and read back as plain text (see `formats.record`).
 
-Keys: a paper's own key (from a .bib, typed here, pinned in Zotero) is kept; one the
-library made gets Better BibTeX's default key (`text.bbt_keys`), so that it is the key
-Zotero users cite it by. On reading, `citation-key`, else `id` when it is a key (not a
-Zotero URI or a number), else a key pinned in `note` (`Citation Key: X`), else the
-Better BibTeX key.
+Keys: a paper is exported under the key reader-tui shows for it (a .bib's, typed here,
+pinned in Zotero, or the one the library made: `activereading2026`), the same key as in
+a BibTeX export, so that a note cites what the screen shows; only a paper with no key
+at all gets Better BibTeX's default key (`text.bbt_keys`). On reading, `citation-key`,
+else `id` when it is a key (not a Zotero URI or a number), else a key pinned in `note`
+(`Citation Key: X`), else the Better BibTeX key, which the paper then keeps.
 """
 
 from __future__ import annotations
@@ -93,11 +94,9 @@ def _is_key(value: Any) -> bool:
 
 
 def export_key(paper: PaperView) -> str:
-    """The key `paper` is exported under when it is free: its own (a .bib's, typed here,
-    pinned in Zotero), or "" when the library made it (then Better BibTeX's is made)."""
-    catalog = getattr(paper, "paper", paper)
-    own = catalog.entry_type or "citekey" in getattr(getattr(paper, "annotation", None), "overrides", {})
-    return paper.citekey if own and paper.citekey and " " not in paper.citekey else ""
+    """The key `paper` is exported under when it is free: the one reader-tui shows (and
+    the BibTeX export writes), or "" when it has none (then Better BibTeX's is made)."""
+    return paper.citekey if paper.citekey and " " not in paper.citekey else ""
 
 
 def keyed_records(papers: Iterable[PaperView]) -> list[Record]:

@@ -4,8 +4,8 @@ A record is lines `TY  - JOUR` ... `ER  - `: TY (type), ID (the citation key), A
 per author, "Family, Given, Suffix"), A2/ED (editors), TI, T2 (journal or book title),
 T3 (series), PY (year), DA (date), VL, IS, SP/EP (pages), PB, CY, SN, DO, UR, AB, KW
 (one per keyword, then one per tag), N1 (the user's notes), ET (edition), M3 (type
-of work), ER. Text is plain (see `formats.record`). Keys as in CSL-JSON: the paper's
-own, else Better BibTeX's; read back from ID, else a `Citation Key: X` in N1.
+of work), ER. Text is plain (see `formats.record`). Keys as in CSL-JSON: the one
+reader-tui shows, else Better BibTeX's; read back from ID, else a `Citation Key: X` in N1.
 
 What RIS cannot hold (`ris_losses` counts it, the CLI says it): the exact BibTeX
 entry type where two share a RIS type, BibTeX fields with no tag (`crossref`, `eprint`,

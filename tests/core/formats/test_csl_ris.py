@@ -230,3 +230,17 @@ def test_a_zotero_csl_json_export_keeps_every_variable(tmp_path: Path) -> None:
         else:  # no key of the user's: Better BibTeX's, as Zotero with BBT would make it
             year = original["issued"]["date-parts"][0][0]
             assert item["id"] == item["citation-key"] == bbt_key(["Müller, Jörg"], original["title"], year)
+
+
+def test_a_paper_is_exported_under_the_key_reader_tui_shows(tmp_path: Path) -> None:
+    """A key the library made (a seed paper's `activereading2026`) is the key a note
+    cites: CSL-JSON and RIS write it, as BibTeX does, not a Better BibTeX key of their own."""
+    from reader_tui.core.model import Paper
+
+    library = Library.open(tmp_path / "lib", seed=None)
+    library.import_papers([Paper(id="p1", title="Active Reading: a framework", abstract="x", venue="ICLR 2026", year=2026)])
+    views = library.views(["p1"])
+    shown = views[0].citekey
+    assert shown
+    assert json.loads(export_csl_json(views))[0]["citation-key"] == shown
+    assert f"ID  - {shown}\n" in export_ris(views)
