@@ -124,6 +124,10 @@ def cmd_import(args: argparse.Namespace) -> int:
             raise UserError(f"--encoding: {error}", EXIT_USAGE) from None
     # An import is how a lost catalog comes back: it may open a store whose catalog is missing.
     library = open_library(args, rebuilding_catalog=True)
+    if args.files == ["zotero"] and not Path("zotero").exists():
+        from .zotero_cmd import run_zotero_import
+
+        return run_zotero_import(library, args)
     files = [Path(name) for name in args.files]
     return run_import(library, files, args.format, args.venue, args.year, encoding, dry_run=args.dry_run, verbose=args.verbose)
 

@@ -183,9 +183,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     command("tui", "main:cmd_tui", "open the TUI (the default command)")
 
-    p = command("import", "import_cmd:cmd_import", "add papers from files (seed text, BibTeX, OpenReview JSON, CSV)")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--format", choices=["seed", "bibtex", "openreview", "csv"], help="the files' format (default: detected)")
+    p = command(
+        "import", "import_cmd:cmd_import",
+        "add papers from files (seed text, BibTeX, OpenReview JSON, CSV, CSL-JSON, RIS), or from Zotero: import zotero",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="files to read; 'zotero' reads the running Zotero's local API")
+    p.add_argument(
+        "--format", choices=["seed", "bibtex", "openreview", "csv", "csljson", "ris"], help="the files' format (default: detected)"
+    )
+    p.add_argument(
+        "--zotero-url", metavar="URL", default="http://localhost:23119/api/",
+        help="import zotero: the local API's address (default: %(default)s)",
+    )
+    p.add_argument("--all", action="store_true", dest="zotero_all", help="import zotero: read every item, not only those changed since the last import")
     p.add_argument("--venue", help="venue for papers whose file does not say (e.g. ICLR)")
     p.add_argument("--year", type=int, help="year for papers whose file does not say")
     p.add_argument("--verbose", action="store_true", help="list each entry merged into a paper already in the library, and why")
@@ -262,12 +272,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("stats", "stats:cmd_stats", "counts by status and tag")
     p.add_argument("--json", action="store_true")
 
-    p = command("export", "export:cmd_export", "write papers as BibTeX (default) or a Markdown reading list")
+    p = command("export", "export:cmd_export", "write papers as BibTeX (default), a Markdown reading list, CSL-JSON or RIS")
     p.add_argument("--status", type=parse_status, help="only papers with this status")
     p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
     p.add_argument("--search", metavar="QUERY", help="only papers matching this search")
     p.add_argument("--id", action="append", default=[], dest="ids", metavar="ID", help="only these papers (repeatable)")
-    p.add_argument("--format", choices=["bibtex", "markdown"], default="bibtex")
+    p.add_argument("--format", choices=["bibtex", "markdown", "csljson", "ris"], default="bibtex",
+                   help="csljson: for pandoc --citeproc and Zotero; ris: for other reference managers")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.add_argument("--watch", action="store_true", help="with -o FILE: keep it up to date, rewritten shortly after each change, until ctrl-c")

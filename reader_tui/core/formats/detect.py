@@ -1,9 +1,11 @@
 """Tell what kind of paper list a file is, and read it with the right importer.
 
-The extension decides when it says something (`.bib`, `.json`, `.jsonl`, `.csv`,
+The extension decides when it says something (`.bib`, `.ris`, `.jsonl`, `.csv`,
 `.tsv`, `.txt`, with or without `.gz`); otherwise the first 64 KB are sniffed:
-JSON starts with `[` or `{`, BibTeX has an `@type{` line, a CSV header names a title or
-abstract column, and prose paragraphs are a seed list. The start is read as text first,
+JSON starts with `[` or `{` (CSL-JSON when it has CSL's own names, `issued`,
+`container-title`, `citation-key`, a name's `family`, and none of OpenReview's; this is
+how a `.json` is told too), BibTeX has an `@type{` line, RIS a `TY  - ` line, a CSV
+header names a title or abstract column, and prose paragraphs are a seed list. The start is read as text first,
 in the encoding a byte-order mark or the caller names (UTF-16 is no binary file).
 """
 
@@ -16,12 +18,12 @@ from pathlib import Path
 from .base import ImportFailure, ImportResult, reading
 from .encoding import bom_encoding, encoding_name
 
-FORMATS = ("seed", "bibtex", "openreview", "csv")
+FORMATS = ("seed", "bibtex", "openreview", "csv", "csljson", "ris")
 
 _EXTENSIONS = {
     ".bib": "bibtex",
     ".bibtex": "bibtex",
-    ".json": "openreview",
+    ".ris": "ris",
     ".jsonl": "openreview",
     ".ndjson": "openreview",
     ".csv": "csv",
@@ -29,12 +31,15 @@ _EXTENSIONS = {
     ".txt": "seed",
 }
 _BIB_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.MULTILINE)
+_CSL_NAMES = re.compile(r'"(issued|container-title|citation-key|date-parts|family|given)"\s*:')
+_OPENREVIEW_NAMES = re.compile(r'"(forum|content|invitation|replyto|venueid)"\s*:')
+_RIS_LINE = re.compile(r"^TY  - ", re.MULTILINE)
 _CSV_HEADER = re.compile(r"\b(title|abstract)\b", re.IGNORECASE)
 _SNIFF_BYTES = 65536
 
 
 def detect_format(path: Path | str, encoding: str | None = None) -> str:
-    """The format of the file at `path`: "seed", "bibtex", "openreview" or "csv".
+    """The format of the file at `path`: "seed", "bibtex", "openreview", "csv", "csljson" or "ris".
     `encoding` names the file's encoding when it is not UTF-8 and has no byte-order mark.
 
     Raises ImportFailure naming the file when it is missing, empty, binary, or of no
@@ -46,6 +51,8 @@ def detect_format(path: Path | str, encoding: str | None = None) -> str:
         suffixes = suffixes[:-1]
     if suffixes and suffixes[-1] in _EXTENSIONS:
         return _EXTENSIONS[suffixes[-1]]
+    if suffixes and suffixes[-1] == ".json":
+        return "csljson" if _is_csl_json(path, encoding) else "openreview"
     return _sniff(path, _head(path), encoding)
 
 
@@ -77,11 +84,28 @@ def read_any(
         from .csv_table import read_csv
 
         return read_csv(path, venue=venue, year=year, encoding=encoding)
+    if kind in ("csljson", "csl-json", "csl"):
+        from .csl_json import read_csl_json
+
+        return read_csl_json(path, venue=venue, year=year, encoding=encoding)
+    if kind == "ris":
+        from .ris import read_ris
+
+        return read_ris(path, venue=venue, year=year, encoding=encoding)
     if kind in ("seed", "txt"):
         from .seed import read_seed  # written alongside; imported late so others load alone
 
         return read_seed(path, venue=venue, year=year, encoding=encoding)
     raise ImportFailure(path, f"unknown format {format!r} (expected one of: {', '.join(FORMATS)})")
+
+
+def _is_csl_json(path: Path, encoding: str | None) -> bool:
+    """Whether a `.json` file is CSL-JSON rather than OpenReview's (which reports a file
+    it cannot read, so this never fails)."""
+    try:
+        return _sniff(path, _head(path), encoding) == "csljson"
+    except ImportFailure:
+        return False
 
 
 def _head(path: Path) -> bytes:
@@ -111,7 +135,9 @@ def _sniff(path: Path, head: bytes, encoding: str | None = None) -> str:
     if not decoded:
         raise ImportFailure(path, "is empty")
     if decoded[:1] in ("[", "{"):
-        return "openreview"
+        return "csljson" if _CSL_NAMES.search(decoded) and not _OPENREVIEW_NAMES.search(decoded) else "openreview"
+    if _RIS_LINE.search(decoded):
+        return "ris"
     if _BIB_ENTRY.search(decoded):
         return "bibtex"
     first_line = decoded.split("\n", 1)[0]
@@ -121,5 +147,5 @@ def _sniff(path: Path, head: bytes, encoding: str | None = None) -> str:
     if any(len(line.split()) >= 8 for line in decoded.splitlines()):
         return "seed"
     raise ImportFailure(
-        path, "is not a known kind of paper list (BibTeX, OpenReview JSON, CSV or a seed text); name the format"
+        path, "is not a known kind of paper list (BibTeX, OpenReview JSON, CSL-JSON, RIS, CSV or a seed text); name the format"
     )

@@ -124,7 +124,7 @@ def export(screen: Any) -> None:
 
     def apply(request) -> None:
         if request is not None:
-            if request.format == "bibtex":
+            if request.format != "markdown":
                 library.keep_citekeys(scopes[request.scope])  # on the UI thread: may be cited now
             if not library.read_only:  # the next export starts from this one's choices
                 library.set_setting(EXPORT_SETTING, dialog.remembered())
@@ -138,16 +138,12 @@ def export(screen: Any) -> None:
 def _export(screen: Screen, library: Library, request: Any, ids: list[str]) -> None:
     # In a worker thread: the result is reported through the app (call_from_thread),
     # never by touching widgets here.
-    from reader_tui.core.formats.bibtex.writer import export_bibtex
-    from reader_tui.core.formats.markdown import export_markdown
+    from reader_tui.core.formats.exporters import export_text
     from reader_tui.core.formats.write import write_export
     from reader_tui.tui.clipboard import copy_text
 
     views = library.views(ids)
-    if request.format == "bibtex":
-        text = export_bibtex(views, abstract=request.abstract)
-    else:
-        text = export_markdown(views)
+    text = export_text(request.format, views, abstract=request.abstract)
     what = f"{len(views):,} paper{'s' if len(views) != 1 else ''}"
     notify = screen.app.call_from_thread
     if request.to_clipboard or request.path is None:

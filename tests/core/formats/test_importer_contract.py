@@ -28,8 +28,10 @@ import pytest
 from reader_tui import cli
 from reader_tui.core.formats.base import ImportFailure, ImportResult
 from reader_tui.core.formats.bibtex.reader import read_bibtex
+from reader_tui.core.formats.csl_json import read_csl_json
 from reader_tui.core.formats.csv_table import read_csv
 from reader_tui.core.formats.openreview import read_openreview
+from reader_tui.core.formats.ris import read_ris
 from reader_tui.core.formats.seed import read_seed
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper
@@ -42,6 +44,8 @@ IMPORTERS: dict[str, tuple[Callable[[Path], ImportResult], str]] = {
     "csv": (read_csv, "csv"),
     "openreview": (read_openreview, "jsonl"),
     "seed": (read_seed, "txt"),
+    "csljson": (read_csl_json, "json"),
+    "ris": (read_ris, "ris"),
 }
 
 #: (contents, words the message must hold besides the file's name, the encoding named);
@@ -102,6 +106,9 @@ def test_every_importer_refuses_an_empty_file_saying_so(importer: str, blank: st
         ("openreview", "import_openreview/binary.json", ["binary.json", "binary"]),
         ("openreview", "import_openreview/damaged.jsonl.gz", ["damaged.jsonl.gz", "gzip"]),
         ("openreview", "import_openreview/missing.json", ["missing.json", "no such file"]),
+        ("csljson", "import_csl/truncated.json", ["truncated.json:", "not valid JSON"]),
+        ("csljson", "import_csl/object_of_numbers.json", ["object_of_numbers.json", "no usable item", "not an object"]),
+        ("ris", "import_ris/no_records.ris", ["no_records.ris:1:", "no usable record", "no TY before it"]),
     ],
 )
 def test_each_formats_damaged_fixtures_fail_with_one_line(importer: str, name: str, words: list[str]) -> None:
@@ -167,6 +174,20 @@ def _seed(path: Path, texts: list[str]) -> None:
     path.write_text("ICLR 2026\n\n" + "\n\n".join(f"{t} We study it." for t in texts) + "\n", encoding="utf-8")
 
 
+def _csljson(path: Path, texts: list[str]) -> None:
+    names = [{"given": n.split()[0], "family": n.split()[1]} for n in AUTHORS]
+    items = [{"id": f"key{i}", "type": "article-journal", "title": t, "author": names, "abstract": t} for i, t in enumerate(texts)]
+    path.write_text(json.dumps(items, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def _ris(path: Path, texts: list[str]) -> None:
+    # A RIS value is one line (a line without a tag continues the one before).
+    authors = "".join(f"AU  - {n.split()[1]}, {n.split()[0]}\n" for n in AUTHORS)
+    one = [" ".join(t.split()) for t in texts]
+    path.write_text("".join(f"TY  - JOUR\nID  - key{i}\nTI  - {t}\n{authors}AB  - {t}\nER  - \n\n" for i, t in enumerate(one)),
+                    encoding="utf-8")
+
+
 #: how to write a file each importer reads: (importer, extension, writer, what it keeps).
 #: "title": it reads titles (a seed list derives them); "authors": it reads authors;
 #: "abstract": "exact", or "one line" where the format's whitespace is not significant (BibTeX)
@@ -180,6 +201,8 @@ WRITERS: dict[str, tuple[str, Callable[[Path, list[str]], None], dict[str, Any]]
         {"title": True, "authors": True, "abstract": "exact", "suffix": ""},
     ),
     "seed": ("seed", _seed, {"title": False, "authors": False, "abstract": "exact", "suffix": " We study it."}),
+    "csljson": ("csljson", _csljson, {"title": True, "authors": True, "abstract": "exact", "suffix": ""}),
+    "ris": ("ris", _ris, {"title": True, "authors": True, "abstract": "one line", "suffix": ""}),
 }
 
 
@@ -235,6 +258,9 @@ ONE_BAD_RECORD: dict[str, tuple[str, int, str]] = {
     "csv": ("title,abstract,year\nOne,x,2020\n,,2021\nThree,z,2022\n", 3, "skipped a row with neither title nor abstract"),
     "openreview": ('{"id": "A", "title": "One"}\n{"id": "B", "title": \n{"id": "C", "title": "Three"}\n', 2, "skipped a line that is not valid JSON"),
     "seed": ("One abstract here.\n\nTwo abstract here.\n\nOne  abstract here.\n\nThree abstract here.\n", 5, "same abstract as line 1: kept once"),
+    "csljson": ('[{"id": "a", "title": "One"},\n 5,\n {"id": "c", "title": "Three"}]\n', 2, "skipped item 2: not an object but a int"),
+    "ris": ("TY  - JOUR\nTI  - One\nER  - \nTY  - JOUR\nTI  - Two\nTY  - JOUR\nTI  - Three\nER  - \n", 4,
+            "skipped a record with no ER line before the next TY"),
 }
 
 
