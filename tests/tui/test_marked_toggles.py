@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 from textual.widgets import RadioSet
-from tui_support import screen_text
 
 from reader_tui.tui.widgets.marked_toggles import MarkedCheckbox, MarkedRadioButton
+from tui_support import screen_text
 
 
 class _Toggles(App[None]):

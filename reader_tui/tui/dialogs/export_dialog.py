@@ -32,6 +32,7 @@ from ...core.formats.write import ExportError, check_destination
 from ...core.paths import styles_dir
 from ...core.text.display import sanitize
 from ..textual_patches import highlighted_radio_button
+from ..widgets.marked_toggles import MarkedCheckbox, MarkedRadioButton
 from .confirm_dialog import ConfirmDialog
 
 Scope = Literal["marked", "filter", "all"]
@@ -84,7 +85,7 @@ class ChoiceSet(RadioSet, inherit_bindings=False):
             button.value = True
 
 
-class SpaceCheckbox(Checkbox, inherit_bindings=False):
+class SpaceCheckbox(MarkedCheckbox, inherit_bindings=False):
     """A checkbox toggled by space (and the mouse) only: enter exports."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -148,7 +149,7 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
                     with ChoiceSet(id="export-scope", compact=True):
                         for scope in SCOPES:
                             count = self.counts[scope]
-                            yield RadioButton(
+                            yield MarkedRadioButton(
                                 f"{labels[scope]} ({count:,})",
                                 value=scope == self.scope,
                                 disabled=scope == "marked" and count == 0,
@@ -161,14 +162,14 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
                     yield Static("Format", classes="dialog-label", markup=False)
                     with ChoiceSet(id="export-format", compact=True):
                         for fmt in FORMATS:
-                            yield RadioButton(LABELS[fmt], value=fmt == self.format, id=f"export-format-{fmt}")
+                            yield MarkedRadioButton(LABELS[fmt], value=fmt == self.format, id=f"export-format-{fmt}")
                     label, ticked, classes = self._abstract_box()
                     yield SpaceCheckbox(label, ticked, compact=True, id="export-abstract", classes=classes)
                 with Vertical(classes="export-column"):
                     yield Static("To", classes="dialog-label", markup=False)
                     with ChoiceSet(id="export-destination", compact=True):
-                        yield RadioButton("a file", value=not self._clipboard_first, id="export-to-file")
-                        yield RadioButton("the clipboard", value=self._clipboard_first, id="export-to-clipboard")
+                        yield MarkedRadioButton("a file", value=not self._clipboard_first, id="export-to-file")
+                        yield MarkedRadioButton("the clipboard", value=self._clipboard_first, id="export-to-clipboard")
             with Horizontal(classes="field-row"):
                 yield Static("File", classes="field-label", markup=False)
                 yield Input(self._first_path, compact=True, id="export-path", disabled=self._clipboard_first)
