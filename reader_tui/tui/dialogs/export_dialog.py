@@ -38,6 +38,9 @@ SCOPES: tuple[Scope, ...] = ("marked", "filter", "all")
 FORMATS: tuple[Format, ...] = ("bibtex", "markdown")
 EXTENSIONS = {"bibtex": ".bib", "markdown": ".md"}
 
+EXPORT_SETTING = "export"
+"""The library setting holding the dialog's last format, destination and path (`remembered()`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ExportRequest:
