@@ -131,7 +131,6 @@ class ReaderApp(FatalErrorLine, App[int]):
         self.library.on_notice(lambda notice: self.notify(notice, severity="warning", timeout=10, markup=False))
 
     def _prepare_reviews(self) -> None:
-        from reader_tui.tui.screens import main_dialogs
         from reader_tui.tui.screens.reviews_screen import prepare_reviews
 
         prepare_reviews(self, self.library)
@@ -140,7 +139,7 @@ class ReaderApp(FatalErrorLine, App[int]):
         stack = self.screen_stack
         lists = stack[-1].query(PaperList) if stack and isinstance(stack[-1], MainScreen) else ()
         if lists:
-            main_dialogs.reviews_ahead(stack[-1], lists.first().current_id)
+            stack[-1].reviews_ahead(lists.first().current_id)
 
     def on_library_changed(self, message: LibraryChanged) -> None:
         self.library_changed_signal.publish(message.ids)

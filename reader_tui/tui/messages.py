@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.message import Message
 
-from reader_tui.tui.listing import Listing
+from reader_tui.core.library.listing import Listing
 
 
 class LibraryChanged(Message):

@@ -1,5 +1,6 @@
-"""The one list filter (`core.search.filters.ListFilter`): the TUI's list and the CLI's
-selection choose papers through it, and agree."""
+"""The one list filter (`core.search.filters.ListFilter`) and the one listing policy
+(`core.library.listing.compute_listing`): the TUI's list and the CLI's selection choose
+papers through them, and agree."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import pytest
 
 from reader_tui.cli import options
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.listing import compute_listing
 from reader_tui.core.model import Paper, Status
 from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.index import SearchIndex
-from reader_tui.tui.listing import compute_listing
 
 
 @pytest.fixture
@@ -75,9 +76,11 @@ def test_several_statuses_and_any_tag_as_a_query_choose_what_the_filter_does(lib
 def test_every_user_goes_through_it() -> None:
     import inspect
 
-    from reader_tui.tui import listing
+    from reader_tui.core.library import listing
+    from reader_tui.tui.widgets import listing_worker, saved_searches
 
-    assert "ListFilter" in inspect.getsource(options.select_views)
+    assert "compute_listing" in inspect.getsource(options.select_views)
+    assert "compute_listing" in inspect.getsource(listing_worker) and "compute_listing" in inspect.getsource(saved_searches)
     assert "casefold" not in inspect.getsource(options) + inspect.getsource(listing)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.kill_aim import KillAim
+from tests.kill_aim import KillAim, enough_kills
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 REPO = Path(__file__).resolve().parents[2]
@@ -84,4 +84,4 @@ def test_kill_9_during_sync_leaves_a_readable_store_and_the_next_sync_completes(
             got = json.loads(run(folder, "show", pid, "--json"))
             assert got["notes"] == f"a{i} 🧪" and got["tags"] == [f"b{i}"]
     print(f"{killed} syncs killed, recovered from: {recovered}")
-    assert killed >= ROUNDS // 3, f"only {killed} of {ROUNDS} syncs were still running when killed"
+    enough_kills(killed, ROUNDS // 3, f"syncs still running when killed, of {ROUNDS}")

@@ -456,7 +456,7 @@ async def test_confirming_an_overwrite_exports_and_remembers_the_choices(tmp_pat
     choices and exit with NoMatches (found by hand: `x`, enter, `y`)."""
     from reader_tui.core.library.library import Library
     from reader_tui.tui.app import create_app
-    from reader_tui.tui.screens.main_dialogs import EXPORT_SETTING
+    from reader_tui.tui.dialogs.export_dialog import EXPORT_SETTING
     from tui_support import PAPERS, make_library, settle, wait_until
 
     target = tmp_path / "out.md"

@@ -10,9 +10,8 @@ from datetime import UTC, datetime, timedelta
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
 from reader_tui.tui.app import create_app
-from reader_tui.tui.screens.main_dialogs import triage_key
 from reader_tui.tui.screens.main_screen import MainScreen
-from reader_tui.tui.screens.triage_screen import POSITION_SETTING, TriageScreen
+from reader_tui.tui.screens.triage_screen import POSITION_SETTING, TriageScreen, triage_key
 from tui_support import PAPERS, open_triage, screen_text, settle
 
 IDS = [p.id for p in PAPERS]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..atomic_storage import ReadOnlyError, StoreError, describe_error
 from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
+from ..text.display import one_line
 from ..text.words import counted
 from .catalog import Catalog
 from .files import (
@@ -105,6 +106,16 @@ class Change:
             fields = ", ".join("citation key" if k == "citekey" else k for k in keys) or "fields"
             return f"{fields} edited: {what}"
         return f"{self.field}: {what}"
+
+
+def undo_words(library: Library, change: Change, *, redo: bool) -> str:
+    """What an undo (or redo) of `change` did, in words, what changed first:
+    `undid status read → unread: "SOCOP: …"` (the main list and triage both say it)."""
+
+    def title(pid: str) -> str:
+        return one_line(library.view(pid).title, 36) if pid in library.papers else pid
+
+    return f"redid {change.describe(title)}" if redo else f"undid {change.inverse().describe(title)}"
 
 
 def _status_name(value: Any) -> str:

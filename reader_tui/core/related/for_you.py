@@ -79,18 +79,12 @@ class Features:
         import numpy as np
         from scipy import sparse
 
-        from ..search.postings import FlatPostings
-
-        with index._lock:
-            ids = list(index._ids)
-            vocab = index._vocab
-            posts = index._post
+        ids, vocab, posts = index.field_postings()
         n = len(ids)
         stop = np.flatnonzero([w in STOP_WORDS or len(w) < 2 or w.isdigit() for w in vocab])
         blocks, words = [], []
         names = ("title", "meta", "abstract")
-        for name, weight, post in zip(names, FIELD_WEIGHTS, posts):
-            flat = post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post, n)
+        for name, weight, flat in zip(names, FIELD_WEIGHTS, posts):
             indptr, rows = flat.columns()
             df = np.diff(indptr)
             # words in 2 papers at least and in at most a quarter of them: the rest say nothing

@@ -397,6 +397,17 @@ class SearchIndex(Matching):
         # 20 ms at 19,630 papers)
         return [(record.paper if type(record) is PaperView else record).abstract for record in self._records]
 
+    def field_postings(self) -> tuple[list[str], list[str], tuple[FlatPostings, ...]]:
+        """The ids in ordinal order, the vocabulary, and each field's postings laid out flat
+        over it (title, meta, abstract): for a model that reads them as a matrix
+        (`core.related.for_you.Features`), which may not import the search layer."""
+        with self._lock:
+            ids = list(self._ids)
+            vocab = self._vocab
+            posts = self._post
+        n = len(ids)
+        return ids, vocab, tuple(post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post, n) for post in posts)
+
     def __len__(self) -> int:
         return len(self._ids) - len(self._removed)
 

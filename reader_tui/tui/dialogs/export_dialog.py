@@ -42,6 +42,9 @@ SCOPES: tuple[Scope, ...] = ("marked", "filter", "all")
 FORMATS: tuple[Format, ...] = EXPORT_FORMATS  # type: ignore[assignment]
 EXTENSIONS = EXPORT_EXTENSIONS
 
+EXPORT_SETTING = "export"
+"""The library setting holding the dialog's last format, destination and path (`remembered()`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ExportRequest:

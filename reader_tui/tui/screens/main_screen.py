@@ -1,17 +1,24 @@
 """The main screen: the paper browser, the side pane (the current paper's detail, related
 papers and notes), the saved searches and a status line.
 
-Each widget owns its state (the browser its filter, sort and search; the side pane the
-paper it shows and when; the related list its index; the saved searches their counts;
-the invisible LibraryWatcher the index worker and the disk poll); the screen composes
-them, turns key presses into Library calls and passes what one widget says on to
-another (attributes down, messages up). Library changes arrive once, through the app's
-`library_changed_signal`, and each widget handles its own part.
+Each widget owns its state (the browser its filter, sort and search; the list its cursor
+and marks, and so which papers an action is about; the side pane the paper it shows and
+when; the related list its index; the saved searches their counts; the invisible
+LibraryWatcher the index worker and the disk poll); the screen composes them, turns key
+presses into Library calls, opens the dialogs and hands their choice to the Library or
+the browser, and passes what one widget says on to another (attributes down, messages
+up). Library changes arrive once, through the app's `library_changed_signal`, and each
+widget handles its own part.
+
+The search bar sits above every pane, so the screen owns it and routes what is typed
+there: to the browser (`search_for`, `submit_search`, `cancel_search`) or, after `/` in
+the detail pane, to the detail pane (`find`), as in less. The state stays in the widgets
+(the bar's `finding`, the browser's search).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from textual import events, on
@@ -21,14 +28,14 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input
 
-from reader_tui.core.library.library import Library
+from reader_tui.core.library.library import Library, undo_words
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
 from reader_tui.core.process_tuning import resume_after_start
+from reader_tui.core.text.display import one_line
 from reader_tui.tui.listing import counts
 from reader_tui.tui.messages import IndexReady, RelatedReady
 from reader_tui.tui.saving import SavingIndicator
-from reader_tui.tui.screens import main_dialogs, main_moves, main_papers, main_search
 from reader_tui.tui.screens.start_styles import breakpoint_classes, skip_first_refresh
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.for_you_model import ForYouModel
@@ -175,26 +182,92 @@ class MainScreen(Screen):
     # -- the search bar (above every pane: the screen passes it to the browser) -----------------
 
     def action_search(self) -> None:
-        main_search.open_bar(self)
+        """`/`: find in the detail pane when it has focus, else search the list."""
+        bar = self.query_one(SearchBar)
+        detail = self.side.detail
+        if detail.has_focus:  # `/` in the detail pane finds in it, as in less
+            bar.open_find(detail.find_text)
+            return
+        self._end_find()
+        self.browser.begin_search()
+        bar.display = True
+        bar.focus()
+
+    def _end_find(self) -> None:
+        """A find in the detail pane ends: the bar holds the list's search again."""
+        if self.query_one(SearchBar).finding:
+            self._show_search()
+
+    def _show_search(self) -> None:
+        """The bar shows the browser's search (after a jump through the history)."""
+        self.query_one(SearchBar).show_search(self.browser.search_text)
 
     def action_next_match(self, step: int) -> None:
-        """`n` / `N`: the next or previous match, as in less and vim."""
-        main_moves.next_match(self, step)
+        """`n` / `N`: in the detail pane the next line holding what `/` found there; in the
+        list the next search result, round the end as vim does, saying so."""
+        detail = self.side.detail
+        if detail.has_focus:
+            if not detail.find_next(step):
+                self.status_bar.set_message("nothing to find: / finds in this paper")
+            return
+        papers = self.paper_list
+        if not self.browser.search_text.strip() and self.browser.more_like is None:
+            self.status_bar.set_message("no search: / searches, then n / N go through the results")
+            return
+        if not papers.ids:
+            return
+        row = papers.cursor + step
+        if row >= len(papers.ids):
+            row = 0
+            self.status_bar.set_message("search hit the bottom, continuing at the top")
+        elif row < 0:
+            row = len(papers.ids) - 1
+            self.status_bar.set_message("search hit the top, continuing at the bottom")
+        papers.move_to(row)
 
     def on_search_typing_typed_ahead(self, message: SearchTyping.TypedAhead) -> None:
-        main_search.typed_ahead(self, message.text)
+        # Keys meant for the bar reached the list before it had focus: they go in the bar.
+        bar = self.query_one(SearchBar)
+        if not bar.display:
+            self.action_search()
+        bar.insert_text_at_cursor(message.text)
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
-        main_search.changed(self, event.value)
+        # Find it in the paper, or search the list once typing pauses.
+        value = event.value
+        if not self.query_one(SearchBar).finding:
+            self.browser.search_for(value)
+            return
+        found = self.side.detail.find(value)
+        if value.strip():
+            self.status_bar.set_message(
+                f"found on {found} line{'s' if found != 1 else ''}" if found else "not in this paper", error=not found
+            )
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
-        main_search.submitted(self)
+        # Enter: keep what was found and read on, or show the search's results.
+        if self.query_one(SearchBar).finding:
+            self._end_find()
+            self.side.detail.focus()
+        elif not self.browser.submit_search():
+            self._search_cancelled()
 
     @on(SearchBar.Cancelled)
     def _search_cancelled(self) -> None:
-        main_search.cancelled(self)
+        """Escape: the list, cursor and scroll position as they were before `/` (or, finding
+        in the detail pane, the find ends)."""
+        bar = self.query_one(SearchBar)
+        if bar.finding:
+            self.side.detail.find("")
+            self._end_find()
+            self.side.detail.focus()
+            return
+        with bar.prevent(Input.Changed):
+            bar.value = ""
+        bar.display = False
+        self.browser.cancel_search()
 
     # -- the indexes (from the LibraryWatcher) and the Library's changes ------------------------
 
@@ -227,7 +300,7 @@ class MainScreen(Screen):
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
         self.side.follow(message.paper_id)
-        main_dialogs.reviews_ahead(self, message.paper_id)
+        self.reviews_ahead(message.paper_id)
 
     def show_current_now(self) -> None:
         """Bring the side pane up to date with the cursor without waiting."""
@@ -262,32 +335,129 @@ class MainScreen(Screen):
         """Put `message` in the status line, there still once a list on its way arrives."""
         self.status_bar.say(message)
 
+    def _say_targets(self, what: str, ids: list[str]) -> None:
+        """Say what a bulk action did to the marked papers, and how many of them are out of
+        sight (a search or filter hides them): marks act where the user is told."""
+        papers = self.paper_list
+        if not papers.marked or not ids:
+            return
+        shown = set(papers.ids)
+        visible = sum(pid in shown for pid in ids)
+        noun = "paper" if len(ids) == 1 else "papers"
+        if visible == len(ids):
+            self.say(f"{what}: {len(ids)} marked {noun}")
+            return
+        # Out of sight: the status line says it in short, a notification in full.
+        self.status_bar.set_message(f"{what}: {len(ids)} marked, {visible} visible", error=True)
+        self.notify(
+            f"{what}: {len(ids)} marked {noun}, {visible} of them visible; escape clears marks",
+            title="Marked papers out of sight", severity="warning", markup=False,
+        )
+
     def action_toggle_read(self) -> None:
-        main_papers.toggle_read(self)
+        """`r`: read / unread."""
+        if ids := self.paper_list.targets():
+            self.library.toggle_read(ids)
+            self._say_targets("read / unread", ids)
 
     def action_set_status(self, value: str) -> None:
-        main_papers.set_status(self, Status(value))
+        """`1`-`5`: a status."""
+        status = Status(value)
+        if ids := self.paper_list.targets():
+            self.library.set_status(ids, status)
+            self._say_targets(status.value, ids)
 
     def action_edit_notes(self) -> None:
-        main_papers.edit_notes(self)
+        """`a`: the notes of the paper under the cursor, without waiting for the pane."""
+        self.show_current_now()
+        notes = self.side.notes
+        if notes.paper_id is not None:
+            notes.focus()
 
     def action_back(self) -> None:
-        """Escape, one step at a time (the order docs/keys.md gives)."""
-        main_moves.step_back(self)
+        """Escape, one step at a time (the order docs/keys.md gives): in the detail pane, what `/`
+        found there; from another pane to the list; then the marks, "more like this", the
+        search, the filter."""
+        papers = self.paper_list
+        browser = self.browser
+        detail = self.side.detail
+        if detail.has_focus and detail.find_text:
+            detail.find("")  # what `/` found there first, then back to the list
+        elif not papers.has_focus:
+            papers.focus()
+        elif papers.marked:
+            count = len(papers.marked)
+            papers.clear_marks()
+            self.status_bar.set_message(f"{count} mark{'s' if count != 1 else ''} cleared")
+        elif browser.leave_more_like():
+            pass
+        elif browser.searching:
+            self._search_cancelled()
+        elif browser.clear_filter():
+            self.say("filter cleared (ctrl+o brings it back)")
 
     # -- the jump list, undo -------------------------------------------------------------------
 
     def action_jump_back(self) -> None:
-        main_moves.jump(self, self.browser.go(back=True), "no earlier place (ctrl+o goes back after a search, filter, M or jump)")
+        self._jumped(self.browser.go(back=True), "no earlier place (ctrl+o goes back after a search, filter, M or jump)")
 
     def action_jump_forward(self) -> None:
-        main_moves.jump(self, self.browser.go(back=False), "no later place")
+        self._jumped(self.browser.go(back=False), "no later place")
+
+    def _jumped(self, moved: bool, otherwise: str) -> None:
+        """After `ctrl+o` / `ctrl+i`: the search bar shows the place's search (or `otherwise`
+        is said when there was no place to go to)."""
+        if not moved:
+            self.status_bar.set_message(otherwise)
+            return
+        self._show_search()
+        self.paper_list.focus()
+
+    def _jump_to(self, paper_id: str) -> None:
+        """Put the list's cursor on `paper_id`, showing every paper when the current
+        filter or search hides it (ctrl+o comes back)."""
+        papers = self.paper_list
+        papers.focus()
+        if paper_id == papers.current_id:
+            return
+        self.browser.jumping()
+        if paper_id in papers.ids:
+            papers.move_to(papers.ids.index(paper_id))
+            return
+        hidden_by = self.browser.describe()
+        self.browser.show_everything(keep=paper_id)
+        self._show_search()
+        self.notify(f"The paper was outside the list ({hidden_by}): showing every paper; ctrl+o goes back", markup=False)
 
     def action_undo(self) -> None:
-        main_moves.undo(self, redo=False)
+        self._undo(redo=False)
 
     def action_redo(self) -> None:
-        main_moves.undo(self, redo=True)
+        self._undo(redo=True)
+
+    def _undo(self, *, redo: bool) -> None:
+        """Undo (or redo) the last change, put the cursor on its paper and say it in words."""
+        self.save_pending()
+        library = self.library
+        change = library.redo() if redo else library.undo()
+        if change is None:
+            self.status_bar.set_message(f"nothing to {'redo' if redo else 'undo'}")
+            return
+        self.say(undo_words(library, change, redo=redo))
+        self._show_changed(change.after)
+
+    def _show_changed(self, ids: Iterable[str]) -> None:
+        """Put the cursor on the first paper of `ids` in list order (showing it if hidden)."""
+        papers = self.paper_list
+        changed = set(ids)
+        first = next((pid for pid in papers.ids if pid in changed), None)
+        if first is not None:
+            if first != papers.current_id:
+                papers.move_to(papers.ids.index(first))
+            return
+        hidden = sorted(pid for pid in changed if pid in self.library.papers)
+        if hidden:
+            self._jump_to(hidden[0])
 
     def action_open_url(self) -> None:
         from reader_tui.tui.open_url import open_url
@@ -306,58 +476,256 @@ class MainScreen(Screen):
             return self.paper_list.show_scores  # the browser's one look at the reviews store
         return True
 
+    # -- the dialogs: they collect a choice, the Library (or the browser) acts on it -----------
+
     def action_reviews(self) -> None:
-        main_dialogs.reviews(self)
+        """`R`: the reviews of the paper under the cursor, the search's words highlighted."""
+        from reader_tui.tui.screens.reviews_screen import open_reviews
+
+        pid = self.paper_list.current_id
+        if pid is not None:
+            open_reviews(self.app, self.library, pid, self._reviews_words(pid))
+
+    def reviews_ahead(self, pid: str | None) -> None:
+        """The cursor moved to `pid`: its reviews made ready once it rests there, so that
+        `R` only shows them (`reviews_ahead.read_ahead`)."""
+        from reader_tui.tui.screens.reviews_ahead import read_ahead
+
+        if pid is not None:
+            read_ahead(self.app, pid, lambda: self._reviews_words(pid))
+
+    def _reviews_words(self, pid: str) -> tuple[str, ...]:
+        """The words the reviews of `pid` highlight: the search's, and what it matched in `pid`."""
+        from reader_tui.tui.listing import search_words
+
+        browser = self.browser
+        return (*browser.matched.get(pid, ()), *search_words(browser.query_text()))
 
     def action_filter(self) -> None:
-        main_dialogs.choose_filter(self)
+        """`f`: ask for a filter; the browser shows what it lets through."""
+        from reader_tui.tui.dialogs.filter_dialog import FilterDialog
+
+        browser = self.browser
+
+        def apply(choice) -> None:
+            if choice is not None:
+                browser.set_filter(choice)
+
+        self.app.push_screen(FilterDialog(self.library.all_tags(), browser.list_filter), apply)
 
     def action_sort(self) -> None:
-        main_dialogs.choose_sort(self)
+        """`s`: ask for an order; the browser shows the list in it and remembers it."""
+        browser = self.browser
+
+        def apply(key) -> None:
+            if key is not None:
+                browser.set_order(key)
+
+        self.app.push_screen(browser.order.dialog(scores=browser.paper_list.show_scores), apply)
 
     def action_more_like_tag(self) -> None:
-        """Rank the list by a model of one tag's papers (the palette's "More like tag…")."""
-        main_dialogs.more_like_tag(self)
+        """Rank the list by a model of one tag's papers (the palette's "More like tag…"):
+        ask for a tag; the browser ranks the list by a model of that tag's papers."""
+        from reader_tui.core.search.sorting import SortKey
+        from reader_tui.tui.dialogs.tag_picker import TagPicker
+
+        browser, tags = self.browser, self.library.all_tags()
+        if not tags:
+            self.say("more like tag: no paper is tagged yet (t tags the current paper)")
+            return
+
+        def apply(tag: str | None) -> None:
+            if tag is not None:
+                browser.set_order(SortKey("for-you", tag=tag))
+
+        self.app.push_screen(TagPicker(tags, browser.order.tag), apply)
 
     def action_edit_tags(self) -> None:
-        main_dialogs.edit_tags(self)
+        """`t`: ask for tags to add and remove on the papers (the related index suggests some
+        for one paper)."""
+        from reader_tui.tui.dialogs.tag_editor import TagEditor
+
+        library, ids, suggest = self.library, self.paper_list.targets(), self.side.related.suggest_tags_for
+        self._say_targets("tags", ids)
+        if not ids:
+            return
+        views = library.views(ids)
+        common = [t for t in views[0].tags if all(t.casefold() in {x.casefold() for x in v.tags} for v in views[1:])]
+        known = library.all_tags()
+        suggestions = suggest(ids[0]) if len(ids) == 1 else sorted(known, key=lambda t: -known[t])[:8]
+        editor = TagEditor([v.title for v in views], common, known, suggestions)
+
+        def apply(edit) -> None:
+            if edit is None:
+                return
+            try:
+                library.retag(ids, add=edit.add, remove=edit.remove)
+            except ValueError as error:
+                self.notify(str(error), severity="error", markup=False)
+
+        self.app.push_screen(editor, apply)
 
     def action_edit_paper(self) -> None:
-        main_dialogs.edit_paper(self)
+        """`e`: ask for new catalog fields of the paper under the cursor (an edited title is
+        searchable at once)."""
+        from reader_tui.tui.dialogs.edit_dialog import EditDialog
+
+        library, pid, reindex = self.library, self.paper_list.current_id, self.browser.reindex
+        if pid is None:
+            return
+
+        def apply(changes: dict | None) -> None:
+            if not changes:
+                return
+            try:
+                library.edit(pid, **changes)
+            except ValueError as error:
+                self.notify(str(error), severity="error", markup=False)
+                return
+            if {"title", "authors"} & changes.keys():
+                reindex(pid)  # an edited title is searchable at once
+                self.app.indexes_stale = True  # the caches are rebuilt as the app exits
+
+        self.app.push_screen(EditDialog(library.view(pid), library.citekeys()), apply)
 
     def action_export(self) -> None:
-        main_dialogs.export(self)
+        """`x`: ask what to export (the marked papers, those the list shows, or all) and how."""
+        from reader_tui.tui.dialogs.export_dialog import EXPORT_SETTING, ExportDialog
+
+        library, papers, label = self.library, self.paper_list, self.browser.describe()
+        marked, shown = [pid for pid in papers.ids if pid in papers.marked], list(papers.ids)
+
+        scopes = {"marked": marked, "filter": shown, "all": list(library.papers)}
+        dialog = ExportDialog(
+            len(marked), len(shown), len(library.papers), filter_label=label, remembered=library.settings.get(EXPORT_SETTING)
+        )
+
+        def apply(request) -> None:
+            if request is not None:
+                if request.format != "markdown":
+                    library.keep_citekeys(scopes[request.scope])  # on the UI thread: may be cited now
+                if not library.read_only:  # the next export starts from this one's choices
+                    library.set_setting(EXPORT_SETTING, dialog.remembered())
+                # Rendering thousands of entries takes seconds: off the UI thread.
+                job = lambda: self._export(request, scopes[request.scope])  # noqa: E731
+                self.run_worker(job, thread=True, group="export", exit_on_error=False)
+
+        self.app.push_screen(dialog, apply)
+
+    def _export(self, request: Any, ids: list[str]) -> None:
+        # In a worker thread: the result is reported through the app (call_from_thread),
+        # never by touching widgets here.
+        from reader_tui.core.formats.exporters import export_text
+        from reader_tui.core.formats.write import write_export
+        from reader_tui.tui.clipboard import copy_text
+
+        views = self.library.views(ids)
+        text = export_text(request.format, views, abstract=request.abstract)
+        what = f"{len(views):,} paper{'s' if len(views) != 1 else ''}"
+        notify = self.app.call_from_thread
+        if request.to_clipboard or request.path is None:
+            how = notify(copy_text, self.app, text)
+            notify(self.notify, f"Copied {what} to the {how}", markup=False)
+            return
+        try:
+            write_export(text, request.path, force=request.overwrite)
+        except OSError as error:
+            notify(self.notify, f"Export failed: {error}", severity="error", markup=False)
+            return
+        notify(self.notify, f"Exported {what} to {request.path}", markup=False)
 
     def action_copy_bibtex(self) -> None:
-        main_papers.copy_bibtex(self)
+        """`y`: copy the BibTeX entries of the marked papers (or the current one)."""
+        from reader_tui.core.formats.bibtex.writer import entry_for
+        from reader_tui.tui.clipboard import copy_text
+
+        library, ids = self.library, self.paper_list.targets()
+        self._say_targets("BibTeX copied", ids)
+        if not ids:
+            return
+        text = "\n".join(entry_for(view) for view in library.views(ids))
+        how = copy_text(self.app, text)
+        library.keep_citekeys(ids)
+        what = one_line(library.view(ids[0]).title, 50) if len(ids) == 1 else f"{len(ids)} papers"
+        self.notify(f"Copied BibTeX of {what} to the {how}", markup=False)
 
     def action_copy_cites(self) -> None:
         """Copy `\\cite{key1,key2}` for the marked papers (or the current one)."""
-        main_papers.copy_cites(self)
+        from reader_tui.tui.clipboard import copy_text
+
+        library, ids = self.library, self.paper_list.targets()
+        if not ids:
+            return
+        text = "\\cite{" + ",".join(view.citekey for view in library.views(ids)) + "}"
+        how = copy_text(self.app, text)
+        library.keep_citekeys(ids)
+        self.notify(f"Copied {text} to the {how}", markup=False)
 
     def action_import_file(self) -> None:
         """Ask for a file and import it (the dialog runs the import and reports)."""
-        main_dialogs.import_file(self)
+        from reader_tui.tui.dialogs.import_dialog import ImportDialog
+
+        self.app.push_screen(ImportDialog(self.library))
 
     def action_help(self) -> None:
-        main_dialogs.help_screen(self)
+        from reader_tui.tui.screens.help_screen import HelpScreen
+
+        self.app.push_screen(HelpScreen())
 
     # -- triage, stats, related papers ---------------------------------------------------------
 
     def action_triage(self) -> None:
-        main_dialogs.triage(self)
+        """`T`: triage the papers the list shows; back on the list, the cursor is on the last one."""
+        from reader_tui.tui.listing import search_words
+        from reader_tui.tui.screens.triage_screen import TriageScreen, triage_key
+
+        self.save_pending()
+        library, papers, browser, suggest = self.library, self.paper_list, self.browser, self.side.related.suggest_tags_for
+
+        def back(pid: str | None) -> None:
+            if pid is not None and pid in papers.ids:
+                papers.move_to(papers.ids.index(pid))
+            papers.focus()
+
+        ids = list(papers.ids)
+        triage_screen = TriageScreen(
+            library, ids, filter_key=triage_key(library, ids, browser.query_text()), filter_label=browser.describe(),
+            suggest=suggest, matched=browser.matched, words=search_words(browser.query_text()),
+            for_you=self.for_you,
+        )
+        self.app.push_screen(triage_screen, back)
 
     def action_stats(self) -> None:
-        main_dialogs.stats(self)
+        """`S`: statistics of the papers the list shows (of the whole library when it shows all)."""
+        from reader_tui.tui.screens.stats_screen import StatsScreen
+
+        library, shown, label = self.library, list(self.paper_list.ids), self.browser.describe()
+        self.app.push_screen(StatsScreen(library, None if len(shown) == len(library.papers) else shown, filter_label=label))
 
     def action_related(self, step: int) -> None:
-        main_moves.related(self, step)
+        """`]` / `[`: the next or previous related paper in the side pane."""
+        self.show_current_now()
+        if not self.side.step_related(step):
+            computing = self.side.related.index is None
+            self.notify("related: computing…" if computing else "No related papers", markup=False)
 
     def on_related_list_chosen(self, message: RelatedList.Chosen) -> None:
-        main_moves.jump_to(self, message.paper_id)
+        self._jump_to(message.paper_id)
 
     def action_more_like_this(self) -> None:
-        main_moves.more_like_this(self)
+        """`M`: the papers related to the current one, over the list (escape goes back)."""
+        from reader_tui.tui.navigation import MoreLike
+
+        pid = self.paper_list.current_id
+        if pid is None:
+            return
+        ids = self.side.related.more_like_this(pid)
+        if ids is None:
+            self.notify("related: computing…, try again in a moment", markup=False)
+            return
+        title = one_line(self.library.view(pid).title, 30)
+        self.browser.show_more_like(MoreLike(pid, tuple(ids), f"more like: {title}"))
+        self.paper_list.focus()
 
     # -- sync through git ----------------------------------------------------------------------
 
@@ -396,12 +764,23 @@ class MainScreen(Screen):
         self.query_one(SavedSearchList).save_search(self.browser.query_text())
 
     def run_saved_search(self, search: SavedSearch) -> None:
-        main_search.run_saved(self, search)
+        """Run the saved `search` in the bar (within the current filter; escape restores)."""
+        self.browser.jumping()
+        self.action_search()
+        self.query_one(SearchBar).value = search.query  # the bar's Changed event runs the search
+        self.paper_list.focus()
 
     def action_toggle_saved_searches(self) -> None:
-        main_search.toggle_saved_list(self)
+        """`b`: show or hide the saved searches beside the list (focused when shown)."""
+        side = self.query_one(SavedSearchList)
+        if not side.toggle():
+            self.paper_list.focus()
+        elif self.has_class("-narrow"):
+            self.notify("Too narrow for the saved searches list: find them in ctrl+p (\"Search: …\")", markup=False)
+        else:
+            self.call_after_refresh(side.focus)
 
     def on_saved_search_list_chosen(self, message: SavedSearchList.Chosen) -> None:
         found = get_search(self.library, message.search.name)  # as saved now: the list's may be older
         if found is not None:
-            main_search.run_saved(self, found)
+            self.run_saved_search(found)

@@ -18,6 +18,7 @@ and left undecided (weak negatives). Until then a line says how many more decisi
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -29,10 +30,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from reader_tui.core.library.library import Library
+from reader_tui.core.library.library import Library, undo_words
 from reader_tui.core.model import Status
 from reader_tui.core.text.display import sanitize, visible_controls
-from reader_tui.tui.screens.main_moves import undo_words
 from reader_tui.tui.screens.reviews_ahead import read_ahead
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.notes_editor import NotesEditor
@@ -41,6 +41,19 @@ from reader_tui.tui.widgets.paper_detail import PaperDetail
 POSITION_SETTING = "triage_position"
 MAX_REMEMBERED = 50  # filters whose triage position is kept
 PACE_EVERY = 5.0
+
+
+def triage_key(library: Library, ids: list[str], query: str) -> str:
+    """Under which key triage remembers its place in the list `ids`: "all" for the whole
+    library, the filter and search for one, and for a list that no query names ("more
+    like this", a list of jumps) a key of its papers: so a 50-paper triage of such a list
+    never moves where the triage of the whole library resumes."""
+    if query:
+        return query
+    if len(ids) == len(library.papers):
+        return "all"
+    digest = hashlib.sha1("\n".join(sorted(ids)).encode("utf-8")).hexdigest()[:16]
+    return f"list:{len(ids)}:{digest}"
 
 
 def _now() -> datetime:

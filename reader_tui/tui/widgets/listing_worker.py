@@ -3,7 +3,7 @@
 It owns the search index the list is searched with (handed to it once built, kept up
 to date with the Library's change events: status, tags and notes are searchable) and
 the thread worker that turns a filter, an order and a search into a `Listing`
-(`listing.compute_listing`, exclusive in its group, so a newer request cancels an
+(`core.library.listing.compute_listing`, exclusive in its group, so a newer request cancels an
 older one). Each request gets a token; a result whose token is not the last one given
 is dropped, so a list shown meanwhile (a "more like this" list, a snapshot brought
 back by escape) is never replaced by a late one. The result goes up to the browser as
@@ -20,9 +20,9 @@ from textual.message import Message
 from textual.widget import Widget
 
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.listing import Listing, compute_listing
 from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey
-from reader_tui.tui.listing import Listing, compute_listing
 from reader_tui.tui.messages import ListingReady
 
 

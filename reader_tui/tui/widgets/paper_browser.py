@@ -23,11 +23,12 @@ from textual.containers import Vertical
 from textual.message import Message
 
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.listing import ranks
 from reader_tui.core.model import Status
 from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey
 from reader_tui.tui.list_order import ListOrder
-from reader_tui.tui.listing import ranks, resorted
+from reader_tui.tui.listing import resorted
 from reader_tui.tui.navigation import History, MoreLike, Place, Snapshot, Underneath, keep_cursor, saved_cursor
 from reader_tui.tui.widgets.listing_worker import ListingWorker
 from reader_tui.tui.widgets.paper_list import PaperList

@@ -207,6 +207,14 @@ class PaperList(GutterScrollView, can_focus=True):
             self._versions[pid] = self._versions.get(pid, 0) + 1
         self.refresh()
 
+    def targets(self) -> list[str]:
+        """The papers an action is about: the marked ones in list order (then the marked
+        ones the list does not show), or else the one under the cursor."""
+        if self.marked:
+            shown = [pid for pid in self._ids if pid in self.marked]
+            return shown + sorted(self.marked - set(shown))
+        return [self.current_id] if self.current_id else []
+
     def clear_marks(self) -> None:
         if self.marked:
             self.marked.clear()

@@ -90,7 +90,7 @@ class SavedSearchList(OptionList):
 
     @work(thread=True, exclusive=True, group="saved-counts", exit_on_error=False)
     def _count(self, searches: list[SavedSearch], index: Any) -> None:
-        from reader_tui.tui.listing import compute_listing
+        from reader_tui.core.library.listing import compute_listing
 
         counts = {}
         for search in searches:

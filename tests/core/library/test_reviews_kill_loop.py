@@ -24,14 +24,14 @@ from pathlib import Path
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Status
-from tests.kill_aim import KillAim
+from tests.kill_aim import KillAim, enough_kills
 
 REPO = Path(__file__).resolve().parents[3]
 PAPERS = 150
 TIME_BUDGET = 12.0
 MIN_KILLS = 5
 # Past the budget the loop goes on until it has its kills, up to this: a machine so slow
-# that it has too few then fails the test, which says so.
+# that it has too few then skips the test, which says so.
 TIME_LIMIT = 3 * TIME_BUDGET
 BASE_MS = 1_760_000_000_000
 
@@ -123,4 +123,4 @@ def test_kill_9_during_review_imports_leaves_one_snapshot_and_every_annotation(t
         if proc.returncode == 0:
             assert catalog == forums == {k}
     print(f"\nreviews kill loop (seed {seed}): {rounds} imports, {kills} killed, {acks} acknowledged")
-    assert kills >= MIN_KILLS, f"only {kills} kills: the machine is too slow for this test"
+    enough_kills(kills, MIN_KILLS, f"review imports, seed {seed}")
