@@ -751,6 +751,7 @@ class MainScreen(Screen):
     def on_library_sync_state_read(self, message: LibrarySync.StateRead) -> None:
         self.side.detail.set_group(message.state.group)
         self.paper_list.group = message.state.group  # the list's group column
+        self.browser.set_group(message.state.group)  # by:, group:, is:group-* search them
         self.status_bar.set_synced(message.state.last_synced, message.state.unsent, message.state.waiting)
 
     # -- saved searches ------------------------------------------------------------------------

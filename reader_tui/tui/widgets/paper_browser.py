@@ -68,6 +68,8 @@ class PaperBrowser(Vertical):
         self._keep: str | None = None
         self._keep_row: int | None = None  # the cursor's row instead, when `_keep` is None
         self._changed_since_model: set[str] = set()
+        self._group: Any = None
+        """A reading group's marks as last read (None: not read yet; the index's own)."""
         """Papers changed since the last "for you" model: the ones just decided."""
 
     def compose(self) -> ComposeResult:
@@ -342,9 +344,23 @@ class PaperBrowser(Vertical):
 
     def set_index(self, index: Any) -> None:
         """Search with `index` from now on (a running search is run again with it)."""
+        if self._group is not None:
+            index.group = self._group  # read since the index was loaded (a sync)
         self.worker.index = index
         if self.search_text.strip():
             self.refilter()
+
+    def set_group(self, group: Any) -> None:
+        """A reading group's marks as just read (a sync, another process): what `by:`,
+        `group:` and `is:group-*` search from now on (a running search is run again)."""
+        from reader_tui.core.library.group import GroupMarks
+
+        self._group = group if group is not None else GroupMarks({})
+        index = self.worker.index
+        if index is not None and index.group is not self._group:
+            index.group = self._group
+            if self.search_text.strip() or self.list_filter.search.strip():
+                self.refilter()
 
     def reindex(self, paper_id: str) -> None:
         """A paper's title or authors were edited: make them searchable at once."""
