@@ -152,6 +152,8 @@ class MainScreen(Screen):
         self._update_counts()
         self._describe()
         self.browser.restore_place()
+        if self.browser.search_text:
+            self._show_search()  # the search the app was left with, in its bar
         self.call_after_refresh(resume_after_start)  # the list is on screen: collect again
         self.call_after_refresh(self.library.start_background_work)  # the start's backup, the catalog read ahead
 

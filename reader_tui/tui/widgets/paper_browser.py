@@ -29,7 +29,17 @@ from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey
 from reader_tui.tui.list_order import ListOrder
 from reader_tui.tui.listing import resorted
-from reader_tui.tui.navigation import History, MoreLike, Place, Snapshot, Underneath, keep_cursor, saved_cursor
+from reader_tui.tui.navigation import (
+    History,
+    MoreLike,
+    Place,
+    Snapshot,
+    Underneath,
+    keep_cursor,
+    keep_view,
+    saved_cursor,
+    saved_view,
+)
 from reader_tui.tui.widgets.listing_worker import ListingWorker
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.search_typing import SearchTyping
@@ -67,6 +77,8 @@ class PaperBrowser(Vertical):
         self.underneath = Underneath()
         self._keep: str | None = None
         self._keep_row: int | None = None  # the cursor's row instead, when `_keep` is None
+        self._start: tuple[str | None, int | None] | None = None
+        """The paper and scroll position the app was left at, until a listing shows them."""
         self._changed_since_model: set[str] = set()
         self._group: Any = None
         """A reading group's marks as last read (None: not read yet; the index's own)."""
@@ -127,6 +139,8 @@ class PaperBrowser(Vertical):
         if self.underneath.covered_list_changed():
             return  # a "more like this" list stays; what lies under it is recomputed on escape
         papers = self.paper_list
+        if first:
+            self._start = None  # a new search: its best hit first, not the place left last time
         self.worker.compute(self.list_filter, self.order.key, self.search_text, papers.marked, self.order.scores())
         self._keep = None if first else keep if keep is not None else papers.current_id
         self._keep_row = None
@@ -147,7 +161,12 @@ class PaperBrowser(Vertical):
         keep = self._keep
         if self._keep_row is not None and listing.ids:
             keep = listing.ids[min(self._keep_row, len(listing.ids) - 1)]
-        papers.set_ids(listing.ids, keep=keep, matched=listing.matched)
+        scroll = None
+        if self._start is not None:  # the place the app was left at, once it can be shown
+            keep, scroll = self._start
+            if listing.ids or not listing.partial:  # (not the empty list of a search waiting for its index)
+                self._start = None
+        papers.set_ids(listing.ids, keep=keep, matched=listing.matched, scroll_y=scroll)
         self.post_message(self.ListingChanged(listing.partial))
 
     def describe(self) -> str:
@@ -411,15 +430,25 @@ class PaperBrowser(Vertical):
             self._keep, self._keep_row = None, papers.cursor
 
     def restore_place(self) -> None:
-        """Show the list as it was left last time: in the sort order saved, the cursor on
-        the paper it was on (`remember_place`)."""
+        """Show the list as it was left last time: its filter, search and sort, scrolled as
+        it was, the cursor on the paper it was on (`remember_place`)."""
         paper = saved_cursor(self.library)
-        if self.order.restore():
+        view = saved_view(self.library)
+        restored = self.order.restore()
+        if view is not None and (not view.list_filter.is_empty or view.search.strip()):
+            self.list_filter = view.list_filter
+            self.search_text = view.search.strip()
+            restored = True
+        if restored:
             self.refilter(keep=paper, first=paper is None)
+            self._start = (paper, view.scroll if view is not None else None)
         elif paper is not None:
             papers = self.paper_list
-            papers.set_ids(papers.ids, keep=paper)
+            papers.set_ids(papers.ids, keep=paper, scroll_y=view.scroll if view is not None else None)
 
     def remember_place(self) -> None:
-        """Keep the paper under the cursor in the library's settings, to reopen there."""
-        keep_cursor(self.library, self.paper_list.current_id)
+        """Keep the paper under the cursor, the filter, the search and the scroll position
+        in the library's settings, to reopen there."""
+        papers = self.paper_list
+        keep_cursor(self.library, papers.current_id)
+        keep_view(self.library, self.list_filter, self.search_text.strip(), round(papers.scroll_y))
