@@ -77,6 +77,9 @@ class PaperBrowser(Vertical):
         self.underneath = Underneath()
         self._keep: str | None = None
         self._keep_row: int | None = None  # the cursor's row instead, when `_keep` is None
+        self._sorted_in_search = False
+        """A sort was chosen while the search was open: it orders the matches (else best
+        match first), and escape shows the list in it, not the list kept from before."""
         self._start: tuple[str | None, int | None] | None = None
         """The paper and scroll position the app was left at, until a listing shows them."""
         self._changed_since_model: set[str] = set()
@@ -141,7 +144,10 @@ class PaperBrowser(Vertical):
         papers = self.paper_list
         if first:
             self._start = None  # a new search: its best hit first, not the place left last time
-        self.worker.compute(self.list_filter, self.order.key, self.search_text, papers.marked, self.order.scores())
+        self.worker.compute(
+            self.list_filter, self.order.key, self.search_text, papers.marked, self.order.scores(),
+            sort_matches=self._sorted_in_search,
+        )
         self._keep = None if first else keep if keep is not None else papers.current_id
         self._keep_row = None
 
@@ -178,7 +184,9 @@ class PaperBrowser(Vertical):
             parts.append(self.order.label())
         elif self.order.by_model:  # "for you" orders the matches of a words search too
             parts.append(self.order.label(within_search=True))
-        elif self.order.key is not None:  # a words search: best match first, whatever the sort
+        elif self.order.key is not None and self._sorted_in_search:  # chosen during the search
+            parts.append(self.order.label(within_search=True))
+        elif self.order.key is not None:  # a words search: best match first, unless sorted in it
             parts.append("best match first")
         if self.search_text.strip():
             parts.append(f"search: {self.search_text.strip()}")
@@ -217,6 +225,7 @@ class PaperBrowser(Vertical):
         self.typing.keys_at_bar()
         self.list_filter = place.list_filter
         self.search_text = place.search
+        self._sorted_in_search = False
         self.underneath.clear(place.more_like)
         if place.more_like is not None:
             self._show_more(place.more_like, place.paper_id)
@@ -285,6 +294,7 @@ class PaperBrowser(Vertical):
         self.typing.stop()
         self.list_filter = ListFilter()
         self.search_text = ""
+        self._sorted_in_search = False
         self.underneath.clear()
         self.refilter(keep=keep)
 
@@ -293,6 +303,8 @@ class PaperBrowser(Vertical):
     def begin_search(self) -> None:
         """The search bar opens: remember the list to restore on escape, and the place
         to go back to (`ctrl+o`) once the search is entered."""
+        if not self.searching:
+            self._sorted_in_search = False  # a new search: best match first
         self.underneath.open_search(self._snapshot(), self.place())
 
     def search_for(self, text: str) -> None:
@@ -340,7 +352,15 @@ class PaperBrowser(Vertical):
     def _restore_list(self, *, keep_snapshot: bool) -> None:
         note = ""
         snapshot = self.underneath.close_search(keep_open=keep_snapshot)
-        if snapshot is not None:
+        resorted_meanwhile = self._sorted_in_search
+        if not keep_snapshot:
+            self._sorted_in_search = False
+        if snapshot is not None and resorted_meanwhile:
+            # the list kept from before the search is in the sort it had then: it is
+            # computed again in the sort the status line names, the cursor where it was
+            self.matched = {}
+            self.refilter(keep=snapshot[1])
+        elif snapshot is not None:
             self._show_snapshot(snapshot)
             note = "escape goes back" if self.underneath.more and not keep_snapshot else ""
         else:  # the search came back through the jump list: no list was kept under it
@@ -409,6 +429,8 @@ class PaperBrowser(Vertical):
     def set_order(self, key: SortKey) -> None:
         """Show the list in `key`'s order from now on (remembered for the next start)."""
         self.order.choose(key)
+        if self.searching:
+            self._sorted_in_search = True
         self.refilter()
 
     def for_you_trained(self) -> None:
