@@ -65,6 +65,55 @@ def keep_cursor(library: Any, paper_id: str | None) -> None:
     library.set_setting(CURSOR_SETTING, {"paper": paper_id})
 
 
+VIEW_SETTING = "view"
+"""The library setting that keeps the list's filter, search and scroll position as they
+were left ({"statuses", "tags", "any_tag", "search", "filter_search", "scroll"})."""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedView:
+    """The filter, search and scroll position the list was left with."""
+
+    list_filter: Any
+    search: str = ""
+    scroll: int | None = None
+
+
+def saved_view(library: Any) -> SavedView | None:
+    """The filter, search and scroll the list was left with (None: nothing saved, or
+    something that no longer reads as one)."""
+    from reader_tui.core.model import Status
+    from reader_tui.core.search.filters import ListFilter
+
+    saved = library.settings.get(VIEW_SETTING)
+    if not isinstance(saved, dict):
+        return None
+    try:
+        statuses = frozenset(Status(value) for value in saved.get("statuses", ()))
+        tags = tuple(str(tag) for tag in saved.get("tags", ()))
+        list_filter = ListFilter(statuses, tags, bool(saved.get("any_tag")), search=str(saved.get("filter_search", "")))
+        scroll = saved.get("scroll")
+        return SavedView(list_filter, str(saved.get("search", "")), scroll if isinstance(scroll, int) else None)
+    except (TypeError, ValueError):  # a hand-edited or older setting: start with the whole list
+        return None
+
+
+def keep_view(library: Any, list_filter: Any, search: str, scroll: int) -> None:
+    """Keep the filter, search and scroll position to reopen the list with (unless the
+    library cannot write). Marks are not kept: they live as long as the app."""
+    setting = {
+        "statuses": sorted(status.value for status in list_filter.statuses),
+        "tags": list(list_filter.tags),
+        "any_tag": list_filter.any_tag,
+        "filter_search": list_filter.search,
+        "search": search,
+        "scroll": scroll,
+    }
+    if library.settings.get(VIEW_SETTING) == setting or library.read_only or library.writes_failing:
+        return
+    library.set_setting(VIEW_SETTING, setting)
+
+
 class History:
     """Places left behind (`back`) and places come back from (`forward`)."""
 

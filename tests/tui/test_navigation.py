@@ -333,3 +333,47 @@ async def test_a_filter_set_during_a_search_holds_once_the_search_ends(library: 
         await pilot.press("escape")  # the search ends: the filtered list, not the one before `/`
         await settle(app, pilot)
         assert papers_of(app).ids == [IDS[1], IDS[4]]
+
+
+async def test_a_restart_brings_back_the_filter_search_sort_scroll_and_cursor(tmp_path: Path) -> None:
+    """Issue 34, item 3: the view as it was left, not only its cursor and sort."""
+    papers_in = [Paper(id=f"id{i:03}", title=f"Paper {i:03} {'graphs' if i % 2 else 'vision'}",
+                       added=f"2025-11-01T{i // 3600:02}:{i // 60 % 60:02}:{i % 60:02}+00:00") for i in range(600)]
+    library = make_library(tmp_path / "lib", papers_in)
+    library.set_status([f"id{i:03}" for i in range(0, 600, 3)], Status.READ)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        browser = app.screen.browser
+        browser.set_filter(ListFilter.of(status=Status.READ))
+        browser.set_order(SortKey("title", reverse=True))
+        await settle(app, pilot)
+        await pilot.press("slash", *"graphs")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        papers = papers_of(app)
+        papers.move_to(80)
+        await pilot.pause()
+        shown, current, top = list(papers.ids), papers.current_id, round(papers.scroll_y)
+        assert top > 0
+        await app.action_quit()
+    library.close()
+    reopened = Library.open(tmp_path / "lib", background_writes=True)
+    app = create_app(reopened)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        browser = app.screen.browser
+        papers = papers_of(app)
+        assert browser.list_filter == ListFilter.of(status=Status.READ)
+        assert browser.search_text == "graphs"
+        assert browser.sort_key == SortKey("title", reverse=True)
+        assert app.screen.query_one(SearchBar).value == "graphs"
+        assert list(papers.ids) == shown
+        assert papers.current_id == current
+        assert round(papers.scroll_y) == top
+        assert "filter: status:read" in status_line(app) and "search: graphs" in status_line(app)
+        await pilot.press("escape")  # the search goes as it would have before the restart
+        await settle(app, pilot)
+        assert browser.search_text == "" and len(papers.ids) == 200
+    reopened.close()

@@ -64,6 +64,7 @@ def load_search_index(library: Library) -> SearchIndex | None:
     """The library's search index from its cache (after waiting for a build of it that
     another process is running), or None when there is no cache matching the catalog."""
     from ..search import cache as search_cache
+    from .group import load_group
 
     views = library.views()
     # Building every Paper freed the catalog's record texts, in small pieces the index
@@ -72,7 +73,10 @@ def load_search_index(library: Library) -> SearchIndex | None:
     release_free_memory()
     cache = search_cache_path(library.files.folder)
     with building(cache):
-        return search_cache.load(views, cache)
+        index = search_cache.load(views, cache)
+    if index is not None:
+        index.group = load_group(library.files.folder)  # a reading group's marks (by:, group:)
+    return index
 
 
 def search_index(
@@ -178,8 +182,10 @@ def provide_indexes(
         child = start_index_child(library.files.folder)
     if child is not None:
         from ..search.index import SearchIndex
+        from .group import load_group
 
         titles = SearchIndex.build(library.views(), abstracts=False)  # while the child starts
+        titles.group = load_group(library.files.folder)
         titles.index_abstracts_on_search = False  # the child is indexing them
         on_search(titles)
         for name in child_reports(child, cancelled):

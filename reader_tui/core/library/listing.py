@@ -50,19 +50,23 @@ def compute_listing(
     index: Any = None,
     marked: Iterable[str] = (),
     scores: Mapping[str, float] | None = None,
+    sort_matches: bool = False,
 ) -> Listing:
     """The ids to show. With `search`, the ranked hits (through `index` when it is built,
     else a substring match over the titles' words as the index reads them), in `sort`'s
     order when the search has no words to rank by (fields only); otherwise the catalog
     order, or `sort`'s (a model's sort, "for you", needs its `scores`: without them the
-    catalog order). `search` adds to the filter's own."""
+    catalog order). `search` adds to the filter's own. With `sort_matches` (a sort chosen
+    during the search) a words search's matches are in `sort`'s order too, not best first."""
     marked = set(marked)
     ids = list(library.papers)  # one atomic copy: the UI thread may add papers meanwhile
     ids = list_filter.keep(ids, dict(library.annotations), marked)
     text = " ".join(part for part in (list_filter.search.strip(), search.strip()) if part)
     if text:
         found = _search(library, ids, text, index, marked)
-        if sort is not None and not found.error and (not ranks(text) or sort.field in MODEL_FIELDS):
+        if sort is not None and not found.error and (
+            sort_matches or not ranks(text) or sort.field in MODEL_FIELDS
+        ):
             # fields alone ("area:robotics rating:>=5") select without ranking: the list
             # keeps its order, so "best first" is a sort and a search together. A model's
             # order ("for you") ranks a words search's matches too (ties: best match first),

@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from reader_tui.core.library.library import Library, undo_words
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
@@ -108,6 +108,10 @@ class MainScreen(Screen):
         search = SearchBar(id="search")
         search.display = False
         yield search
+        sample = sample_line(self.library)
+        note = Static(sample, id="sample-note", markup=False)
+        note.display = bool(sample)
+        yield note
         with Horizontal(id="panes"):
             yield SavedSearchList(self.library, id="saved-searches")
             browser = PaperBrowser(self.library, id="browser")  # not queried: gone as the app quits
@@ -152,6 +156,8 @@ class MainScreen(Screen):
         self._update_counts()
         self._describe()
         self.browser.restore_place()
+        if self.browser.search_text:
+            self._show_search()  # the search the app was left with, in its bar
         self.call_after_refresh(resume_after_start)  # the list is on screen: collect again
         self.call_after_refresh(self.library.start_background_work)  # the start's backup, the catalog read ahead
 
@@ -190,8 +196,8 @@ class MainScreen(Screen):
             return
         self._end_find()
         self.browser.begin_search()
-        bar.display = True
-        bar.focus()
+        bar.reviews = self.library.review_store.exists  # the hint names area: and rating: then
+        bar.open_search()
 
     def _end_find(self) -> None:
         """A find in the detail pane ends: the bar holds the list's search again."""
@@ -751,6 +757,7 @@ class MainScreen(Screen):
     def on_library_sync_state_read(self, message: LibrarySync.StateRead) -> None:
         self.side.detail.set_group(message.state.group)
         self.paper_list.group = message.state.group  # the list's group column
+        self.browser.set_group(message.state.group)  # by:, group:, is:group-* search them
         self.status_bar.set_synced(message.state.last_synced, message.state.unsent, message.state.waiting)
 
     # -- saved searches ------------------------------------------------------------------------
@@ -784,3 +791,22 @@ class MainScreen(Screen):
         found = get_search(self.library, message.search.name)  # as saved now: the list's may be older
         if found is not None:
             self.run_saved_search(found)
+
+
+def sample_line(library: Library) -> str:
+    """A line for the first screen while the library holds only the bundled sample list
+    (the seed's papers, nothing imported): what it is and how to bring in a whole
+    conference. "" otherwise."""
+    from reader_tui.core.paths import DEFAULT_SEED
+
+    papers = library.papers
+    if not 0 < len(papers) <= SAMPLE_MAX:  # a conference's list: no Paper built to find out
+        return ""
+    if any(papers[pid].source != f"seed:{DEFAULT_SEED}" for pid in list(papers)):
+        return ""
+    return (f"{len(papers)} sample abstracts of ICLR 2026 — bring in the whole conference: "
+            "reader-tui fetch ICLR.cc/2026/Conference, or reader-tui import FILE")
+
+
+#: More papers than the bundled sample list holds: not the sample alone.
+SAMPLE_MAX = 100

@@ -55,20 +55,21 @@ class ListingWorker(Widget):
         search: str,
         marked: Collection[str],
         scores: Mapping[str, float] | None,
+        sort_matches: bool = False,
     ) -> None:
         """Compute the list for these (a result still on its way is dropped)."""
         self._token += 1
-        self._compute(self._token, list_filter, sort, search, self.index, frozenset(marked), scores)
+        self._compute(self._token, list_filter, sort, search, self.index, frozenset(marked), scores, sort_matches)
 
     def drop(self) -> None:
         """The list shows something else now: a result still on its way is not wanted."""
         self._token += 1
 
     @work(thread=True, exclusive=True, group="search")
-    def _compute(self, token: int, list_filter, sort, search, index, marked, scores) -> None:
+    def _compute(self, token: int, list_filter, sort, search, index, marked, scores, sort_matches) -> None:
         listing = compute_listing(
             self.library, list_filter=list_filter, sort=sort, search=search, index=index, marked=marked,
-            scores=scores,
+            scores=scores, sort_matches=sort_matches,
         )
         self.post_message(ListingReady(listing, token))
 

@@ -29,7 +29,17 @@ from reader_tui.core.search.filters import ListFilter
 from reader_tui.core.search.sorting import SortKey
 from reader_tui.tui.list_order import ListOrder
 from reader_tui.tui.listing import resorted
-from reader_tui.tui.navigation import History, MoreLike, Place, Snapshot, Underneath, keep_cursor, saved_cursor
+from reader_tui.tui.navigation import (
+    History,
+    MoreLike,
+    Place,
+    Snapshot,
+    Underneath,
+    keep_cursor,
+    keep_view,
+    saved_cursor,
+    saved_view,
+)
 from reader_tui.tui.widgets.listing_worker import ListingWorker
 from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.search_typing import SearchTyping
@@ -67,7 +77,14 @@ class PaperBrowser(Vertical):
         self.underneath = Underneath()
         self._keep: str | None = None
         self._keep_row: int | None = None  # the cursor's row instead, when `_keep` is None
+        self._sorted_in_search = False
+        """A sort was chosen while the search was open: it orders the matches (else best
+        match first), and escape shows the list in it, not the list kept from before."""
+        self._start: tuple[str | None, int | None] | None = None
+        """The paper and scroll position the app was left at, until a listing shows them."""
         self._changed_since_model: set[str] = set()
+        self._group: Any = None
+        """A reading group's marks as last read (None: not read yet; the index's own)."""
         """Papers changed since the last "for you" model: the ones just decided."""
 
     def compose(self) -> ComposeResult:
@@ -125,7 +142,12 @@ class PaperBrowser(Vertical):
         if self.underneath.covered_list_changed():
             return  # a "more like this" list stays; what lies under it is recomputed on escape
         papers = self.paper_list
-        self.worker.compute(self.list_filter, self.order.key, self.search_text, papers.marked, self.order.scores())
+        if first:
+            self._start = None  # a new search: its best hit first, not the place left last time
+        self.worker.compute(
+            self.list_filter, self.order.key, self.search_text, papers.marked, self.order.scores(),
+            sort_matches=self._sorted_in_search,
+        )
         self._keep = None if first else keep if keep is not None else papers.current_id
         self._keep_row = None
 
@@ -145,7 +167,12 @@ class PaperBrowser(Vertical):
         keep = self._keep
         if self._keep_row is not None and listing.ids:
             keep = listing.ids[min(self._keep_row, len(listing.ids) - 1)]
-        papers.set_ids(listing.ids, keep=keep, matched=listing.matched)
+        scroll = None
+        if self._start is not None:  # the place the app was left at, once it can be shown
+            keep, scroll = self._start
+            if listing.ids or not listing.partial:  # (not the empty list of a search waiting for its index)
+                self._start = None
+        papers.set_ids(listing.ids, keep=keep, matched=listing.matched, scroll_y=scroll)
         self.post_message(self.ListingChanged(listing.partial))
 
     def describe(self) -> str:
@@ -157,7 +184,9 @@ class PaperBrowser(Vertical):
             parts.append(self.order.label())
         elif self.order.by_model:  # "for you" orders the matches of a words search too
             parts.append(self.order.label(within_search=True))
-        elif self.order.key is not None:  # a words search: best match first, whatever the sort
+        elif self.order.key is not None and self._sorted_in_search:  # chosen during the search
+            parts.append(self.order.label(within_search=True))
+        elif self.order.key is not None:  # a words search: best match first, unless sorted in it
             parts.append("best match first")
         if self.search_text.strip():
             parts.append(f"search: {self.search_text.strip()}")
@@ -196,6 +225,7 @@ class PaperBrowser(Vertical):
         self.typing.keys_at_bar()
         self.list_filter = place.list_filter
         self.search_text = place.search
+        self._sorted_in_search = False
         self.underneath.clear(place.more_like)
         if place.more_like is not None:
             self._show_more(place.more_like, place.paper_id)
@@ -264,6 +294,7 @@ class PaperBrowser(Vertical):
         self.typing.stop()
         self.list_filter = ListFilter()
         self.search_text = ""
+        self._sorted_in_search = False
         self.underneath.clear()
         self.refilter(keep=keep)
 
@@ -272,6 +303,8 @@ class PaperBrowser(Vertical):
     def begin_search(self) -> None:
         """The search bar opens: remember the list to restore on escape, and the place
         to go back to (`ctrl+o`) once the search is entered."""
+        if not self.searching:
+            self._sorted_in_search = False  # a new search: best match first
         self.underneath.open_search(self._snapshot(), self.place())
 
     def search_for(self, text: str) -> None:
@@ -319,7 +352,15 @@ class PaperBrowser(Vertical):
     def _restore_list(self, *, keep_snapshot: bool) -> None:
         note = ""
         snapshot = self.underneath.close_search(keep_open=keep_snapshot)
-        if snapshot is not None:
+        resorted_meanwhile = self._sorted_in_search
+        if not keep_snapshot:
+            self._sorted_in_search = False
+        if snapshot is not None and resorted_meanwhile:
+            # the list kept from before the search is in the sort it had then: it is
+            # computed again in the sort the status line names, the cursor where it was
+            self.matched = {}
+            self.refilter(keep=snapshot[1])
+        elif snapshot is not None:
             self._show_snapshot(snapshot)
             note = "escape goes back" if self.underneath.more and not keep_snapshot else ""
         else:  # the search came back through the jump list: no list was kept under it
@@ -342,9 +383,23 @@ class PaperBrowser(Vertical):
 
     def set_index(self, index: Any) -> None:
         """Search with `index` from now on (a running search is run again with it)."""
+        if self._group is not None:
+            index.group = self._group  # read since the index was loaded (a sync)
         self.worker.index = index
         if self.search_text.strip():
             self.refilter()
+
+    def set_group(self, group: Any) -> None:
+        """A reading group's marks as just read (a sync, another process): what `by:`,
+        `group:` and `is:group-*` search from now on (a running search is run again)."""
+        from reader_tui.core.library.group import GroupMarks
+
+        self._group = group if group is not None else GroupMarks({})
+        index = self.worker.index
+        if index is not None and index.group is not self._group:
+            index.group = self._group
+            if self.search_text.strip() or self.list_filter.search.strip():
+                self.refilter()
 
     def reindex(self, paper_id: str) -> None:
         """A paper's title or authors were edited: make them searchable at once."""
@@ -374,6 +429,8 @@ class PaperBrowser(Vertical):
     def set_order(self, key: SortKey) -> None:
         """Show the list in `key`'s order from now on (remembered for the next start)."""
         self.order.choose(key)
+        if self.searching:
+            self._sorted_in_search = True
         self.refilter()
 
     def for_you_trained(self) -> None:
@@ -395,15 +452,25 @@ class PaperBrowser(Vertical):
             self._keep, self._keep_row = None, papers.cursor
 
     def restore_place(self) -> None:
-        """Show the list as it was left last time: in the sort order saved, the cursor on
-        the paper it was on (`remember_place`)."""
+        """Show the list as it was left last time: its filter, search and sort, scrolled as
+        it was, the cursor on the paper it was on (`remember_place`)."""
         paper = saved_cursor(self.library)
-        if self.order.restore():
+        view = saved_view(self.library)
+        restored = self.order.restore()
+        if view is not None and (not view.list_filter.is_empty or view.search.strip()):
+            self.list_filter = view.list_filter
+            self.search_text = view.search.strip()
+            restored = True
+        if restored:
             self.refilter(keep=paper, first=paper is None)
+            self._start = (paper, view.scroll if view is not None else None)
         elif paper is not None:
             papers = self.paper_list
-            papers.set_ids(papers.ids, keep=paper)
+            papers.set_ids(papers.ids, keep=paper, scroll_y=view.scroll if view is not None else None)
 
     def remember_place(self) -> None:
-        """Keep the paper under the cursor in the library's settings, to reopen there."""
-        keep_cursor(self.library, self.paper_list.current_id)
+        """Keep the paper under the cursor, the filter, the search and the scroll position
+        in the library's settings, to reopen there."""
+        papers = self.paper_list
+        keep_cursor(self.library, papers.current_id)
+        keep_view(self.library, self.list_filter, self.search_text.strip(), round(papers.scroll_y))

@@ -9,26 +9,63 @@ from __future__ import annotations
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
+from textual.suggester import Suggester
 from textual.widgets import Input
 
 from .data_input import insert_typed_character
 
 
+class FieldSuggester(Suggester):
+    """Completes the search's field names as they are typed: `ar` -> `area:` (tab or →
+    takes it), the word being typed being the query's last."""
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False, case_sensitive=False)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        return self.complete(value)
+
+    @staticmethod
+    def complete(value: str) -> str | None:
+        """`value` with its last word completed to a field name, None when none fits."""
+        from reader_tui.core.search.query import FIELDS
+
+        head, _, word = value.rpartition(" ")
+        sign = word[:1] if word[:1] == "-" else ""
+        word = word[len(sign):]
+        if len(word) < 2 or ":" in word:
+            return None
+        for field in FIELDS:
+            if field.startswith(word.casefold()) and field != word.casefold():
+                return f"{head}{' ' if head or value.startswith(' ') else ''}{sign}{field}:"
+        return None
+
+
 class SearchBar(Input):
     """An Input that says when the user gives up on the search (escape)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel search", id="search.cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel search", id="search.cancel"),
+        Binding("tab", "complete", "Complete a field name", show=False, id="search.complete"),
+    ]
 
     SEARCH_HINT = "search titles, abstracts, tags, notes  (tag:x status:read …)"
+    REVIEWS_HINT = "search titles, abstracts, tags, notes  (tag:x status:read area:rl rating:>=6 …)"
     FIND_HINT = "find in this paper: enter keeps it, then n / N next / previous; escape ends it"
 
     class Cancelled(Message):
         """Escape: restore the list as it was before the search."""
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(placeholder=self.SEARCH_HINT, **kwargs)
+        super().__init__(placeholder=self.SEARCH_HINT, suggester=FieldSuggester(), **kwargs)
         self.finding = False
         """True while the bar finds in the detail pane, not the list."""
+        self.reviews = False
+        """The library holds reviews: the hint names their fields (area:, rating:)."""
+
+    @property
+    def search_hint(self) -> str:
+        return self.REVIEWS_HINT if self.reviews else self.SEARCH_HINT
 
     def on_key(self, event: events.Key) -> None:
         # An ideographic space (U+3000) separates words too: Input alone drops it.
@@ -37,7 +74,7 @@ class SearchBar(Input):
     def show_search(self, text: str) -> None:
         """Hold the list's search `text` (shown when there is one), as a search bar."""
         self.finding = False
-        self.placeholder = self.SEARCH_HINT
+        self.placeholder = self.search_hint
         with self.prevent(Input.Changed):
             self.value = text
         self.display = bool(text)
@@ -50,6 +87,21 @@ class SearchBar(Input):
             self.value = text
         self.display = True
         self.focus()
+
+    def open_search(self) -> None:
+        """Open to search the list (typing searches)."""
+        self.placeholder = self.search_hint
+        self.display = True
+        self.focus()
+
+    def action_complete(self) -> None:
+        """Tab: complete the field name being typed (`ar` -> `area:`), else the next widget."""
+        completed = FieldSuggester.complete(self.value) if not self.finding and self.cursor_at_end else None
+        if completed is None:
+            self.screen.focus_next()
+            return
+        self.value = completed
+        self.cursor_position = len(completed)
 
     def action_cancel(self) -> None:
         self.post_message(self.Cancelled())
