@@ -53,6 +53,10 @@ BACKUPS_KEPT = 5
 PAPERS_TABLE = "papers"
 ANNOTATIONS_TABLE = "annotations"
 SETTINGS_TABLE = "settings"
+#: The settings that are one person's view on one machine (the TUI's cursor, sort, search
+#: and filter, the triage position, the export dialog's last choices and path): a sync
+#: neither takes another machine's nor reports them as news. (The theme travels.)
+VIEW_SETTINGS = frozenset({"cursor", "sort", "view", "triage_position", "export"})
 META_TABLE = "_meta"
 
 Tables = dict[str, dict[str, Any]]

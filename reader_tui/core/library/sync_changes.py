@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from ..model import has_conflict
-from .files import ANNOTATIONS_FILE, ANNOTATIONS_TABLE, CATALOG_FILE, PAPERS_TABLE, SETTINGS_TABLE
+from .files import ANNOTATIONS_FILE, ANNOTATIONS_TABLE, CATALOG_FILE, PAPERS_TABLE, SETTINGS_TABLE, VIEW_SETTINGS
 
 MEMBERS_DIR = "members"
 
@@ -110,7 +110,8 @@ def _annotation_changes(old: Mapping[str, Any], new: Mapping[str, Any], who: str
                 counts[label + who] += 1
     settings_before, settings_after = _settings(old), _settings(new)
     counts["setting" + who] += sum(
-        1 for key in settings_before.keys() | settings_after.keys() if settings_before.get(key) != settings_after.get(key)
+        1 for key in settings_before.keys() | settings_after.keys()
+        if key not in VIEW_SETTINGS and settings_before.get(key) != settings_after.get(key)
     )
     return counts
 

@@ -30,7 +30,7 @@ import orjson
 
 from ..atomic_storage import StoreError, read_json_file, write_file_atomically
 from ..model import CONFLICT_END, CONFLICT_MIDDLE, CONFLICT_START, has_conflict  # noqa: F401 - has_conflict re-exported
-from .files import ANNOTATIONS_TABLE, META_TABLE, PAPERS_TABLE, SETTINGS_TABLE, check_meta
+from .files import ANNOTATIONS_TABLE, META_TABLE, PAPERS_TABLE, SETTINGS_TABLE, VIEW_SETTINGS, check_meta
 
 Tables = dict[str, dict[str, Any]]
 
@@ -215,13 +215,19 @@ def merge_annotation_tables(base: Tables, ours: Tables, theirs: Tables) -> Table
 
 def _merge_settings(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> dict[str, Any]:
     """Settings key by key; a setting that is an object on both sides (the exported keys,
-    saved searches by name) merges key by key too, so both sides' additions stay."""
+    saved searches by name) merges key by key too, so both sides' additions stay. The view
+    settings (`VIEW_SETTINGS`) stay as this machine has them."""
     result = merge_dicts(base, ours, theirs)
     for name in list(result):
         o, t = ours.get(name), theirs.get(name)
         if isinstance(o, dict) and isinstance(t, dict) and o != t:
             b = base.get(name)
             result[name] = merge_dicts(b if isinstance(b, dict) else {}, o, t)
+    for name in VIEW_SETTINGS:
+        if name in ours:
+            result[name] = ours[name]
+        else:
+            result.pop(name, None)
     return result
 
 

@@ -177,3 +177,27 @@ def test_settings_that_are_objects_keep_both_sides_additions() -> None:
     theirs = file({"exported_citekeys": {"p1": "k1", "p3": "k3"}, "theme": "light"})
     merged = merge_annotation_tables(base, ours, theirs)["settings"]["1"]
     assert merged == {"exported_citekeys": {"p1": "k1", "p2": "k2", "p3": "k3"}, "theme": "light"}
+
+
+def test_a_view_setting_stays_as_this_machine_has_it_and_is_not_news() -> None:
+    """The cursor, sort, search and filter are one person's view on one machine (issue 34,
+    item 9): a merge keeps ours, takes none of theirs, and a sync does not report them."""
+    from reader_tui.core.library.files import VIEW_SETTINGS
+    from reader_tui.core.library.sync_changes import _annotation_changes
+    from reader_tui.tui.dialogs.export_dialog import EXPORT_SETTING
+    from reader_tui.tui.list_order import SETTING as SORT_SETTING
+    from reader_tui.tui.navigation import CURSOR_SETTING, VIEW_SETTING
+    from reader_tui.tui.screens.triage_screen import POSITION_SETTING
+
+    assert {CURSOR_SETTING, VIEW_SETTING, SORT_SETTING, POSITION_SETTING, EXPORT_SETTING} == VIEW_SETTINGS
+
+    def file(settings):
+        return {"_meta": {"1": {"format": 1, "kind": "annotations"}}, "annotations": {}, "settings": {"1": settings}}
+
+    base = file({"sort": {"key": "title"}, "saved_searches": {}})
+    ours = file({"sort": {"key": "title"}, "saved_searches": {}})
+    theirs = file({"sort": {"key": "added"}, "cursor": {"paper": "p9"}, "saved_searches": {"rl": "area:rl"}})
+    merged = merge_annotation_tables(base, ours, theirs)["settings"]["1"]
+    assert merged == {"sort": {"key": "title"}, "saved_searches": {"rl": "area:rl"}}
+    counts = _annotation_changes(ours, theirs, " by alice")
+    assert counts["setting by alice"] == 1  # the saved search, not the sort or the cursor
