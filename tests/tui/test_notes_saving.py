@@ -273,3 +273,31 @@ async def test_a_new_notes_editor_is_read_only_and_collapsed_and_styled_only_onc
         assert sum(node is editor for node in styled) == 1
         editor.load(IDS[0])  # a paper: writable, and drawn as such
         assert not editor.read_only and not editor.has_class("-read-only")
+
+
+# -- a long note: its beginning until it is written in (issue 34, item 10) ---------------------
+
+
+async def test_a_long_note_shows_its_beginning_until_written_in_and_is_kept_whole(library: Library) -> None:
+    """A note of megabytes held the start up for seconds (TextArea wraps every line of its
+    document): until the pane is focused it shows its first lines, and nothing of that
+    shortened text can ever be saved; written in, it is the whole note."""
+    note = "\n".join(f"line {n} of a very long note about attention" for n in range(20_000))
+    assert len(note) > NotesEditor.LONG_NOTE
+    library.set_notes(IDS[0], note)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        notes = app.screen.query_one(NotesEditor)
+        assert notes.document.line_count <= NotesEditor.PREVIEW_LINES + 1
+        assert "the whole note opens when you write in it" in notes.text
+        assert not notes.dirty
+        notes.save_now()  # nothing of the shortened text is ever written
+        assert library.annotation(IDS[0]).notes == note
+        await pilot.press("a")  # write in the pane
+        await settle(app, pilot)
+        assert notes.has_focus and notes.text == note and not notes.soft_wrap
+        notes.move_cursor(notes.document.end)
+        await pilot.press("!", "escape")
+        await settle(app, pilot)
+    assert library.annotation(IDS[0]).notes == note + "!"

@@ -112,6 +112,7 @@ class NotesEditor(ReplacesDocument, TextArea):
         self.save_at_most_after = self.SAVE_AT_MOST_AFTER if save_at_most_after is None else save_at_most_after
         self.paper_id: str | None = None
         self._saved_text = ""
+        self._preview = False  # a long note shown by its beginning (see `_show`)
         self._timer: Timer | None = None
         self._max_timer: Timer | None = None
         self.border_title = "notes"
@@ -133,6 +134,11 @@ class NotesEditor(ReplacesDocument, TextArea):
 
     def on_focus(self, event: events.Focus) -> None:
         # (Widget's own handler, which sets has_focus, runs after this one)
+        if self._preview:  # a long note: now the whole of it, to write in
+            self._preview = False
+            self.soft_wrap = False
+            self.load_text(self._saved_text)
+            self.read_only = self.paper_id is None
         self._update_collapsed(focused=True)
 
     # -- an exact document, drawn visibly ------------------------------------------------------
@@ -184,7 +190,7 @@ class NotesEditor(ReplacesDocument, TextArea):
     @property
     def dirty(self) -> bool:
         """The user edited the note and the edit is not handed to the Library yet."""
-        return self.paper_id is not None and self.text != self._saved_text
+        return self.paper_id is not None and not self._preview and self.text != self._saved_text
 
     def load(self, paper_id: str | None) -> None:
         """Show the notes of `paper_id`, saving the notes shown before."""
@@ -196,8 +202,32 @@ class NotesEditor(ReplacesDocument, TextArea):
         self._saved_text = notes
         self.read_only = paper_id is None
         if self.text != notes:
-            self.load_text(notes)
+            self._show(notes)
         self._update_collapsed()
+
+    #: A note longer than this is shown by its beginning until the pane is focused, and
+    #: then loaded whole without soft wrapping: TextArea measures and wraps every line of
+    #: its document at each load and resize, seconds for a note of megabytes, which held
+    #: the start up when it was the current paper's.
+    LONG_NOTE = 200_000
+    PREVIEW_LINES = 200
+
+    def _show(self, notes: str) -> None:
+        """Load `notes` into the editor: a long note only by its first lines, read-only,
+        until the pane is focused (`_preview`: nothing of it is ever saved from there)."""
+        long = len(notes) > self.LONG_NOTE
+        self._preview = long and not self.has_focus
+        if self._preview:
+            lines = notes.split("\n", self.PREVIEW_LINES)[: self.PREVIEW_LINES]
+            shown = "\n".join(lines)[: self.LONG_NOTE]
+            self.load_text(f"{shown}\n… ({len(notes):,} characters: the whole note opens when you write in it)")
+            self.read_only = True
+            return
+        if long:
+            self.soft_wrap = False  # before the long text comes in, so it is never wrapped
+        self.load_text(notes)
+        if not long:
+            self.soft_wrap = True
 
     def reload(self) -> None:
         """Take in the Library's notes (undo, another process) unless the user is mid-edit."""
@@ -207,7 +237,7 @@ class NotesEditor(ReplacesDocument, TextArea):
         if notes != self.text:
             cursor = self.cursor_location
             self._saved_text = notes
-            self.load_text(notes)
+            self._show(notes)
             self.cursor_location = self.clamp_visitable(cursor)
         else:
             self._saved_text = notes
