@@ -48,31 +48,8 @@ def _temporary_folders_in_memory() -> None:
 
 _temporary_folders_in_memory()
 
-#: The test files that take longest (seconds of one worker, measured on the 2-core machine),
-#: longest first. `--dist loadfile` hands whole files to the workers in collection order as
-#: each gets free; xdist's own order (most tests first) put the one-test files that run a
-#: kill loop or real git for 12-29 s each last, so one worker ran them alone at the end.
-#: Started first, they overlap the short files instead. A file not named here keeps xdist's
-#: order after them; a wrong or stale entry only costs balance, never a test.
-LONGEST_FIRST = (  # measured in the full run of 1 Dec 21:58 UTC, 3 workers; word_pairs and the
-    # sync files estimated after 2 Dec's cuts (word_pairs 27 s -> ~13 s)
-    "core/sync/test_sync_converges.py",  # 23 s, one test (fewer git commands and lighter merge drivers since)
-    "tui/test_notes_saving.py",  # 20 s
-    "tui/test_sync_tui.py",  # 19 s
-    "tui/test_main_screen.py",  # 17 s
-    "tui/test_dialogs.py",  # 16 s
-    "cli/test_sync_cli.py",  # 16 s
-    "benchmarks/test_bench.py",  # 15 s
-    "tui/test_reviews_view_layout.py",  # 14 s
-    "cli/test_sync_kill.py",  # 14 s, one test
-    "core/search/test_word_pairs.py",  # ~13 s
-    "tui/test_for_you_tui.py",  # 13 s
-    "core/library/test_reviews_kill_loop.py",  # 12 s, one test
-    "tui/test_reviews_tui.py",  # 12 s
-    "tui/test_navigation.py",  # 12 s
-    "core/library/test_crash_kill_loop.py",  # 11 s, one test
-    "tui/test_more_like_tag_tui.py",  # 11 s
-)
+#: Where pytest's cache (.pytest_cache) keeps each test file's seconds, measured by the runs.
+FILE_SECONDS = "reader_tui/file_seconds"
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
@@ -87,23 +64,62 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # xdist's controller orders the files itself unless told not to (see LONGEST_FIRST)
+    # xdist's controller orders the files itself unless told not to (see `pytest_collection_modifyitems`)
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    tests = Path(__file__).parent
-    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
-    files: dict[Path, int] = {}
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest test files first, by the seconds each took in the runs before (pytest's
+    cache). `--dist loadfile` hands whole files to the workers in collection order as each
+    gets free; xdist's own order (most tests first) put the one-test files that run a kill
+    loop or real git for 12-29 s each last, so one worker ran them alone at the end. Started
+    first, they overlap the short files instead. A file not measured yet (a new one, or no
+    cache: a fresh checkout, `-p no:cacheprovider`) keeps xdist's order after the measured
+    ones; a stale measure only costs balance, never a test."""
+    cache = getattr(config, "cache", None)
+    known = cache.get(FILE_SECONDS, {}) if cache is not None else {}
+    files: dict[str, int] = {}
     for item in items:
-        files[item.path] = files.get(item.path, 0) + 1
+        name = item.nodeid.split("::")[0]
+        files[name] = files.get(name, 0) + 1
 
-    def order(item: pytest.Item) -> tuple[int, int]:
-        name = item.path.relative_to(tests).as_posix() if item.path.is_relative_to(tests) else ""
-        return rank.get(name, len(rank)), -files[item.path]
+    def order(item: pytest.Item) -> tuple[int, float]:
+        name = item.nodeid.split("::")[0]
+        seconds = known.get(name)
+        return (0, -seconds) if isinstance(seconds, (int, float)) else (1, -files[name])
 
     items.sort(key=order)  # stable: a file's tests keep their order
+
+
+#: Seconds of each test file's tests in this run (on xdist's controller, every worker's).
+_measured: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # On xdist's controller too: the workers' reports reach it through this hook.
+    name = report.nodeid.split("::")[0]
+    _measured[name] = _measured.get(name, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Keep each test file's seconds in a distributed run (the README's test command: its
+    tests' setup, call and teardown, what one worker spends on it) for the next run's
+    order: the mean of the last measure and this one, so one slow minute of a shared
+    machine moves it only half way. A run on one process (a file or a test being worked
+    on) measures nothing."""
+    config = session.config
+    cache = getattr(config, "cache", None)
+    distributed = getattr(config.option, "dist", "no") != "no"
+    if cache is None or hasattr(config, "workerinput") or not distributed or not _measured:
+        return  # an xdist worker: the controller has every report
+    root = config.rootpath
+    known = cache.get(FILE_SECONDS, {})
+    kept = {name: value for name, value in known.items() if isinstance(value, (int, float)) and (root / name).exists()}
+    for name, seconds in _measured.items():
+        old = kept.get(name)
+        kept[name] = round(seconds if old is None else (old + seconds) / 2, 2)
+    cache.set(FILE_SECONDS, dict(sorted(kept.items())))
 
 
 @pytest.fixture
