@@ -1,9 +1,9 @@
 """The project's benchmark: `python -m benchmarks.bench [--data FILE] [--papers N] [--runs R] [--json]`.
 
 Speed targets are checked here, not in timed tests (the machines are shared and noisy).
-With `--data` it reads a real list (any format `reader-tui import` takes; for the README
-figures, the 19,630-paper OpenReview dump); `--papers N` grows or generates a list of N
-papers (recombining real sentences, see `synthetic.py`). It measures, in this order:
+With `--data` it reads a real list (any format `reader-tui import` takes; for the figures of
+benchmarks/README.md, the 19,630-paper OpenReview dump); `--papers N` grows or generates a
+list of N papers (recombining real sentences, see `synthetic.py`). It measures, in this order:
 
 - start-up: importing the CLI (no Textual) and the TUI, each in a fresh interpreter;
 - `reader-tui import FILE` as a user runs it (with `--data` alone), then the import's
@@ -149,8 +149,6 @@ def step_search(context: dict) -> dict:
         "index_build_s": result["build_s"],
         # the process's CPU for the same build: less moved by other load on the machine
         "index_build_cpu_s": result["build_cpu_s"],
-        # and its child's, which takes a share of a large list's abstracts (`search.helper`)
-        "index_build_child_cpu_s": result["build_child_cpu_s"],
         "query_p50_ms": result["p50_ms"],
         "query_p95_ms": result["p95_ms"],
         "query_max_ms": result["max_ms"],
@@ -287,7 +285,6 @@ _ROWS = [
     ("write_p95_ms", "store write (status change), p95", "{:.1f} ms"),
     ("index_build_s", "search index build (cold)", "{:.2f} s"),
     ("index_build_cpu_s", "search index build (cold), CPU", "{:.2f} s"),
-    ("index_build_child_cpu_s", "search index build (cold), its child's CPU", "{:.2f} s"),
     ("index_warm_load_s", "search index load from its cache (warm start)", "{:.2f} s"),
     ("query_p50_ms", "search query, p50", "{:.1f} ms"),
     ("query_p95_ms", "search query, p95", "{:.1f} ms"),
@@ -312,7 +309,7 @@ _ROWS = [
 
 
 def format_table(figures: dict[str, Any]) -> str:
-    """The figures as a two-column text table (what the README shows); a figure of
+    """The figures as a two-column text table (what benchmarks/README.md shows); a figure of
     several runs shows its median and range."""
     rows = [(label, _format(fmt, figures[key])) for key, label, fmt in _ROWS if key in figures]
     width = max(len(label) for label, _ in rows)

@@ -95,18 +95,14 @@ def run_benchmark(records: Sequence, queries: Sequence[str] = QUERIES, repeat: i
 
     Returns build_s, head_build_s (without abstracts), p50_ms, p95_ms, max_ms, the
     process-CPU equivalents (cpu_*, less disturbed by other load on the machine), the
-    build's CPU in this process and in its child (build_cpu_s, build_child_cpu_s), papers
-    and queries.
+    build's CPU (build_cpu_s), papers and queries.
     """
     start = time.perf_counter()
     SearchIndex.build(records, abstracts=False)
     head_build = time.perf_counter() - start
-    children = _children_cpu()
     start, cpu = time.perf_counter(), time.process_time()
     index = SearchIndex.build(records)
     build, build_cpu = time.perf_counter() - start, time.process_time() - cpu
-    # the CPU of the child process that takes a share of a large list's build (`search.helper`)
-    build_child_cpu = _children_cpu() - children
     # As the app should after loading its catalog: move the long-lived objects out of
     # the collector's sight, or a full collection (0.1 s here, most of it walking the
     # papers, not the index) lands on whichever query happens to trigger it.
@@ -126,7 +122,6 @@ def run_benchmark(records: Sequence, queries: Sequence[str] = QUERIES, repeat: i
         "queries": len(walls),
         "build_s": round(build, 3),
         "build_cpu_s": round(build_cpu, 3),
-        "build_child_cpu_s": round(build_child_cpu, 3),
         "head_build_s": round(head_build, 3),
         "p50_ms": round(statistics.median(walls), 2),
         "p95_ms": round(_percentile(walls, 95), 2),
@@ -135,16 +130,6 @@ def run_benchmark(records: Sequence, queries: Sequence[str] = QUERIES, repeat: i
         "cpu_p95_ms": round(_percentile(cpus, 95), 2),
         "cpu_max_ms": round(max(cpus), 2),
     }
-
-
-def _children_cpu() -> float:
-    """User and system CPU of this process's ended children (0 where unknown: Windows)."""
-    try:
-        import resource
-    except ImportError:
-        return 0.0
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def _percentile(values: Sequence[float], pct: float) -> float:

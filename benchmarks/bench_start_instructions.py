@@ -37,10 +37,8 @@ START_PROBE = """
 import os, sys
 from pathlib import Path
 from reader_tui.cli.main import build_parser  # noqa: F401 - the command line, imported as `reader-tui` does
-from reader_tui.core.gc_pause import pause_for_start
-from reader_tui.core.memory import use_one_arena
-pause_for_start()
-use_one_arena()
+from reader_tui.core.process_tuning import tune_for_tui_start
+tune_for_tui_start()
 from reader_tui.core.library.library import Library
 library = Library.open(Path(sys.argv[1]), background_writes=True)
 from reader_tui.tui import paste_input

@@ -1,4 +1,4 @@
-"""Make docs/triage.svg and docs/stats.svg for the README: the bundled seed list with some
+"""Make docs/triage.svg and docs/stats.svg for docs/screens.md: the bundled seed list with some
 papers triaged, read on fixed days and tagged. Run: python docs/make_extras_screenshots.py"""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Make docs/reviews.svg, the README's picture of the reviews view (`R`): a paper of ICLR
+"""Make docs/reviews.svg, the picture of the reviews view in docs/reviews.md (`R`): a paper of ICLR
 2026 with its reviews (OpenReview, CC BY 4.0), from a library holding the conference's
 list and reviews. Run:
 

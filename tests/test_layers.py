@@ -1,4 +1,4 @@
-"""The layer rules of the README's "Architecture" section, enforced (Harlequin's way): each
+"""The layer rules of docs/architecture.md, enforced (Harlequin's way): each
 layer's modules are imported in a fresh interpreter and `sys.modules` is checked for what
 they pulled in, directly or through anything else. A rule broken at any depth, by an
 absolute, relative or lazy-at-import-time import, fails here.

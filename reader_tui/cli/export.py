@@ -1,4 +1,4 @@
-"""`reader-tui export`: BibTeX or Markdown to standard output, a file or the clipboard."""
+"""`reader-tui export`: BibTeX, Markdown, CSL-JSON or RIS to standard output, a file or the clipboard."""
 
 from __future__ import annotations
 
@@ -35,6 +35,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     losses: list[str] = []
     if args.format == "markdown":
         text = export_markdown(views, scores=args.scores)
+    elif args.format in ("csljson", "ris"):
+        from ..core.formats.exporters import export_losses_of, export_text
+
+        text = export_text(args.format, views)
+        for what, count in export_losses_of(args.format, views).items():
+            losses.append(f"{args.format}: {counted(count, 'paper')} with {what}, which the format cannot hold"
+                          + (" (reader-tui reads it back from the item's custom data)" if args.format == "csljson" else ""))
     else:
         if args.unicode and args.ascii:
             raise UserError("choose one of --unicode and --ascii", EXIT_USAGE)
@@ -146,7 +153,7 @@ def _save(args: argparse.Namespace) -> int:
     print_error(f"wrote {counted(len(written.ids), 'paper')} to {args.output}; "
                 f"{'still' if replaced else 'now'} rewritten after each change of the library "
                 "(`reader-tui auto-export` lists the files kept so)")
-    if spec.format == "bibtex":
+    if spec.format != "markdown":
         _keep_citekeys(library, list(written.ids))
     return EXIT_OK
 

@@ -13,15 +13,27 @@ from ..core.library.catalog_merge import ImportSummary
 from ..core.library.library import Library
 from ..core.text.words import counted
 from .options import open_library
+from .output import EXIT_USAGE, UserError
 
 EXIT_OK, EXIT_ERROR = 0, 1
 
 
-def run_import(library: Library, files: list[Path], format: str | None, venue: str | None, year: int | None) -> int:
-    """Read `files` and merge their papers into `library`; print what was done (one line
-    of counts), then on stderr one line per merged record (into which paper, why), per
-    skipped entry (why) and per warning, each naming its file and line, and each
-    unreadable file. Exit 1 if a file failed."""
+def run_import(
+    library: Library,
+    files: list[Path],
+    format: str | None,
+    venue: str | None,
+    year: int | None,
+    encoding: str | None = None,
+    dry_run: bool = False,
+    verbose: bool = False,
+) -> int:
+    """Read `files` (in `encoding`, see `core.formats.encoding`) and merge their papers
+    into `library`; print what was done (one line of counts), then on stderr one line per
+    merged record (into which paper, why), per skipped entry (why) and per warning, each
+    naming its file and line, and each unreadable file. Exit 1 if a file failed.
+    `dry_run`: say all of that, and write nothing. The merged records are one line unless
+    `verbose`: a conference imported over the bundled list merges every one of its papers."""
     from ..core.formats.detect import read_any
     from .progress import Progress
 
@@ -30,7 +42,7 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
         for path in files:
             progress.step(f"reading {path.name}")
             try:
-                result = read_any(path, format=format, venue=venue, year=year)
+                result = read_any(path, format=format, venue=venue, year=year, encoding=encoding)
             except ImportFailure as failure:
                 failures.append(failure)
                 continue
@@ -57,14 +69,21 @@ def run_import(library: Library, files: list[Path], format: str | None, venue: s
                 _error("nothing to import: no papers found")
             return EXIT_ERROR
         progress.step(f"merging {counted(len(papers), 'paper')} into the library")
-        summary = library.import_papers(papers, annotations, forums)
+        summary = library.plan_import(papers) if dry_run else library.import_papers(papers, annotations, forums)
     summary.add_problems(problems)
-    print(f"{counted(summary.entries, 'entry')} read: {summary}")
-    for line in summary.details(labels):
+    if dry_run:
+        brought = f"; notes or tags for {counted(len(annotations), 'paper')}" if annotations else ""
+        print(f"dry run, nothing written: {counted(summary.entries, 'entry')} read: {summary}{brought}")
+    else:
+        print(f"{counted(summary.entries, 'entry')} read: {summary}")
+    merges = len(summary.merges)
+    if merges and not verbose:
+        _error(f"{counted(merges, 'entry')} merged into papers already in the library (--verbose lists each, and why)")
+    for line in summary.details(labels, merges=verbose):
         _error(line)
     for failure in failures:
         _error(str(failure))
-    if summary.new or summary.updated or summary.merged:
+    if not dry_run and (summary.new or summary.updated or summary.merged):
         from ..core.library.indexing import start_background_prepare
 
         # so that the next TUI start finds its indexes ready (see indexing.py)
@@ -95,9 +114,22 @@ def _error(message: str) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    encoding = getattr(args, "encoding", None)
+    if encoding is not None:
+        from ..core.formats.encoding import encoding_name
+
+        try:  # before the library is opened: a misspelt name changes nothing
+            encoding_name(encoding)
+        except ValueError as error:
+            raise UserError(f"--encoding: {error}", EXIT_USAGE) from None
     # An import is how a lost catalog comes back: it may open a store whose catalog is missing.
     library = open_library(args, rebuilding_catalog=True)
-    return run_import(library, [Path(name) for name in args.files], args.format, args.venue, args.year)
+    if args.files == ["zotero"] and not Path("zotero").exists():
+        from .zotero_cmd import run_zotero_import
+
+        return run_zotero_import(library, args)
+    files = [Path(name) for name in args.files]
+    return run_import(library, files, args.format, args.venue, args.year, encoding, dry_run=args.dry_run, verbose=args.verbose)
 
 
 def cmd_index(args: argparse.Namespace) -> int:

@@ -28,7 +28,7 @@ DASH_VALUES = ("--search",)
 
 def _glue_leading_dash(argv: list[str]) -> list[str]:
     """`--search -tag:old` as `--search=-tag:old`: argparse takes a lone value that starts
-    with "-" for an option and stopped with "expected one argument", though the README
+    with "-" for an option and stopped with "expected one argument", though docs/search.md
     offers `-softmax` and `-tag:old` as searches (`-is:withdrawn area:x` worked only for
     its space). A value starting "--" is still an option (`--search --json`: no query)."""
     glued: list[str] = []
@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 #: Commands that change the library: its saved auto-exports are rewritten after them.
-CHANGING = frozenset({"import", "status", "mark", "tag", "note", "edit"})
+CHANGING = frozenset({"import", "fetch", "status", "mark", "tag", "note", "edit"})
 
 
 def _auto_exports():
@@ -183,11 +183,42 @@ def build_parser() -> argparse.ArgumentParser:
 
     command("tui", "main:cmd_tui", "open the TUI (the default command)")
 
-    p = command("import", "import_cmd:cmd_import", "add papers from files (seed text, BibTeX, OpenReview JSON, CSV)")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--format", choices=["seed", "bibtex", "openreview", "csv"], help="the files' format (default: detected)")
+    p = command(
+        "import", "import_cmd:cmd_import",
+        "add papers from files (seed text, BibTeX, OpenReview JSON, CSV, CSL-JSON, RIS), or from Zotero: import zotero",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="files to read; 'zotero' reads the running Zotero's local API")
+    p.add_argument(
+        "--format", choices=["seed", "bibtex", "openreview", "csv", "csljson", "ris"], help="the files' format (default: detected)"
+    )
+    p.add_argument(
+        "--zotero-url", metavar="URL", default="http://localhost:23119/api/",
+        help="import zotero: the local API's address (default: %(default)s)",
+    )
+    p.add_argument("--all", action="store_true", dest="zotero_all", help="import zotero: read every item, not only those changed since the last import")
     p.add_argument("--venue", help="venue for papers whose file does not say (e.g. ICLR)")
     p.add_argument("--year", type=int, help="year for papers whose file does not say")
+    p.add_argument("--verbose", action="store_true", help="list each entry merged into a paper already in the library, and why")
+    p.add_argument(
+        "--dry-run", action="store_true",
+        help="read the files and report what the import would do (new, merged, skipped, warnings); write nothing",
+    )
+    p.add_argument(
+        "--encoding", metavar="NAME",
+        help="the files' encoding when it is not UTF-8 (e.g. latin-1, cp1252, utf-16-le); default: UTF-8, or what"
+        " a byte-order mark says, with bytes that are not UTF-8 read as Windows-1252 (and a warning)",
+    )
+
+    p = command(
+        "fetch", "fetch_cmd:cmd_fetch",
+        "a new snapshot of a venue from OpenReview (its papers, reviews, decisions), imported, and what moved since"
+        " the last one; about one request per 1,000 papers, paused between pages; a cut-short fetch resumes",
+    )
+    p.add_argument("venue", nargs="?", metavar="VENUE_ID", help="the venue's OpenReview id, e.g. ICLR.cc/2026/Conference")
+    p.add_argument("--api", metavar="URL", help="the API v2 to ask (default: the public one; a mirror or a test server)")
+    p.add_argument("--invitation", metavar="ID", help="the submissions' invitation (default: VENUE_ID/-/Submission)")
+    p.add_argument("--pause", type=float, metavar="SECONDS", help="the pause between pages (default 3; at least 1 on the public API)")
+    p.add_argument("--pdf", nargs="+", metavar="ID", help="instead: download these papers' pdfs (at most 5) into the library's pdfs/")
 
     p = command("index", "import_cmd:cmd_index", "build the search and related-papers indexes now (import starts this in the background)")
     p.add_argument("--quiet", action="store_true", help="print nothing")
@@ -241,12 +272,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("stats", "stats:cmd_stats", "counts by status and tag")
     p.add_argument("--json", action="store_true")
 
-    p = command("export", "export:cmd_export", "write papers as BibTeX (default) or a Markdown reading list")
+    p = command("export", "export:cmd_export", "write papers as BibTeX (default), a Markdown reading list, CSL-JSON or RIS")
     p.add_argument("--status", type=parse_status, help="only papers with this status")
     p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
     p.add_argument("--search", metavar="QUERY", help="only papers matching this search")
     p.add_argument("--id", action="append", default=[], dest="ids", metavar="ID", help="only these papers (repeatable)")
-    p.add_argument("--format", choices=["bibtex", "markdown"], default="bibtex")
+    p.add_argument("--format", choices=["bibtex", "markdown", "csljson", "ris"], default="bibtex",
+                   help="csljson: for pandoc --citeproc and Zotero; ris: for other reference managers")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.add_argument("--watch", action="store_true", help="with -o FILE: keep it up to date, rewritten shortly after each change, until ctrl-c")
@@ -293,11 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
-    from ..core.gc_pause import pause_for_start
-    from ..core.memory import use_one_arena
+    from ..core.process_tuning import tune_for_tui_start
 
-    pause_for_start()  # until the list is on screen (the main screen resumes it)
-    use_one_arena()  # before the writer and worker threads start (see its docstring)
+    tune_for_tui_start()  # before the library opens and its threads start (see there)
     library = open_library(args, background_writes=True)
     from ..tui.app import run_app
 

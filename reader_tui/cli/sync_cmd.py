@@ -13,6 +13,15 @@ def _folder(args: argparse.Namespace):
     return resolve_db_path(getattr(args, "db", None))
 
 
+def _say(text: str) -> None:
+    """A line of the sync's own, which carries what the remote named (a member, a file, a
+    commit's author): drawn through the one safe-text function, as the TUI draws it."""
+    from ..core.text.display import sanitize
+
+    for line in str(text).splitlines() or [""]:
+        print(sanitize(line))
+
+
 def cmd_sync(args: argparse.Namespace) -> int:
     from ..core.library import sync
 
@@ -22,7 +31,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
     if action == "init":
         if len(rest) > 1:
             raise UserError("sync init takes at most one REMOTE", EXIT_USAGE)
-        print(sync.init(_folder(args), rest[0] if rest else None, member=args.member))
+        _say(sync.init(_folder(args), rest[0] if rest else None, member=args.member))
         return EXIT_OK
     if action == "auto":
         return _auto(args, rest)
@@ -30,10 +39,10 @@ def cmd_sync(args: argparse.Namespace) -> int:
         raise UserError("sync: REMOTE and --member go with `sync init`", EXIT_USAGE)
     report = sync.sync(_folder(args))
     for line in report.lines():
-        print(line)
+        _say(line)
     if report.received:
         _auto_exports_after_sync(args)
-    return EXIT_ERROR if report.offline else EXIT_OK
+    return EXIT_ERROR if report.offline or report.push_refused else EXIT_OK
 
 
 def _auto_exports_after_sync(args: argparse.Namespace) -> None:

@@ -11,13 +11,8 @@ on-disk shape, so renaming a field here is a store format change.
 from __future__ import annotations
 
 import enum
-import sys
-import threading
-from array import array
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
-from functools import partial
-from itertools import accumulate
 from typing import Any
 
 
@@ -87,83 +82,29 @@ def now_iso() -> str:
 #: Decision tiers, best first: what `decision:` matches and lists show.
 DECISIONS = ("oral", "spotlight", "poster", "accept", "reject")
 
-# Score tuples repeat from paper to paper (a few hundred distinct ones among 20,000
-# papers): each distinct tuple is kept once.
-_shared_tuples: dict[tuple[int, ...], tuple[int, ...]] = {}
-#: a column as the catalog writes it (b"4,6,8", canonical: what `_column_text` makes) ->
-#: its shared tuple
-_columns: dict[bytes, tuple[int, ...]] = {b"": ()}
-_decisions: dict[bytes, str] = {b"": ""}
-_new_bytes = bytes.__new__
-_BAR = b"|"
-
-
 def _ints(value: Any, pid: str, name: str) -> tuple[int, ...]:
     if type(value) is not list or not all(type(v) is int for v in value):
         raise ValueError(f"paper {pid}: scores.{name} must be a list of integers")
-    items = tuple(value)
-    return _shared_tuples.setdefault(items, items)
+    return tuple(value)
 
 
 def _mean(values: tuple[int, ...]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _column(text: bytes) -> tuple[int, ...]:
-    """The shared tuple of a canonical column text."""
-    found = _columns.get(text)
-    if found is None:
-        items = tuple(int(x) for x in text.split(b","))
-        found = _columns[text] = _shared_tuples.setdefault(items, items)
-    return found
-
-
 def _column_text(values: tuple[int, ...]) -> str:
     return ",".join(map(str, values))
 
 
-def _decision(text: bytes) -> str:
-    found = _decisions.get(text)
-    if found is None:
-        found = _decisions[text] = sys.intern(text.decode("utf-8", "surrogatepass"))
-    return found
-
-
-# What sorts read of each paper, by the text it is made from (a few thousand distinct
-# among 20,000 papers): looking it up costs less than summing every paper's ratings.
-class ScoreFigures(dict):
-    """One sort's figure of a paper's `Scores` (None without ratings), by the part of
-    its text the figure is made from: `figures.head(scores)` is that part, `figures[head]`
-    the figure (made on the first miss). "rating" and "spread" are made from the
-    ratings, "weighted" (`Scores.weighted_rating`) from the ratings and confidences."""
-
-    def __init__(self, field: str) -> None:
-        super().__init__()
-        self.fields = 1 if field in ("rating", "spread") else 2
-        self.field = field
-
-    def head(self, scores: Scores) -> bytes:
-        end = scores.find(_BAR)
-        if self.fields == 2:
-            end = scores.find(_BAR, end + 1)
-        return scores[:end]
-
-    def __missing__(self, head: bytes) -> float | None:
-        scores = Scores(head + _BAR * (10 - self.fields))
-        value = scores.rating if self.field == "rating" else scores.spread if self.field == "spread" else scores.weighted_rating
-        self[head] = value
-        return value
-
-
-_score_figures: dict[str, ScoreFigures] = {}
-
-
-def score_figures(field: str) -> ScoreFigures:
-    """The shared table of `field`'s figures ("rating", "spread" or "weighted")."""
-    table = _score_figures.get(field)
-    if table is None:
-        table = _score_figures.setdefault(field, ScoreFigures(field))
-    return table
+def parse_column(text: str, pid: str = "?") -> tuple[int, ...]:
+    """One score column of `Scores.to_text`'s string ("4,6,8", "" for none) as its tuple.
+    Raises ValueError on a score that is not a number."""
+    if not text:
+        return ()
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise ValueError(f"paper {pid}: scores {text[:40]!r} hold a score that is not a number") from None
 
 
 #: The names of a Scores' stored figures, in the order its constructor takes them.
@@ -173,7 +114,8 @@ SCORE_FIELDS = (
 )
 
 
-class Scores(bytes):
+@dataclass(frozen=True, slots=True)
+class Scores:
     """What reviewers (and, once out, the decision) said of a paper, as lists, sorts and
     filters need it: each official review's numbers, aligned by review (`ratings[i]`,
     `confidences[i]`... are review i's; a review that did not give one is left out of
@@ -184,90 +126,20 @@ class Scores(bytes):
     newer snapshot changed them (4 -> 6 during the rebuttal), captured at
     `previous_captured`. The review texts are not here: `Library.forum` reads them.
 
-    Kept as one bytes object, the catalog's own text of them (`to_text`), each figure
-    read from it when asked for: a tuple of ten fields and its capture time were two
-    objects of 194 bytes a paper (19 MB at 100,000 papers); this is one of about 100.
-    Built with the fields as keywords (or positionally, in `SCORE_FIELDS`' order); equal
-    when every field is (the text is canonical).
+    The fields are in `SCORE_FIELDS`' order; the means, spread and weighted rating are
+    derived from them (properties). The catalog stores them as one string (`to_text`).
     """
 
-    __slots__ = ()
-    _fields = SCORE_FIELDS
-
-    def __new__(
-        cls,
-        ratings: tuple[int, ...] | bytes = (),
-        confidences: tuple[int, ...] = (),
-        soundness_scores: tuple[int, ...] = (),
-        presentation_scores: tuple[int, ...] = (),
-        contribution_scores: tuple[int, ...] = (),
-        decision: str = "",
-        decision_text: str = "",
-        captured: str = "",
-        previous: tuple[int, ...] = (),
-        previous_captured: str = "",
-    ) -> Scores:
-        if type(ratings) is bytes:  # its text, as copy and pickle give it back
-            return _new_bytes(cls, ratings)
-        columns = (ratings, confidences, soundness_scores, presentation_scores, contribution_scores, previous)
-        parts = [_column_text(column) for column in columns]
-        parts += [captured, previous_captured, decision, decision_text]
-        return _new_bytes(cls, "|".join(parts).encode("utf-8", "surrogatepass"))
-
-    def __getnewargs__(self) -> tuple[bytes]:
-        return (bytes(self),)
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in SCORE_FIELDS)
-        return f"Scores({inner})"
-
-    __str__ = __repr__
-
-    def _part(self, index: int) -> bytes:
-        return self.split(_BAR, 9)[index]
-
-    def _text_part(self, index: int) -> str:
-        return self._part(index).decode("utf-8", "surrogatepass")
-
-    @property
-    def ratings(self) -> tuple[int, ...]:
-        return _column(self[: self.find(_BAR)])
-
-    @property
-    def confidences(self) -> tuple[int, ...]:
-        return _column(self.split(_BAR, 2)[1])
-
-    @property
-    def soundness_scores(self) -> tuple[int, ...]:
-        return _column(self._part(2))
-
-    @property
-    def presentation_scores(self) -> tuple[int, ...]:
-        return _column(self._part(3))
-
-    @property
-    def contribution_scores(self) -> tuple[int, ...]:
-        return _column(self._part(4))
-
-    @property
-    def previous(self) -> tuple[int, ...]:
-        return _column(self._part(5))
-
-    @property
-    def captured(self) -> str:
-        return self._text_part(6)
-
-    @property
-    def previous_captured(self) -> str:
-        return self._text_part(7)
-
-    @property
-    def decision(self) -> str:
-        return _decision(self._part(8))
-
-    @property
-    def decision_text(self) -> str:
-        return _decision(self._part(9))
+    ratings: tuple[int, ...] = ()
+    confidences: tuple[int, ...] = ()
+    soundness_scores: tuple[int, ...] = ()
+    presentation_scores: tuple[int, ...] = ()
+    contribution_scores: tuple[int, ...] = ()
+    decision: str = ""
+    decision_text: str = ""
+    captured: str = ""
+    previous: tuple[int, ...] = ()
+    previous_captured: str = ""
 
     @property
     def reviews(self) -> int:
@@ -354,33 +226,22 @@ class Scores(bytes):
         `,`-separated), the previous ratings, captured, previous captured, decision and
         decision text (last: it may hold a `|`). One string per paper instead of an object
         of lists keeps a conference's catalog 8 MB smaller and its parse lighter."""
-        return self.decode("utf-8", "surrogatepass")
+        columns = (
+            self.ratings, self.confidences, self.soundness_scores, self.presentation_scores,
+            self.contribution_scores, self.previous,
+        )
+        parts = [_column_text(column) for column in columns]
+        parts += [self.captured, self.previous_captured, self.decision, self.decision_text]
+        return "|".join(parts)
 
     @classmethod
     def from_text(cls, text: str, pid: str = "?") -> Scores:
         """Scores from `to_text`'s string. Raises ValueError on a bad one."""
-        raw = text.encode("utf-8", "surrogatepass")
-        parts = raw.split(_BAR, 9)
+        parts = text.split("|", 9)
         if len(parts) != 10:
             raise ValueError(f"paper {pid}: scores {text[:40]!r} are not in the catalog's form")
-        columns = _columns
-        if all(part in columns for part in parts[:6]):  # the usual case: columns seen before
-            return _new_bytes(cls, raw)
-        values: list[Any] = []
-        for part in parts[:6]:
-            found = columns.get(part)
-            if found is None:
-                try:
-                    items = tuple(int(x) for x in part.split(b",")) if part else ()
-                except ValueError:
-                    raise ValueError(f"paper {pid}: scores {text[:40]!r} hold a score that is not a number") from None
-                found = _shared_tuples.setdefault(items, items)
-                canonical = _column_text(found).encode()
-                columns.setdefault(canonical, found)
-            values.append(found)
-        r, c, s, p, n, prev = values
-        decode = partial(bytes.decode, encoding="utf-8", errors="surrogatepass")
-        captured, previous_captured, decision, decision_text = map(decode, parts[6:])
+        r, c, s, p, n, prev = (parse_column(part, pid) for part in parts[:6])
+        captured, previous_captured, decision, decision_text = parts[6:]
         return cls(r, c, s, p, n, decision, decision_text, captured, prev, previous_captured)
 
     def to_dict(self) -> dict[str, Any]:
@@ -412,7 +273,7 @@ class Scores(bytes):
             if value is not None:
                 if type(value) is not str:
                     raise ValueError(f"paper {pid}: scores.{name} must be a string")
-                values[name] = sys.intern(value) if name.startswith("decision") else value
+                values[name] = value
         return cls(**values)
 
 
@@ -434,11 +295,6 @@ class Paper:
     exported as it came in.
     `tldr`, `area` (OpenReview's primary area), `pdf_url`, `withdrawn` and `scores` come
     from an OpenReview import with reviews (`scores` is None for a paper without them).
-
-    A Paper built from a catalog record (`from_dict` with `texts`) keeps its `tldr` and
-    `pdf_url` packed with other papers' in a `PaperTexts` block, and a `url` that holds
-    its id as the shared text around the id: reading these attributes gives the same
-    strings as ever (see `_deferred_fields` below).
     """
 
     id: str
@@ -486,10 +342,9 @@ class Paper:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], texts: PaperTexts | None = None) -> Paper:
-        """Build a Paper from its stored dict; unknown keys are ignored. With `texts` (a
-        catalog's, for the Papers it keeps), the TL;DR and pdf link are packed into it and
-        a url holding the id is kept as the text around it (see `PaperTexts`).
+    def from_dict(cls, data: dict[str, Any]) -> Paper:
+        """Build a Paper from its stored dict; unknown keys are ignored. `scores` may be
+        `to_text`'s string, `Scores.to_dict`'s object or a `Scores` already.
 
         Raises ValueError (or TypeError) when a required field is missing or of the wrong type.
         """
@@ -529,147 +384,17 @@ class Paper:
             if value:
                 if type(value) is not str:
                     raise ValueError(f"paper {pid}: {key} must be a string, not {type(value).__name__}")
-                # 21 primary areas repeat across 20,000 papers: each kept once
-                values[key] = sys.intern(value) if key == "area" else value
+                values[key] = value
         if get("withdrawn"):
             values["withdrawn"] = True
         scores = get("scores")
         if scores is not None:
-            values["scores"] = Scores.from_dict(scores, pid)
-        if texts is not None:  # last: a record refused above leaves nothing in `texts`
-            if year is not None:
-                values["year"] = _years.setdefault(year, year)
-            if values["url"]:
-                values["url"] = _id_link(values["url"], pid)
-            tldr, pdf_url = values.get("tldr", ""), values.get("pdf_url", "")
-            if tldr or pdf_url:
-                values["tldr"], values["pdf_url"] = texts.add(tldr, pdf_url)
+            values["scores"] = scores if type(scores) is Scores else Scores.from_dict(scores, pid)
         return cls(**values)
 
     def evolve(self, **changes: Any) -> Paper:
         """A copy with `changes` applied."""
         return replace(self, **changes)
-
-
-# -- what a catalog's Papers keep of their TL;DR, pdf link and url ----------------------
-#
-# At 100,000 papers with reviews, the TL;DRs and pdf links held as strings took 21 MB and
-# the urls 9 MB: nothing lists, sorts or filters by them, and only the detail pane, `p`,
-# `o` and exports read them, a paper at a time. A catalog's Papers keep them packed
-# (`PaperTexts`): the slots `tldr` and `pdf_url` then hold a block of texts and the
-# paper's place in it, the slot `url` the text around the paper's id when the url holds
-# it (`https://openreview.net/forum?id=` + id). The attributes of these names are
-# properties over the slots that give the strings back, so that everything else
-# (equality, `to_dict`, `evolve`, repr) reads them as before.
-
-
-class _TextBlock:
-    """The TL;DRs and pdf links of up to `PaperTexts.BLOCK` papers: a list of strings
-    while the block fills, then one bytes object of their UTF-8 and the end of each."""
-
-    __slots__ = ("data", "ends", "filling")
-
-    def __init__(self) -> None:
-        self.filling: list[str] | None = []  # tldr, pdf link of place 0, of place 1...
-        self.data = b""
-        self.ends: array | None = None
-
-    def text(self, place: int, column: int) -> str:
-        """The TL;DR (`column` 0) or pdf link (1) of the paper at `place`."""
-        item = 2 * place + column
-        filling = self.filling
-        if filling is not None:
-            return filling[item]
-        ends = self.ends
-        start = ends[item - 1] if item else 0  # type: ignore[index]
-        return self.data[start : ends[item]].decode("utf-8", "surrogatepass")  # type: ignore[index]
-
-    def pack(self) -> None:
-        """Make the strings one bytes object (the block is full: nothing is added after)."""
-        texts = self.filling or []
-        ends = list(accumulate(len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in texts))
-        # the data and its ends first: a reader that finds `filling` None reads them
-        self.ends = array("H" if not ends or ends[-1] < 1 << 16 else "I", ends)
-        self.data = "".join(texts).encode("utf-8", "surrogatepass")
-        self.filling = None
-
-
-class PaperTexts:
-    """Where a catalog's Papers keep their TL;DRs and pdf links: blocks of
-    `BLOCK` papers, each one bytes object once full (a string is 49 bytes more than its
-    text: 21 MB of strings at 100,000 papers are 13 MB here). Reading one is a slice and a
-    decode. A paper's place in its block is a small int, which Python keeps once for
-    all. Several threads may add at once (the TUI's list worker and index thread)."""
-
-    #: papers per block: places 0-255 are ints Python never allocates
-    BLOCK = 256
-
-    def __init__(self) -> None:
-        self._block = _TextBlock()
-        self._count = 0
-        self._lock = threading.Lock()
-
-    def add(self, tldr: str, pdf_url: str) -> tuple[_TextBlock, int]:
-        """Keep a paper's texts: its block and place, for its `tldr` and `pdf_url` slots."""
-        with self._lock:
-            block, place = self._block, self._count
-            block.filling.append(tldr)  # type: ignore[union-attr]
-            block.filling.append(pdf_url)  # type: ignore[union-attr]
-            self._count += 1
-            if self._count == self.BLOCK:
-                block.pack()
-                self._block, self._count = _TextBlock(), 0
-        return block, place
-
-
-# A paper's year, as the parser gives it, is an int object of its own (28 bytes): the few
-# distinct ones are kept once.
-_years: dict[int, int] = {}
-# (text before the id, text after) -> itself: a url holding the paper's id kept as these
-# (a few per library: OpenReview's forum links, arXiv's...); past `_MAX_LINKS` distinct
-# ones, urls are kept as they are.
-_links: dict[tuple[str, str], tuple[str, str]] = {}
-_MAX_LINKS = 1024
-
-
-def _id_link(url: str, pid: str) -> str | tuple[str, str]:
-    head, found, tail = url.partition(pid)
-    if not found:
-        return url
-    key = (head, tail)
-    link = _links.get(key)
-    if link is None:
-        if len(_links) >= _MAX_LINKS:
-            return url
-        link = _links.setdefault(key, key)
-    return link
-
-
-def _deferred_fields(cls: type) -> None:
-    """Make `tldr`, `pdf_url` and `url` properties over their slots, which hold either
-    the string or what `from_dict(..., texts)` kept of it."""
-    slot = {name: cls.__dict__[name] for name in ("id", "tldr", "pdf_url", "url")}
-    get_id, get_tldr, get_pdf, get_url = (slot[name].__get__ for name in ("id", "tldr", "pdf_url", "url"))
-
-    def tldr(self: Paper) -> str:
-        value = get_tldr(self)
-        return value if type(value) is str else value.text(get_pdf(self), 0)
-
-    def pdf_url(self: Paper) -> str:
-        value = get_pdf(self)
-        return value if type(value) is str else get_tldr(self).text(value, 1)
-
-    def url(self: Paper) -> str:
-        value = get_url(self)
-        return value if type(value) is str else value[0] + get_id(self) + value[1]
-
-    for name, getter in (("tldr", tldr), ("pdf_url", pdf_url), ("url", url)):
-        getter.__doc__ = f"The paper's {name} (a string, however it is kept)."
-        # the dataclass's __init__ sets the slot through the property
-        setattr(cls, name, property(getter, slot[name].__set__))
-
-
-_deferred_fields(Paper)
 
 
 @dataclass(slots=True)

@@ -4,11 +4,11 @@ serves the CLI, the tests and the benchmark)."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App
@@ -18,14 +18,19 @@ from textual.theme import Theme
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.paths import styles_dir
+from reader_tui.core.process_tuning import freeze_long_lived
 from reader_tui.core.text.display import sanitize
 from reader_tui.tui import css_cache, paste_input
 from reader_tui.tui.auto_exports import AutoExports
 from reader_tui.tui.commands import ReaderCommands
 from reader_tui.tui.messages import LibraryChanged
 from reader_tui.tui.screens.main_screen import MainScreen
+from reader_tui.tui.textual_patches import FatalErrorLine, app_has_size
 from reader_tui.tui.widgets.library_sync import LibrarySync
 from reader_tui.tui.widgets.paper_list import PaperList
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 QUIT_GRACE = 3.0
 """Seconds a second q waits for the sync before quitting to stop (its local step, a commit
@@ -36,7 +41,7 @@ PREPARE_REVIEWS_S = 2.0
 list is painted and the first keys answered; about 50 ms of the UI thread)."""
 
 
-class ReaderApp(App[int]):
+class ReaderApp(FatalErrorLine, App[int]):
     """reader-tui: triage a conference's papers from the keyboard."""
 
     TITLE = "reader-tui"
@@ -86,14 +91,14 @@ class ReaderApp(App[int]):
         kwargs.setdefault("markup", False)
         super().notify(sanitize(message), title=sanitize(title), **kwargs)
 
-    def _on_resize(self, event: events.Resize) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         # Textual keeps every Resize the terminal reports, even one of the size the app
         # already has, and hands it to the screens when the app is next idle: the
         # terminal's second report of its size at start made the main screen and the one
         # under it lay everything out again just after the first frame (some 65 ms in
         # front of the first key). A size that did not change changes nothing: App's own
         # handler (called after this one, Textual walks the class's MRO) is skipped.
-        if self._size is not None and event.size == self._size:
+        if app_has_size(self, event.size):
             event.prevent_default()
 
     def on_load(self) -> None:
@@ -144,27 +149,21 @@ class ReaderApp(App[int]):
         if self.library.settings.get("theme") != theme.name and not self.library.read_only:
             self.library.set_setting("theme", theme.name)
 
-    def _fatal_error(self) -> None:
+    def fatal_error_line(self, error: BaseException) -> Text | None:
         """An unexpected error ends the app with one line, not a screen of traceback
         (READER_TUI_DEBUG=1 shows Textual's traceback, as do the tests' pilots)."""
-        error = sys.exc_info()[1] or self._exception
-        if os.environ.get("READER_TUI_DEBUG", "").strip() not in ("", "0") or error is None:
-            super()._fatal_error()
-            return
+        if os.environ.get("READER_TUI_DEBUG", "").strip() not in ("", "0"):
+            return None
         from rich.text import Text
 
         from reader_tui import __version__
         from reader_tui.core.text.display import sanitize
 
         detail = sanitize(" ".join(str(error).split()))[:300]
-        self.bell()
-        self._exit_renderables.append(
-            Text(
-                f"reader-tui: unexpected error: {type(error).__name__}: {detail} (this is a bug in "
-                f"reader-tui {__version__}: please report it; READER_TUI_DEBUG=1 shows the traceback)"
-            )
+        return Text(
+            f"reader-tui: unexpected error: {type(error).__name__}: {detail} (this is a bug in "
+            f"reader-tui {__version__}: please report it; READER_TUI_DEBUG=1 shows the traceback)"
         )
-        self._close_messages_no_wait()
 
     def action_help(self) -> None:
         from reader_tui.tui.screens.help_screen import HelpScreen
@@ -261,7 +260,7 @@ def run_app(library: Library) -> int:
     """Run the TUI until the user quits; returns the exit code."""
     # The catalog and its Papers live as long as the app: move them out of the collector's
     # sight, so its full collections (every few thousand allocations) stop walking them.
-    gc.freeze()
+    freeze_long_lived()
     paste_input.install()  # a pasted ESC stays text, not keys (Textual's parser, see there)
     app = create_app(library)
     try:

@@ -51,6 +51,12 @@ PALETTE_ONLY = (
 )
 
 
+def _fetch_dialog(app, library) -> None:
+    from reader_tui.tui.dialogs.fetch_dialog import FetchDialog
+
+    app.push_screen(FetchDialog(library))
+
+
 class ReaderCommands(Provider):
     """Paper and list actions (with their keys) and themes."""
 
@@ -81,6 +87,8 @@ class ReaderCommands(Provider):
             yield binding.description, help_text, partial(target.run_action, binding.action)
         for action, text, help_text in PALETTE_ONLY:
             yield text, help_text, partial(screen.run_action, action)
+        yield "Fetch a venue from OpenReview…", "a new snapshot of its papers and reviews, then what moved", partial(
+            _fetch_dialog, self.app, screen.library)
         yield from screen.palette_commands()  # saved searches
         for name in sorted(self.app.available_themes):
             yield f"Theme: {name}", "switch to this colour theme (remembered)", partial(setattr, self.app, "theme", name)

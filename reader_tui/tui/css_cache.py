@@ -20,15 +20,16 @@ import hashlib
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 
 import textual
 from textual.css import model
 from textual.css.model import RuleSet
-from textual.css.stylesheet import Stylesheet
 
 from reader_tui.core.paths import app_cache_path
+from reader_tui.tui.textual_patches import ParsedRulesHook, stylesheet_variables
 
 FORMAT = 2
 """Bump when what is stored changes shape."""
@@ -43,7 +44,7 @@ def _textual_fingerprint() -> tuple:
 
 
 RulesKey = tuple[str, tuple[str, str], bool, int, str, bytes]
-"""Everything `Stylesheet._parse_rules` reads: the CSS, where it came from, whether it is
+"""Everything a stylesheet's parse of one source reads (`ParsedRulesHook`): the CSS, where it came from, whether it is
 a widget's default CSS, its tie breaker and scope, and the `variables_digest`."""
 
 _parsed: dict[RulesKey, list[RuleSet]] = {}
@@ -111,21 +112,21 @@ def save(path: Path) -> None:
     _in_file[path] = frozenset(snapshot)
 
 
-class CachedStylesheet(Stylesheet):
+class CachedStylesheet(ParsedRulesHook):
     """A Stylesheet that takes parsed rules from the cache and parses only what it lacks."""
 
     _digested: dict[str, str] | None = None
     _digest = b""
 
-    def _parse_rules(self, css: str, read_from: tuple[str, str], is_default_rules: bool = False,
-                     tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
-        if self._digested is not self._variables:  # a new theme: once per theme, not per source
-            self._digested, self._digest = self._variables, variables_digest(self._variables)
-        key = (css, read_from, is_default_rules, tie_breaker, scope, self._digest)
+    def parse_source(self, source: tuple, parse: Callable[[], list[RuleSet]]) -> list[RuleSet]:
+        variables = stylesheet_variables(self)
+        if self._digested is not variables:  # a new theme: once per theme, not per source
+            self._digested, self._digest = variables, variables_digest(variables)
+        key = (*source, self._digest)
         _used.add(key)
         rules = _parsed.get(key)
         if rules is None:
-            rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+            rules = parse()
             if not any(rule.errors for rule in rules):  # errors are reported afresh each time
                 _parsed[key] = rules
         return rules

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from textual import events
-from textual._xterm_parser import XTermParser
+
+from reader_tui.tui.textual_patches import XTermParser, use_input_parser
 
 ESC = "\x1b"
 PASTE_START = "\x1b[200~"
@@ -84,9 +85,5 @@ class PasteSafeParser(XTermParser):
 
 
 def install() -> None:
-    """Textual's Linux drivers make their parser from their module's `XTermParser` when
-    the app starts reading input: give them this one."""
-    from textual.drivers import linux_driver, linux_inline_driver
-
-    linux_driver.XTermParser = PasteSafeParser  # type: ignore[misc]
-    linux_inline_driver.XTermParser = PasteSafeParser  # type: ignore[misc]
+    """Have Textual's Linux drivers read the terminal with `PasteSafeParser`."""
+    use_input_parser(PasteSafeParser)

@@ -30,7 +30,7 @@ def bib(tmp_path: Path) -> Path:
 
 def test_the_report_counts_each_entry_once_and_names_the_lines(bib: Path, tmp_path: Path, capsys) -> None:
     library = Library.open(tmp_path / "db")
-    assert run_import(library, [bib], None, None, None) == 0
+    assert run_import(library, [bib], None, None, None, verbose=True) == 0
     out, err = capsys.readouterr()
     assert out == "7 entries read: 5 new, 0 updated, 1 merged, 0 unchanged, 1 skipped; 1 warning\n"
     assert err.splitlines() == [
@@ -59,3 +59,28 @@ def test_a_file_of_nothing_usable_is_one_line_per_entry(tmp_path: Path, capsys) 
     out, err = capsys.readouterr()
     assert out == ""
     assert err == f"reader-tui: {path}:1: no usable entry: skipped @misc entry 'x': Expected comma after entry key, but found =\n"
+
+
+def test_a_dry_run_reports_what_the_import_would_do_and_writes_nothing(bib: Path, tmp_path: Path, capsys) -> None:
+    library = Library.open(tmp_path / "db")
+    before = {path.name: path.read_bytes() for path in (tmp_path / "db").iterdir() if path.is_file()}
+    assert run_import(library, [bib], None, None, None, dry_run=True) == 0
+    dry_out, dry_err = capsys.readouterr()
+    assert {path.name: path.read_bytes() for path in (tmp_path / "db").iterdir() if path.is_file()} == before
+    assert len(Library.open(tmp_path / "db")) == len(library)
+    assert run_import(library, [bib], None, None, None) == 0
+    out, err = capsys.readouterr()
+    assert dry_out == "dry run, nothing written: " + out
+    assert dry_err == err  # the same merges, skipped entries and warnings, each with its line
+
+
+def test_merges_are_one_line_unless_verbose(bib: Path, tmp_path: Path, capsys) -> None:
+    """A conference imported over the bundled list merges every paper of it: one line, so
+    the counts and the problems stay on screen."""
+    library = Library.open(tmp_path / "db")
+    assert run_import(library, [bib], None, None, None) == 0
+    _, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert lines[0] == "reader-tui: 1 entry merged into papers already in the library (--verbose lists each, and why)"
+    assert not any(line.startswith("reader-tui: merged:") for line in lines)
+    assert any("skipped entry 'a2001'" in line for line in lines) and any("warning:" in line for line in lines)

@@ -85,7 +85,7 @@ def test_every_user_goes_through_it() -> None:
 
 
 def test_a_search_of_one_left_out_term_is_a_search(library: Library, capsys: pytest.CaptureFixture[str]) -> None:
-    """`list --search -tag:gnn` (the README's `-tag:old`, `-softmax`): argparse took the
+    """`list --search -tag:gnn` (docs/search.md's `-tag:old`, `-softmax`): argparse took the
     lone value for an option and stopped with "expected one argument"; a value with a space
     worked. A value starting "--" is still the next option (found by hand)."""
     from reader_tui.cli import main

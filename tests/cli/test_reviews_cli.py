@@ -57,7 +57,7 @@ def test_show_reviews_prints_the_thread_with_control_characters_made_visible(rev
 
 def test_show_prints_scores_tldr_and_area(reviewed: Run) -> None:
     text = reviewed("show", "PaperAAAA1").stdout
-    assert "rating 5.3 (2-8, 3 reviews; was 4.7 on" in text
+    assert "rating 5.3 (2-8, 3 reviews; 4.7 -> 5.3 since" in text
     assert "tldr     Linear attention, long contexts." in text and "area     interpretability" in text
 
 

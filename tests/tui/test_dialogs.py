@@ -475,3 +475,17 @@ async def test_confirming_an_overwrite_exports_and_remembers_the_choices(tmp_pat
             assert library.settings[EXPORT_SETTING]["path"] == str(target)
     finally:
         library.close()
+
+
+@pytest.mark.parametrize(("fmt", "extension"), [("csljson", ".json"), ("ris", ".ris")])
+async def test_export_offers_csl_json_and_ris_with_their_extensions(
+    fmt: str, extension: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    app = ModalHarness(ExportDialog(3, 10, 100, today=TODAY))
+    async with app.run_test() as pilot:
+        app.screen.query_one(f"#export-format-{fmt}").value = True
+        await pilot.pause()
+        assert app.screen.query_one("#export-path", Input).value == f"~/reader-tui-marked-2026-03-01{extension}"
+        await pilot.press("ctrl+s")
+    assert app.result.format == fmt and app.result.path == tmp_path / f"reader-tui-marked-2026-03-01{extension}"

@@ -457,11 +457,11 @@ async def test_the_main_screen_is_styled_once_at_start_and_again_on_resize(libra
 async def test_the_collector_paused_for_the_start_resumes_once_the_list_is_shown(library: Library, monkeypatch) -> None:
     import gc
 
-    from reader_tui.core import gc_pause
+    from reader_tui.core import process_tuning
 
     frozen: list[str] = []
     monkeypatch.setattr(gc, "freeze", lambda: frozen.append("freeze"))  # not this test process's garbage
-    gc_pause.pause_for_start()
+    process_tuning.pause_for_start()
     try:
         app = create_app(library)
         async with app.run_test(size=SIZE) as pilot:

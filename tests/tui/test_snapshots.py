@@ -73,7 +73,7 @@ def test_main_screen_reading_group_narrow(snap_compare, tmp_path: Path) -> None:
     (tmp_path / "lib" / "members").mkdir()
     for name, marks in members.items():
         docs = {str(n): {"paper_id": pid, **ann.to_dict()} for n, (pid, ann) in enumerate(marks.items(), 1)}
-        (tmp_path / "lib" / "members" / f"{name}.json").write_text(json.dumps({"annotations": docs}), "utf-8")
+        (tmp_path / "lib" / "members" / f"{name}.json").write_text(json.dumps({"_meta": {"1": {"format": 1, "kind": "annotations"}}, "annotations": docs}), "utf-8")
 
     async def run_before(pilot) -> None:
         papers = pilot.app.screen.query_one(PaperList)

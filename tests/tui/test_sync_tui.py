@@ -132,7 +132,7 @@ async def test_sync_now_in_a_library_that_is_not_a_repository_says_how_to_start(
 def _write_member(folder: Path, name: str, marks: dict[str, Annotation]) -> None:
     docs = {str(n): {"paper_id": pid, **ann.to_dict()} for n, (pid, ann) in enumerate(marks.items(), 1)}
     (folder / "members").mkdir(exist_ok=True)
-    (folder / "members" / f"{name}.json").write_text(json.dumps({"annotations": docs}), encoding="utf-8")
+    (folder / "members" / f"{name}.json").write_text(json.dumps({"_meta": {"1": {"format": 1, "kind": "annotations"}}, "annotations": docs}), encoding="utf-8")
 
 
 async def test_detail_pane_lists_the_other_members_marks_as_data(library: Library) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Paper
+from .encoding import Undecodable, c1_as_windows_1252, c1_message, count_c1, decode_file, first_c1
 
 
 class ImportFailure(Exception):
@@ -107,21 +108,36 @@ def reading(path: Path) -> Iterator[None]:
         raise ImportFailure(path, error.strerror or str(error)) from None
 
 
-def read_text_file(path: Path) -> str:
-    """The text of `path` as UTF-8 (a BOM is dropped, CRLF/CR become LF).
+def read_text_file(path: Path, encoding: str | None = None, problems: list[ImportProblem] | None = None) -> str:
+    """The text of `path` (a byte-order mark is dropped, CRLF/CR become LF), decoded as
+    `formats.encoding.decode_file` says: UTF-8 unless a byte-order mark or `encoding`
+    names another, and bytes that are not UTF-8 read as Windows-1252 with a warning,
+    which is added to `problems`; C1 controls that stand for Windows-1252 punctuation
+    (U+0096 for an en dash) become that punctuation, with a warning too.
 
-    Raises ImportFailure naming the file when it is missing, a folder, binary, or not UTF-8.
+    Raises ImportFailure naming the file when it is missing, a folder, binary, or not
+    valid in the encoding its byte-order mark or `encoding` names.
     """
     path = Path(path)
     with reading(path):
         raw = path.read_bytes()
-    if b"\x00" in raw[:65536]:
-        raise ImportFailure(path, "looks like a binary file, not text")
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise ImportFailure(path, "is not UTF-8 text (save it as UTF-8 and try again)", line) from None
+        text, fallback = decode_file(raw, encoding)
+    except Undecodable as error:
+        raise ImportFailure(path, str(error), error.line) from None
+    warnings = [] if fallback is None else [ImportProblem(path, *fallback, kind="warning")]
+    # Judged on the text, not the bytes: UTF-16 and UTF-32 hold NUL bytes, not NUL characters.
+    if "\x00" in text[:65536]:
+        raise ImportFailure(
+            path, "looks like a binary file, not text (UTF-16 without a byte-order mark? then say --encoding utf-16-le)"
+        )
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    at = first_c1(text)
+    if at is not None:
+        message = c1_message(count_c1(text), text[at])
+        warnings.append(ImportProblem(path, text.count("\n", 0, at) + 1, message, kind="warning"))
+        text = c1_as_windows_1252(text)
+    if problems is not None:
+        problems.extend(warnings)
     # A BOM in the middle (files concatenated by hand) is not text either.
     return text.replace("\ufeff", "")

@@ -42,22 +42,26 @@ _KEYWORD_SPLIT = re.compile(r"[;,]")
 _DELIMITERS = ",;\t|"
 
 
-def read_csv(path: Path | str, *, venue: str | None = None, year: int | None = None) -> ImportResult:
+def read_csv(
+    path: Path | str, *, venue: str | None = None, year: int | None = None, encoding: str | None = None
+) -> ImportResult:
     """Read the papers of the CSV/TSV table at `path`.
 
     `venue` and `year` fill in rows that have none. Rows without title and abstract are
     skipped and reported with their line; a junk year is dropped and reported. Raises
     ImportFailure naming the file (and line) when it is unreadable, empty, has no
-    title/abstract column, holds no usable row, or breaks CSV quoting.
+    title/abstract column, holds no usable row, or breaks CSV quoting. `encoding`: see
+    `base.read_text_file`.
     """
     path = Path(path)
-    text = read_text_file(path)
+    problems: list[ImportProblem] = []  # what decoding the file warns of comes first
+    text = read_text_file(path, encoding, problems)
     if not text.strip():
         raise ImportFailure(path, "is empty")
     delimiter = _delimiter(text, path)
     # strict: a quote left open (a file cut off mid-cell) is an error, not one huge cell.
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    result = ImportResult(path=path)
+    result = ImportResult(path=path, problems=problems)
     source = f"csv:{path.name}"
     columns: dict[str, int] = {}
     width = 0

@@ -35,43 +35,67 @@ from typing import IO, Any
 
 import orjson
 
-from ..gc_pause import gc_paused
 from ..model import Paper
+from ..process_tuning import gc_paused
 from ..reviews import ForumData, encode_forum, forum_record, replies_of, summarize
 from ..text.display import stable_id
 from ..text.titles import derive_title
 from .base import ImportFailure, ImportProblem, ImportResult, reading
+from .encoding import (
+    NAMED,
+    Undecodable,
+    bom_encoding,
+    c1_as_windows_1252,
+    c1_message,
+    count_c1,
+    decode_file,
+    encoding_name,
+    fallback_message,
+    first_c1,
+    first_fallback,
+    invalid_byte_message,
+    utf8_with_fallback,
+)
 
 _loads = orjson.loads
 _DecodeError: tuple[type[Exception], ...] = (orjson.JSONDecodeError, ValueError)
 
 GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
+_NOT_JSON = object()
+#: A C1 control in UTF-8, or as a JSON escape: a record that may hold one (see `_Mode.c1_read`).
+_MAY_HOLD_C1 = re.compile(rb"\xc2[\x80-\x9f]|\\u00[89][0-9a-fA-F]")
 _WS = re.compile(r"\s+")
 _VENUE_YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 #: Abstracts that only say "there is none" (withdrawn submissions).
 _PLACEHOLDERS = {"n/a", "na", "none", "null", "tbd", "tba", "withdrawn", "abstract"}
 
 
-def read_openreview(path: Path | str, *, venue: str | None = None, year: int | None = None) -> ImportResult:
+def read_openreview(
+    path: Path | str, *, venue: str | None = None, year: int | None = None, encoding: str | None = None
+) -> ImportResult:
     """Read the OpenReview notes in `path` (.json, .jsonl, either gzipped).
 
-    `venue` and `year` fill in records that have none. Raises ImportFailure naming the
-    file (and line) when it is empty, binary, not UTF-8, damaged, or JSON of another shape.
+    `venue` and `year` fill in records that have none. The file is read as UTF-8, or in
+    the encoding its byte-order mark or `encoding` names; without either, bytes that are
+    not UTF-8 are read as Windows-1252, with a warning (see `formats.encoding`). Raises
+    ImportFailure naming the file (and line) when it is empty, binary, not valid in the
+    encoding named, damaged, or JSON of another shape.
     """
     path = Path(path)
     result = ImportResult(path=path)
     mode = _Mode()
+    mode.strict = encoding is not None
     try:
-        with _open(path) as stream, gc_paused(), _Compressor(result) as compress:
+        with _open(path, encoding) as stream, gc_paused(), _Compressor(result) as compress:
             head = _peek(stream, path)
             if head.startswith(b"["):
-                records = _document(stream.read(), path)
+                records = _document(stream.read(), path, mode)
             elif head.startswith(b"{") and not _parses(head.split(b"\n", 1)[0]):
                 # Not one note per line: a pretty-printed object (an API response?). Judge
                 # it whole, and fall back to lines when it is not one JSON value either.
                 data = stream.read()
-                notes = _document_object(data, path)
+                notes = _document_object(data, path, mode)
                 records = notes if notes is not None else _lines(io.BytesIO(data), path, result.problems, mode)
             else:
                 records = _lines(stream, path, result.problems, mode)
@@ -95,6 +119,12 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
                 if forum is not None:
                     compress(paper.id, forum)
                 result.papers.append(paper)
+        if mode.c1 is not None:
+            line, count, first = mode.c1
+            result.problems.insert(0, ImportProblem(path, line, c1_message(count, first), kind="warning"))
+        if mode.fallback is not None:
+            line, count, first = mode.fallback
+            result.problems.insert(0, ImportProblem(path, line, fallback_message(count, first), kind="warning"))
     except ImportFailure:
         raise
     except (EOFError, gzip.BadGzipFile, zlib.error):
@@ -106,9 +136,64 @@ def read_openreview(path: Path | str, *, venue: str | None = None, year: int | N
 
 class _Mode:
     """What the file has shown itself to be so far: `forums` once a note carried its
-    replies (then a bad line fails the whole file instead of being skipped)."""
+    replies (then a bad line fails the whole file instead of being skipped); `fallback`,
+    the first line with bytes that are not UTF-8, how many there were and what the first
+    was read as (`strict`: an encoding was named, so such a byte fails the file)."""
 
     forums = False
+    strict = False
+    fallback: tuple[int, int, str] | None = None
+    c1: tuple[int | None, int, str] | None = None
+    """The first line with C1 controls read as Windows-1252, how many, the first one."""
+
+    def c1_read(self, record: Any, data: bytes, line: int | None) -> Any:
+        """`record` (parsed from `data`) with the C1 controls of its strings that stand for
+        Windows-1252 punctuation replaced by it (see `formats.encoding`), noted for the
+        warning. Only a record whose bytes may hold one is walked: the test is one search."""
+        found = _MAY_HOLD_C1.search(data)
+        if found is None:
+            return record
+        counted = [0, ""]
+
+        def fix(value: Any) -> Any:
+            if isinstance(value, str):
+                at = first_c1(value)
+                if at is None:
+                    return value
+                counted[0] += count_c1(value)
+                counted[1] = counted[1] or value[at]
+                return c1_as_windows_1252(value)
+            if isinstance(value, list):
+                return [fix(item) for item in value]
+            if isinstance(value, dict):
+                return {fix(key): fix(item) for key, item in value.items()}
+            return value
+
+        record = fix(record)
+        if counted[0]:
+            if self.c1 is None:
+                where = line if line is not None else data[: found.start()].count(b"\n") + 1
+                self.c1 = (where, counted[0], counted[1])
+            else:
+                self.c1 = (self.c1[0], self.c1[1] + counted[0], self.c1[2])
+        return record
+
+    def not_utf8(self, data: bytes, path: Path, line: int) -> bytes:
+        """`data` (on `line`) as UTF-8, its bytes that are not read as Windows-1252 and
+        noted for the warning; raises ImportFailure when an encoding was named."""
+        found = first_fallback(data)
+        if found is None:
+            return data
+        offset, first = found
+        if self.strict:
+            where = line + data[:offset].count(b"\n")
+            raise ImportFailure(path, invalid_byte_message(data[offset], "utf-8", NAMED), where)
+        text, count = utf8_with_fallback(data)
+        if self.fallback is None:
+            self.fallback = (line + data[:offset].count(b"\n"), count, first)
+        else:
+            self.fallback = (self.fallback[0], self.fallback[1] + count, self.fallback[2])
+        return text.encode("utf-8")
 
 
 _QUEUED_FORUMS = 256
@@ -157,16 +242,35 @@ class _Compressor:
             self.pending.clear()
 
 
-def _open(path: Path) -> IO[bytes]:
-    """A buffered byte stream of the file, decompressed when it starts with the gzip magic.
+def _open(path: Path, encoding: str | None = None) -> IO[bytes]:
+    """A buffered byte stream of the file in UTF-8, decompressed when it starts with the
+    gzip magic.
 
-    Big buffers: `peek` then sees a whole first line, and reads are few.
+    Big buffers: `peek` then sees a whole first line, and reads are few. A file in
+    another encoding (a UTF-16 or UTF-32 byte-order mark, or `encoding` naming one) is
+    read whole and turned into UTF-8 first: such files are small lists, not a
+    conference's reviews.
     """
     with reading(path):
         raw = path.open("rb", buffering=1 << 20)
+    stream: IO[bytes] = raw
     if raw.peek(2)[:2] == GZIP_MAGIC:
-        return io.BufferedReader(_Prefetched(gzip.GzipFile(fileobj=raw, mode="rb")), buffer_size=1 << 20)
-    return raw
+        stream = io.BufferedReader(_Prefetched(gzip.GzipFile(fileobj=raw, mode="rb")), buffer_size=1 << 20)
+    marked = bom_encoding(stream.peek(4)[:4])  # type: ignore[attr-defined]
+    try:
+        named = encoding_name(encoding) if encoding is not None and marked is None else None
+    except ValueError as error:
+        stream.close()
+        raise ImportFailure(path, str(error)) from None
+    if (marked is not None and marked[0] != "utf-8") or (named is not None and named != "utf-8"):
+        with stream:
+            data = stream.read()
+        try:
+            text, _ = decode_file(data, encoding)
+        except Undecodable as error:
+            raise ImportFailure(path, str(error), error.line) from None
+        return io.BufferedReader(io.BytesIO(text.encode("utf-8")), buffer_size=1 << 20)
+    return stream
 
 
 class _Prefetched(io.RawIOBase):
@@ -247,17 +351,13 @@ def _peek(stream: IO[bytes], path: Path) -> bytes:
     return head
 
 
-def _document(data: bytes, path: Path) -> Iterator[tuple[int, Any]]:
+def _document(data: bytes, path: Path, mode: _Mode) -> Iterator[tuple[int, Any]]:
     """The notes of a whole JSON document, numbered -1, -2, ... (items, not lines)."""
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
+    data = mode.not_utf8(data, path, 1)
     try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise ImportFailure(path, "is not UTF-8 text (save it as UTF-8 and try again)", line) from None
-    try:
-        document = _loads(data)
+        document = mode.c1_read(_loads(data), data, None)
     except _DecodeError as error:
         raise _json_failure(path, data, error) from None
     if isinstance(document, dict) and isinstance(document.get("notes"), list):
@@ -278,16 +378,22 @@ def _lines(stream: IO[bytes], path: Path, problems: list[ImportProblem], mode: _
         try:
             record = _loads(line)
         except _DecodeError:
-            try:
-                line.decode("utf-8")
-            except UnicodeDecodeError:
-                raise ImportFailure(path, "is not UTF-8 text (save it as UTF-8 and try again)", number) from None
+            record = _NOT_JSON
+            repaired = mode.not_utf8(line, path, number)
+            if repaired is not line:  # bytes that were not UTF-8, now read as Windows-1252
+                try:
+                    record = _loads(repaired)
+                except _DecodeError:
+                    pass
+            line = repaired
+        if record is _NOT_JSON:
             if mode.forums:
                 raise ImportFailure(
                     path, "not valid JSON, so nothing was imported (a file of reviews is taken whole or not at all)", number
                 ) from None
             problems.append(ImportProblem(path, number, "skipped a line that is not valid JSON"))
             continue
+        record = mode.c1_read(record, line, number)
         if number == 1:
             if isinstance(record, dict) and isinstance(record.get("notes"), list):
                 yield from ((-n, note) for n, note in enumerate(record["notes"], start=1))
@@ -325,10 +431,10 @@ def _raw_lines(stream: IO[bytes]) -> Iterator[bytes]:
         yield b"".join(pending)
 
 
-def _document_object(data: bytes, path: Path) -> Iterator[tuple[int, Any]] | None:
+def _document_object(data: bytes, path: Path, mode: _Mode) -> Iterator[tuple[int, Any]] | None:
     """The notes of a whole-file JSON object, or None when the file is not one JSON value."""
     try:
-        document = _loads(data)
+        document = mode.c1_read(_loads(data), data, None)
     except _DecodeError:
         return None
     if isinstance(document, dict) and isinstance(document.get("notes"), list):

@@ -66,15 +66,18 @@ def read_seed(
     venue: str | None = None,
     year: int | None = None,
     source: str | None = None,
+    encoding: str | None = None,
 ) -> ImportResult:
     """Read a seed list: one paper per paragraph, titles derived from the abstracts.
 
     `venue` and `year` override what the header says (and fill in when there is no
     header). A repeated abstract is kept once and reported as a problem with its line.
-    Raises ImportFailure when the file is unreadable or holds no papers.
+    Raises ImportFailure when the file is unreadable or holds no papers. `encoding`: see
+    `base.read_text_file`.
     """
     path = Path(path)
-    paragraphs = _paragraphs(read_text_file(path))
+    problems: list[ImportProblem] = []  # what decoding the file warns of comes first
+    paragraphs = _paragraphs(read_text_file(path, encoding, problems))
     head_venue, head_year = "", None
     if paragraphs and paragraphs[0][1] == 1:
         header = parse_header(paragraphs[0][2])
@@ -87,7 +90,7 @@ def read_seed(
     if not paragraphs:
         raise ImportFailure(path, "no papers found (expected one abstract per paragraph)")
 
-    result = ImportResult(path=path)
+    result = ImportResult(path=path, problems=problems)
     seen: dict[str, int] = {}
     kept: list[tuple[str, str, str]] = []  # (id, abstract, short_name) in file order
     titles: list[str] = []

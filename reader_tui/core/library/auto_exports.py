@@ -1,4 +1,4 @@
-"""Exports kept up to date: a `.bib` or Markdown file rewritten shortly after each change
+"""Exports kept up to date: a file in any export format (`formats.exporters`) rewritten shortly after each change
 of the library (`reader-tui export -o FILE --watch` while it runs; saved auto-exports,
 `export -o FILE --save`, after every change the TUI or a command makes and after a sync
 brings changes in).
@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic_storage import StoreError
+from ..formats.exporters import EXPORT_FORMATS as FORMATS
 from ..model import Status
 from .files import FileSignature
 from .library import Library
 
 SETTING = "auto_exports"
-FORMATS = ("bibtex", "markdown")
 MODES = ("latex", "unicode", "ascii")
 
 
@@ -97,7 +97,7 @@ class ExportSpec:
             what.append(repr(self.search))
         if self.ids:
             what.append(f"{len(self.ids)} paper{'s' if len(self.ids) != 1 else ''} by id")
-        how = self.format if self.format == "markdown" or self.mode == "latex" else f"{self.format} ({self.mode})"
+        how = self.format if self.format != "bibtex" or self.mode == "latex" else f"{self.format} ({self.mode})"
         return f"{how}: {' '.join(what) or 'every paper'}"
 
 
@@ -124,8 +124,7 @@ class Written:
 def render(library: Library, spec: ExportSpec, memo: Memo | None = None) -> tuple[str, list[str]]:
     """The export's text and the ids of its papers, in the library's order. Raises
     AutoExportError for a search the parser cannot read or an id the library lacks."""
-    from ..formats.bibtex.writer import export_bibtex
-    from ..formats.markdown import export_markdown
+    from ..formats.exporters import export_text
     from ..search.filters import ListFilter
     from ..search.query import QueryError
     from .library import IdError
@@ -149,9 +148,7 @@ def render(library: Library, spec: ExportSpec, memo: Memo | None = None) -> tupl
         ids = [pid for pid in ids if pid in wanted]
     views = library.views(ids)
     entries = None if memo is None else memo.entries
-    if spec.format == "markdown":
-        return export_markdown(views, scores=spec.scores, memo=entries), ids
-    return export_bibtex(views, abstract=spec.abstract, mode=spec.mode, memo=entries), ids
+    return export_text(spec.format, views, abstract=spec.abstract, mode=spec.mode, scores=spec.scores, memo=entries), ids
 
 
 def refresh(library: Library, spec: ExportSpec, *, create: bool = True, memo: Memo | None = None) -> Written:
@@ -253,5 +250,5 @@ def refresh_saved(library: Library, memos: dict[str, Memo] | None = None) -> tup
 
 
 def exported_ids(written: Iterable[Written]) -> list[str]:
-    """The ids of the papers in the BibTeX files written (their keys may now be cited)."""
-    return [pid for w in written if w.spec.format == "bibtex" for pid in w.ids]
+    """The ids of the papers in the files written with keys (their keys may now be cited)."""
+    return [pid for w in written if w.spec.format != "markdown" for pid in w.ids]

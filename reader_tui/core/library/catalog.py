@@ -16,6 +16,13 @@ again when its `Paper` is built: the parsed dicts of every record, once freed, l
 between the strings that stay (some 15 MB at 20,000 papers that the process never gave
 back), and the text takes half the memory of the dict until then.
 
+The Papers are plain records; what makes 20,000 of them small is private to this module:
+a value that repeats from record to record (a venue, an author, a keyword, a primary
+area, a year, a score column such as ratings (4, 6, 8), a decision) is kept once for the
+whole catalog, and a Paper's id is the very string the catalog keys it by. Score columns
+are the largest of these: a few hundred distinct tuples among 20,000 papers, which each
+paper would otherwise hold five of its own (7 MB at 20,000 papers with reviews).
+
 Several threads read one Catalog at once (the TUI's list worker while its index thread
 builds the same Papers): a built Paper replaces its record under a lock, after a second
 look, so that every thread gets the one Paper stored first: see `__getitem__`.
@@ -31,10 +38,11 @@ from typing import Any, NamedTuple, Protocol
 import orjson
 
 from ..atomic_storage import StoreError
-from ..model import Paper, PaperTexts
+from ..model import Paper, Scores
 
-#: Record fields whose values repeat from record to record (see `Catalog.__init__`).
-_REPEATED = ("venue", "source", "entry_type", "added")
+#: Record fields whose values repeat from record to record (see `Catalog.__init__`): 21
+#: primary areas (`area`) among 20,000 papers, one year, a venue or two.
+_REPEATED = ("venue", "source", "entry_type", "added", "area", "year")
 #: Record fields that are lists of values that repeat: a keyword ("large language
 #: models") or an author is in many papers (73,000 keywords, 33,000 distinct, at 19,630).
 _REPEATED_ITEMS = ("keywords", "authors")
@@ -227,12 +235,15 @@ class Catalog(Mapping[str, Paper]):
         # import time, keywords and authors repeat across thousands of records, so each is
         # kept once (setdefault: several threads may build Papers at once).
         self._share = {}.setdefault
-        # The TL;DRs and pdf links of the Papers built, packed (see `model.PaperTexts`).
-        self._paper_texts = PaperTexts()
+        # score column text ("4,6,8") -> its tuple, one for all the papers that hold it
+        self._columns: dict[str, tuple[int, ...]] = {"": ()}
         self._texts: RecordTexts | None = getattr(records, "texts", None)
         by_paper = getattr(records, "by_paper", None)
         if by_paper is not None:
-            self._records = dict(by_paper)
+            # taken, not copied (a second dict of 20,000 entries at the peak of the start):
+            # the records give it up, so no other Catalog changes it
+            self._records = by_paper
+            records.by_paper = None  # type: ignore[attr-defined]
             self._doc_ids = dict(records.unusual_doc_ids or {})  # type: ignore[attr-defined]
             return
         for number, (doc_id, record) in enumerate(records.items(), 1):
@@ -262,7 +273,9 @@ class Catalog(Mapping[str, Paper]):
                 record = _share_values(orjson.loads(self._texts.text(place)), self._share)  # type: ignore[union-attr]
             elif type(record) is bytes:
                 record = _share_values(orjson.loads(record), self._share)
-            paper = Paper.from_dict(record, self._paper_texts)
+            else:  # a parsed record, which the catalog's reader may still hold: not changed
+                record = dict(record)  # type: ignore[arg-type]
+            paper = self._paper(paper_id, record)
         except (TypeError, ValueError) as error:
             paper = self._damaged(paper_id, record, error)
         except KeyError:
@@ -279,6 +292,37 @@ class Catalog(Mapping[str, Paper]):
             if place is not None:
                 self._texts.done(place)  # type: ignore[union-attr]
         return paper
+
+    def _paper(self, paper_id: str, record: dict[str, Any]) -> Paper:
+        """The Paper of `record` (the catalog's own dict: changed here), its repeated
+        values shared (`_share_values` made them so): its id is `paper_id` (the catalog's
+        key, when the caller iterated the catalog), and its scores' columns are tuples
+        the catalog keeps once."""
+        if record.get("id") == paper_id:
+            record["id"] = paper_id
+        scores = record.get("scores")
+        if type(scores) is str:
+            record["scores"] = self._scores(scores, paper_id)
+        return Paper.from_dict(record)
+
+    def _scores(self, text: str, paper_id: str) -> Scores:
+        """`Scores.from_text(text)`, with columns and decisions shared. Raises ValueError."""
+        parts = text.split("|", 9)
+        columns = self._columns
+        try:
+            r, c, s, p, n, prev = map(columns.__getitem__, parts[:6])  # the usual case: columns seen before
+        except (KeyError, ValueError):
+            scores = Scores.from_text(text, paper_id)  # checks it, and raises on a bad one
+            made = (scores.ratings, scores.confidences, scores.soundness_scores, scores.presentation_scores,
+                    scores.contribution_scores, scores.previous)
+            share = self._share
+            r, c, s, p, n, prev = (columns.setdefault(part, share(column, column)) for part, column in zip(parts, made))
+        if len(parts) != 10:
+            return Scores.from_text(text, paper_id)  # raises
+        share = self._share
+        captured, previous_captured, decision, decision_text = parts[6:]
+        return Scores(r, c, s, p, n, share(decision, decision), share(decision_text, decision_text), captured, prev,
+                      share(previous_captured, previous_captured))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._records)
@@ -307,10 +351,10 @@ class Catalog(Mapping[str, Paper]):
 
 def _share_values(record: dict[str, Any], share) -> dict[str, Any]:
     """`record` with its repeated values (`_REPEATED`, `_REPEATED_ITEMS`) replaced by the
-    one string each that `share` (a dict's setdefault) keeps."""
+    one value each that `share` (a dict's setdefault) keeps."""
     for key in _REPEATED:
         value = record.get(key)
-        if type(value) is str:
+        if type(value) is str or type(value) is int:  # a year: a new int object a record
             record[key] = share(value, value)
     for key in _REPEATED_ITEMS:
         items = record.get(key)

@@ -115,9 +115,9 @@ class ImportSummary:
             done.append(text_reviews)
         return f"{text}; {', '.join(done)}" if done else text
 
-    def details(self, labels: Sequence[str]) -> list[str]:
-        """One line per merged record, per kind of annotation the file added to the user's
-        (notes, tags), then per skipped entry and warning (in file order).
+    def details(self, labels: Sequence[str], *, merges: bool = True) -> list[str]:
+        """One line per merged record (unless not `merges`), per kind of annotation the file
+        added to the user's (notes, tags), then per skipped entry and warning (in file order).
 
         `labels[i]` names incoming record i ("refs.bib:12 entry 'smith2020'", see
         `ImportResult.label`).
@@ -126,7 +126,7 @@ class ImportSummary:
             return labels[index] if index < len(labels) else f"record {index + 1}"
 
         lines = []
-        for note in self.merges:
+        for note in self.merges if merges else ():
             if note.into_index is not None:
                 into = label(note.into_index)
             else:
@@ -140,6 +140,8 @@ class ImportSummary:
                     f"{what}: the file's {what} were added to your own on {_papers(len(ids))} ({shown}); "
                     "nothing of yours was removed or replaced (a .bib carries no change times)"
                 )
+        if self.reviews is not None:
+            lines.extend(f"warning: {line}" for line in self.reviews.kept)
         for problem in self.problems:
             kind = getattr(problem, "kind", "skipped")
             text = str(problem)
@@ -258,6 +260,31 @@ def merge_papers(
         str(n): (p.to_dict() if pid in changed else by_id[pid])
         for n, (pid, p) in enumerate(papers.items(), start=1)
     }
+
+
+def rescore(
+    before: dict[str, Any], after: dict[str, Any] | None, forums: dict[str, dict[str, Any]], catalog_path: Path
+) -> dict[str, Any] | None:
+    """The catalog table `after` (what `merge_papers` made of `before`; None: unchanged)
+    with the scores of each paper in `forums` (paper id -> its forum record as the
+    reviews store now holds it) made from that record and merged over the scores the
+    paper had in `before` (`reviews.merge_scores`). None when nothing changed."""
+    from ..reviews import merge_scores, summarize
+
+    table = after if after is not None else before
+    old, now = Catalog(before, catalog_path), Catalog(table, catalog_path)
+    keys = {record["id"]: key for key, record in table.items() if record.get("id") in forums}
+    out = dict(table)
+    changed = False
+    for pid, record in forums.items():
+        if pid not in keys:
+            continue
+        paper = now[pid]
+        scores = merge_scores(old[pid].scores if pid in old else None, summarize(record, paper.venue))
+        if scores != paper.scores:
+            out[keys[pid]] = paper.evolve(scores=scores).to_dict()
+            changed = True
+    return out if changed or after is not None else None
 
 
 def _papers(count: int) -> str:

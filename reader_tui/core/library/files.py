@@ -37,10 +37,11 @@ from tinydb import TinyDB
 from tinydb.table import Document, Table
 
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
-from ..gc_pause import gc_paused
+from ..process_tuning import gc_paused
 from .catalog import CatalogRecords, RecordTexts, Unparsed, check_record
 from .catalog_layout import LayoutRecorder, file_key, load_layout, read_records
 from .locks import exclusive
+from .safe_paths import check_inside
 
 FORMAT_VERSION = 1
 CATALOG_FILE = "catalog.json"
@@ -175,7 +176,7 @@ class StoreFiles:
         """Hold the store's lock: one read-modify-write at a time, across threads and
         processes. Re-entrant within a thread, whichever StoreFiles of the folder asks."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        with self._thread_lock, exclusive(self.folder / LOCK_FILE):
+        with self._thread_lock, exclusive(check_inside(self.folder, self.folder / LOCK_FILE)):
             yield
 
     # -- reading ------------------------------------------------------------------------
@@ -326,6 +327,13 @@ class StoreFiles:
             self.catalog_signature = FileSignature.of(self.catalog_path) if seen else None
             return records
 
+    def catalog_records(self) -> dict[str, Any]:
+        """The catalog's paper records as `replace_catalog` hands them to its `change`, read
+        without the lock and changing nothing: what an import's dry run merges into."""
+        with self._thread_lock:
+            tables = self._catalog_db.storage.read()
+        return dict((tables or {}).get(PAPERS_TABLE, {}))
+
     def _prepare(self, db: TinyDB, path: Path, kind: str, tables: Iterable[str]) -> None:
         """Inside a write transaction: check the file's format (a new file gets its
         `_meta`), and make sure `tables` exist, so the file keeps one shape."""
@@ -353,7 +361,8 @@ class StoreFiles:
                 if time.time() - backup_time(newest) < min_age_s:
                     return None
             stamp = datetime.now(UTC).strftime(BACKUP_STAMP)
-            target = self.folder / BACKUP_DIR / f"annotations-{stamp}.json"
+            # (backups/ a link to a folder elsewhere, from a sync or by hand: nothing written there)
+            target = check_inside(self.folder, self.folder / BACKUP_DIR / f"annotations-{stamp}.json")
             write_file_atomically(target, current)
             for old in list_backups(self.folder)[BACKUPS_KEPT:]:
                 old.unlink(missing_ok=True)
@@ -397,7 +406,7 @@ def saving(path: Path) -> Iterator[None]:
 def list_backups(folder: Path) -> list[Path]:
     """The annotation backups of a store folder, newest first."""
     backups = Path(folder) / BACKUP_DIR
-    if not backups.is_dir():
+    if backups.is_symlink() or not backups.is_dir():  # a link: not the library's backups
         return []
     return sorted(backups.glob("annotations-*.json"), reverse=True)
 

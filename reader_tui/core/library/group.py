@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from ..atomic_storage import StoreError
 from ..model import Annotation, Status
 from .files import ANNOTATIONS_TABLE
+from .remote_files import MAX_BYTES, member_name_problem, parse_store_file
+from .safe_paths import read_regular
 from .sync_changes import MEMBERS_DIR
 
 
@@ -70,22 +71,26 @@ def load_group(folder: Path) -> GroupMarks:
 
 def member_annotations(folder: Path) -> dict[str, dict[str, dict[str, Any]]]:
     """The other members' annotations (member -> paper id -> annotation document), read
-    from members/*.json: empty for a library that is not a reading group's."""
+    from members/*.json: empty for a library that is not a reading group's. A file that
+    is a link, not a member's name, or not of the annotations' shape is left out."""
     from .sync import is_repository, member_of
 
     result: dict[str, dict[str, dict[str, Any]]] = {}
     members = Path(folder) / MEMBERS_DIR
-    if not members.is_dir():  # (before asking git who this machine is: a process)
+    if members.is_symlink() or not members.is_dir():  # (before asking git who this machine is: a process)
         return result
     me = member_of(folder) if is_repository(folder) else None
     for path in sorted(members.glob("*.json")):
-        if path.stem == me:
+        name = path.stem
+        if name == me or member_name_problem(name):
             continue
-        try:
-            data = orjson.loads(path.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
+        try:  # never through a link: what is shown is what the library holds
+            raw = read_regular(path, MAX_BYTES["annotations"])
+        except (OSError, StoreError):
             continue
-        if isinstance(data, dict):
-            docs = (data.get(ANNOTATIONS_TABLE) or {}).values()
-            result[path.stem] = {d["paper_id"]: d for d in docs if isinstance(d, dict) and "paper_id" in d}
+        tables, problem = parse_store_file(raw, "annotations")
+        if tables is None or problem:
+            continue  # refused by the sync that brought it; `sync` names it
+        docs = (tables.get(ANNOTATIONS_TABLE) or {}).values()
+        result[name] = {d["paper_id"]: d for d in docs}
     return result

@@ -29,8 +29,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..memory import release_free_memory
 from ..paths import store_cache_path
+from ..process_tuning import release_free_memory
 from .locks import exclusive_if_possible
 
 if TYPE_CHECKING:

@@ -541,6 +541,19 @@ class Library:
         """
         return self.apply_import(self.write_import(incoming, annotations, forums))
 
+    def plan_import(self, incoming: Sequence[Paper]) -> ImportSummary:
+        """What `import_papers` would do with `incoming`, written nowhere: the summary
+        (new, updated, merged, unchanged, and the merge details) of merging them into the
+        catalog on disk. Reviews and the file's tags and notes are not counted."""
+        from .catalog_merge import ImportSummary, merge_papers
+
+        summary = ImportSummary()
+        merge_papers(
+            self.files.catalog_records(), incoming, summary, now_iso(), self._effective_citekey,
+            self.files.catalog_path, pinned=self.exported_citekeys(),
+        )
+        return summary
+
     def write_import(
         self,
         incoming: Sequence[Paper],
@@ -552,7 +565,7 @@ class Library:
         changing nothing in the Library's memory, so any thread may call it. Raises when
         the catalog write fails (then nothing was written). Hand the result to
         `apply_import` on the thread that changes the Library."""
-        from .catalog_merge import ImportSummary, merge_papers
+        from .catalog_merge import ImportSummary, merge_papers, rescore
 
         summary = ImportSummary()
         when = now_iso()
@@ -568,6 +581,11 @@ class Library:
                 # Under the lock, before the catalog: see `import_papers`.
                 landed = {summary.id_map.get(pid, pid): forum for pid, forum in forums.items()}
                 summary.reviews = self.review_store.write(landed)
+                if summary.reviews.repaired:
+                    # A review whose newer version could not be read kept its known scores
+                    # in the store: the catalog's scores are made from what was kept.
+                    summary.warnings += len(summary.reviews.kept)
+                    new = rescore(records, new, summary.reviews.repaired, self.files.catalog_path)
             return new
 
         catalog: tuple[Catalog, Any] | None = None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,12 +53,16 @@ _SCHEMA = (
 class ReviewsWritten:
     """What one import did to the reviews store: forums added, updated (a newer snapshot),
     unchanged (the same snapshot again, or an older one), and how many reviews' scores
-    moved since the snapshot before."""
+    moved since the snapshot before. `kept`: one line per review whose newer version held
+    a value that could not be read, so the one known before was kept (paper id first);
+    `repaired`: those papers' forum records as stored, for the catalog's scores."""
 
     added: int = 0
     updated: int = 0
     unchanged: int = 0
     moved: int = 0
+    kept: list[str] = field(default_factory=list)
+    repaired: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class ReviewStore:
@@ -185,6 +189,7 @@ the file)."""
         written = ReviewsWritten()
         if not forums:
             return written
+        self._check_no_link()
         if self.path.exists():
             self._check_magic()
         with self._errors():
@@ -232,8 +237,11 @@ the file)."""
                 old = decode_forum(old_data)
             except ValueError as error:
                 raise StoreError(f"{self.path}: the reviews of paper {pid!r}: {error}, so it was left untouched") from None
-            record, moved = merge_history(old, decode_forum(forum.data))
+            record, moved, kept = merge_history(old, decode_forum(forum.data))
             written.moved += moved
+            if kept:
+                written.kept.extend(f"paper {pid}: {line}" for line in kept)
+                written.repaired[pid] = record
             written.updated += 1
             rows.append((pid, forum.captured, forum.notes, encode_forum(record)))
         connection.executemany(
@@ -243,6 +251,7 @@ the file)."""
     # -- checks -----------------------------------------------------------------------
 
     def _check_magic(self) -> None:
+        self._check_no_link()
         try:
             with self.path.open("rb") as stream:
                 head = stream.read(len(_MAGIC))
@@ -250,6 +259,16 @@ the file)."""
             raise StoreError(f"{self.path}: cannot read: {error.strerror or error}") from None
         if head != _MAGIC:
             raise StoreError(f"{self.path}: not a reviews store (not an SQLite database), so it was left untouched")
+
+    def _check_no_link(self) -> None:
+        """Refuse a store (or its journal) that is a symbolic link: SQLite would follow it,
+        writing a database outside the library's folder, or reading one from elsewhere."""
+        for path in (self.path, self.path.with_name(self.path.name + "-journal")):
+            if path.is_symlink():
+                raise StoreError(
+                    f"{path}: a symbolic link where the reviews store belongs, so it was left untouched and nothing "
+                    f"was written through it; remove it (`rm {path}`) and import the reviews again"
+                )
 
     def _check_meta(self, connection: sqlite3.Connection) -> None:
         from ..reviews import FORMAT

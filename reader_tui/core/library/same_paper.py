@@ -47,8 +47,8 @@ from ..formats.identifiers import (
     normalise_doi,
     normalise_url,
 )
-from ..gc_pause import gc_paused
 from ..model import Paper
+from ..process_tuning import gc_paused
 from ..reviews import merge_scores
 
 TITLE_THRESHOLD = 95.0

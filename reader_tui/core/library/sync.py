@@ -19,6 +19,7 @@ anything comes in; an unreachable remote leaves it committed for the next sync).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -35,7 +36,10 @@ from typing import Any
 from ..atomic_storage import StoreError, write_file_atomically
 from .files import ANNOTATIONS_FILE, CATALOG_FILE, LOCK_FILE
 from .locks import exclusive
+from .remote_files import MAX_BYTES, member_name_problem
+from .safe_paths import check_inside, read_regular
 from .sync_changes import MEMBERS_DIR, count_waiting, describe_changes, new_conflicts
+from .sync_guard import vet
 from .sync_state import MERGING_FILE, mark_synced, merge_cut_short
 
 DRIVER = "reader-tui"
@@ -46,6 +50,20 @@ IGNORED = ("backups/", LOCK_FILE, "*.tmp", ".*.tmp", "reviews.sqlite*", "*.damag
 REMOTE = "origin"
 #: What a sync commits when it is there: the store's files, a group's members, git's own.
 SHARED = (CATALOG_FILE, ANNOTATIONS_FILE, f"{MEMBERS_DIR}/", ".gitattributes", ".gitignore")
+#: git's attributes for the library, in .git/info/attributes: read before any
+#: .gitattributes that came from the remote, so no commit can choose a filter, a diff
+#: program, a merge driver or a conversion of the store's files (only this machine's
+#: .git/config names the commands, and these lines name which of them run).
+INFO_ATTRIBUTES = (
+    "# reader-tui: what git runs on the library's files is chosen here, not by a .gitattributes from the remote",
+    "* -filter -diff -text -ident -eol -working-tree-encoding merge=text",
+    *(f"{pattern} merge={DRIVER}" for pattern in MERGED),
+)
+#: The lines a .gitattributes or .gitignore from the remote may hold (reader-tui's own).
+KNOWN_LINES = {
+    ".gitattributes": {f"{pattern} merge={DRIVER}" for pattern in MERGED},
+    ".gitignore": {*IGNORED, ANNOTATIONS_FILE},
+}
 
 
 class SyncError(StoreError):
@@ -59,23 +77,43 @@ class SyncReport:
     committed: str = ""  # the summary of the local commit, "" when nothing was new
     received: str = ""  # the summary of what the merge brought in, "" when nothing came
     pushed: bool = False
+    first_push: bool = False  # the remote had no library yet: the push sent all of it
     offline: str = ""  # why the remote was not reached ("" when it was)
     conflicts: list[str] = field(default_factory=list)  # papers with marked notes, new from this merge
     notes: list[str] = field(default_factory=list)  # other one-line remarks (a cut-short sync undone)
+    refused: list[str] = field(default_factory=list)  # one line per file of the remote's not taken
+    push_refused: str = ""  # why the remote refused the push (its hook, its rules), "" when it did not
 
     def lines(self) -> list[str]:
         out = list(self.notes)
-        out.append(f"committed: {self.committed}" if self.committed else "nothing new to commit")
+        if self.committed:
+            out.append(f"committed: {self.committed}")
+        elif not self.pushed:
+            out.append("nothing new to commit")
         if self.offline:
             out.append(f"offline: {self.offline}; your changes are committed here and go out at the next sync")
             return out
-        out.append(f"received: {self.received}" if self.received else "nothing new from the remote")
+        if self.received:
+            out.append(f"received: {self.received}")
+        elif self.refused:
+            out.append(f"received nothing that could be taken: {len(self.refused)} file(s) refused, each below")
+        else:
+            out.append("nothing new from the remote")
+        out += self.refused
         if self.conflicts:
             out.append(
                 f"{len(self.conflicts)} note(s) changed on both sides kept both versions, marked: "
                 f"find them with is:conflict ({', '.join(self.conflicts[:5])}{'...' if len(self.conflicts) > 5 else ''})"
             )
-        out.append("pushed" if self.pushed else "nothing to push")
+        if self.push_refused:
+            out.append(f"not pushed: the remote refused the push ({self.push_refused}); your changes are committed "
+                       "here: ask whoever runs the remote what it refuses")
+        elif self.first_push:
+            out.append("pushed the whole library: the remote had none yet")
+        elif self.pushed:
+            out.append("pushed" if self.committed else "pushed what was committed here before")
+        else:
+            out.append("nothing to push")
         return out
 
 
@@ -134,8 +172,12 @@ def _remote(folder: Path, *args: str, deadline: float | None, cancel: threading.
 
 
 def _last_line(done: subprocess.CompletedProcess[str]) -> str:
+    """What git said went wrong, as a sentence: its first `fatal:` or `error:` line (its
+    last lines are often the tail of a sentence: "and the repository exists."), else its
+    last line."""
     lines = [line.strip() for line in (done.stderr or done.stdout or "").splitlines() if line.strip()]
-    return lines[-1] if lines else f"exit status {done.returncode}"
+    said = next((line.split(":", 1)[1].strip() for line in lines if line.startswith(("fatal:", "error:"))), "")
+    return said or (lines[-1] if lines else f"exit status {done.returncode}")
 
 
 def is_repository(folder: Path) -> bool:
@@ -152,10 +194,7 @@ def driver_command() -> str:
 def install(folder: Path, member: str | None = None) -> None:
     """What git needs in `folder` (a repository): the merge driver in .git/config, the
     store files bound to it in .gitattributes, a .gitignore for what never goes into git."""
-    git(folder, "config", f"merge.{DRIVER}.name", "reader-tui: merge store files by paper and field")
-    git(folder, "config", f"merge.{DRIVER}.driver", driver_command())
-    if member:
-        git(folder, "config", MEMBER_KEY, member)
+    configure(folder, member)
     _add_lines(folder / ".gitattributes", [f"{pattern} merge={DRIVER}" for pattern in MERGED])
     ignored = list(IGNORED)
     if member:
@@ -163,10 +202,42 @@ def install(folder: Path, member: str | None = None) -> None:
     _add_lines(folder / ".gitignore", ignored)
 
 
+def configure(folder: Path, member: str | None = None) -> None:
+    """git's configuration of a synced library, before git writes any file into it: the
+    merge driver, the member, no symbolic links made by a checkout (a link in a commit
+    becomes a plain file holding its target's name), and `INFO_ATTRIBUTES`."""
+    git(folder, "config", f"merge.{DRIVER}.name", "reader-tui: merge store files by paper and field")
+    git(folder, "config", f"merge.{DRIVER}.driver", driver_command())
+    git(folder, "config", "core.symlinks", "false")
+    if member:
+        git(folder, "config", MEMBER_KEY, member)
+    _info_attributes(folder)
+
+
+def _info_attributes(folder: Path) -> None:
+    path = folder / ".git" / "info" / "attributes"
+    try:
+        existing = read_regular(path, 1 << 20).decode("utf-8", "replace").splitlines()
+    except OSError:
+        existing = []
+    if existing[: len(INFO_ATTRIBUTES)] != list(INFO_ATTRIBUTES):
+        # first, so that nothing the user added later in the file comes before them
+        others = [line for line in existing if line not in INFO_ATTRIBUTES]
+        write_file_atomically(path, "\n".join([*INFO_ATTRIBUTES, *others, ""]).encode("utf-8"))
+
+
 def _add_lines(path: Path, lines: Sequence[str]) -> None:
-    existing = path.read_text("utf-8").splitlines() if path.exists() else []
+    check_inside(path.parent, path)
+    try:
+        existing = read_regular(path, 1 << 20).decode("utf-8", "replace").splitlines()
+    except FileNotFoundError:
+        existing = []
+    except OSError as error:  # a link or a folder where git's file belongs: replaced, never followed
+        existing = []
+        if not path.is_symlink():
+            raise SyncError(f"{path}: cannot be read ({error}); move it away and run `reader-tui sync init` again") from None
     missing = [line for line in lines if line not in existing]
-    if missing:
+    if missing or path.is_symlink():
         write_file_atomically(path, "\n".join([*existing, *missing, ""]).encode("utf-8"))
 
 
@@ -185,7 +256,7 @@ def member_of(folder: Path) -> str | None:
 def _member_from_git(folder: Path) -> str:
     """A member name for a reading group's library that names none: git's user.name."""
     name = git(folder, "config", "user.name", check=False).stdout.strip()
-    if not name or "/" in name or name.startswith("."):
+    if not name or member_name_problem(name):
         raise SyncError(
             f"{folder}: this library is a reading group's: name yourself with `reader-tui sync init --member NAME`"
         )
@@ -220,31 +291,92 @@ def _config(folder: Path) -> dict[str, str]:
 
 def init(folder: Path, remote: str | None = None, member: str | None = None) -> str:
     """Make `folder` a synced library: a new repository, the library's own made into one,
-    or `remote` cloned into a new library folder. Returns one line saying what was done."""
+    or `remote` cloned into a new library folder. Returns what was done: one line, then one
+    line per file of the remote's that was refused (`sync_guard`). An init that fails
+    removes the repository it began (and a clone's files), so the next one starts afresh."""
     folder = Path(folder)
     git_program()
-    if member is not None and (not member.strip() or "/" in member or member.startswith(".")):
-        raise SyncError(f"member name {member!r}: use a plain name (no '/', not starting with '.')")
+    remote = absolute_remote(remote) if remote else remote
+    if member is not None and (problem := member_name_problem(member)):
+        raise SyncError(f"member name {member!r}: {problem}: use a plain name")
     has_library = (folder / CATALOG_FILE).exists() or (folder / ANNOTATIONS_FILE).exists()
     if is_repository(folder):
+        check_usable(folder)
         install(folder, member)
         if remote:
             _set_remote(folder, remote)
         if member:
             _own_to_member(folder, member)
         return f"{folder}: already a repository; merge driver, .gitattributes and .gitignore checked"
-    if remote and not has_library and not (folder.exists() and any(folder.iterdir())):
-        done = git(folder.parent if folder.parent.exists() else Path.cwd(), "clone", "--quiet", remote, str(folder), check=False)
-        if done.returncode != 0:
-            raise SyncError(f"{remote}: cannot clone: {_last_line(done)}")
-        if member is None and (folder / MEMBERS_DIR).is_dir():
-            member = _member_from_git(folder)
-        install(folder, member)
-        if member:
-            _member_to_own(folder, member)
-        with exclusive(folder / LOCK_FILE):
-            _commit(folder, "reader-tui: sync set up on this machine")
-        return f"{folder}: cloned from {remote}"
+    cloning = bool(remote) and not has_library and not (folder.exists() and any(folder.iterdir()))
+    made_folder = not folder.exists()
+    try:
+        if cloning:
+            return _clone(folder, str(remote), member)
+        return _init_here(folder, remote, member)
+    except (StoreError, OSError) as error:
+        _remove_half_made(folder, made_folder, clone=cloning)
+        reason = str(error) if isinstance(error, StoreError) else f"{error.strerror or error}"
+        raise SyncError(f"{reason}; sync init undone (no half-made repository is left): run it again once that is fixed") from None
+
+
+def absolute_remote(remote: str) -> str:
+    """`remote` with a relative local path made absolute from the current folder: git
+    reads a remote's path from inside the library, where `shared.git` is not found. URLs
+    (`https://`, `ssh://`, `file://`) and `host:path` are kept as given."""
+    if "://" in remote or _SCP_LIKE.match(remote):
+        return remote
+    return os.path.abspath(os.path.expanduser(remote))
+
+
+# `[user@]host:path`, as git reads it: a colon before any slash (not a drive letter).
+_SCP_LIKE = re.compile(r"^[^/\\]{2,}:")
+
+
+def _clone(folder: Path, remote: str, member: str | None) -> str:
+    """`remote` cloned into `folder` without checking anything out, then the files of its
+    commit checked (`sync_guard.vet`) before git writes any of them."""
+    where = folder.parent if folder.parent.exists() else Path.cwd()
+    done = git(where, "clone", "--quiet", "--no-checkout", "--", remote, str(folder), check=False)
+    if done.returncode != 0:
+        raise SyncError(f"{remote}: cannot clone: {_last_line(done)}")
+    configure(folder)
+    refused: list[str] = []
+    empty = git(folder, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode != 0
+    if not empty:
+        remote_member = member
+        if member is None and git(folder, "ls-tree", "--name-only", "HEAD", "--", MEMBERS_DIR, check=False).stdout.strip():
+            remote_member = _member_from_git(folder)
+        commit, refusals = vet(folder, None, "HEAD", remote_member, _identity(folder), KNOWN_LINES)
+        git(folder, "reset", "--quiet", "--hard", commit)
+        refused = [r.line() for r in refusals]
+    if member is None and (folder / MEMBERS_DIR).is_dir():
+        member = _member_from_git(folder)
+    install(folder, member)
+    if member:
+        _member_to_own(folder, member)
+    with exclusive(folder / LOCK_FILE):
+        _commit(folder, "reader-tui: sync set up on this machine")
+    if empty:
+        return (f"{folder}: {remote} is empty: nothing to clone yet, so this library starts empty; "
+                "once a member has run `reader-tui sync`, run it here to bring in their library")
+    lines = [f"{folder}: cloned from {remote}", *refused]
+    if _has_review_scores(folder):
+        lines.append("reviews are not shared: import the list's reviews here too to read them "
+                     "(`reader-tui import FILE`, the OpenReview dump with replies)")
+    return "\n".join(lines)
+
+
+def _has_review_scores(folder: Path) -> bool:
+    """Whether the catalog that came with a clone holds review scores (whose texts live in
+    the reviews file, which stays on each machine)."""
+    try:
+        return b'"scores"' in read_regular(folder / CATALOG_FILE, MAX_BYTES["catalog"])
+    except (OSError, StoreError):
+        return False
+
+
+def _init_here(folder: Path, remote: str | None, member: str | None) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     git(folder, "init", "--quiet")
     install(folder, member)
@@ -258,26 +390,71 @@ def init(folder: Path, remote: str | None = None, member: str | None = None) -> 
     return f"{folder}: made a repository (add a remote with `reader-tui sync init REMOTE`)"
 
 
+def _remove_half_made(folder: Path, made_folder: bool, *, clone: bool) -> None:
+    """What a failed init made: the repository, and for a clone the files it wrote (the
+    folder was new or empty, so nothing of the user's is there)."""
+    if clone and made_folder:
+        shutil.rmtree(folder, ignore_errors=True)
+    elif clone:
+        for child in list(folder.iterdir()) if folder.is_dir() else []:
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child, ignore_errors=True)
+            else:
+                child.unlink(missing_ok=True)
+    else:
+        shutil.rmtree(folder / ".git", ignore_errors=True)
+
+
+def check_usable(folder: Path) -> None:
+    """Raise SyncError, with the one command that fixes it, when `folder`'s .git is not a
+    repository git can use (what an init cut short by an older reader-tui, a full disk or
+    a kill, can leave)."""
+    done = git(folder, "rev-parse", "--git-dir", check=False)
+    if done.returncode == 0:
+        return
+    dot_git = folder / ".git"
+    history = any((dot_git / "refs" / "heads").glob("*")) or (dot_git / "packed-refs").exists()
+    if history:
+        raise SyncError(f"{folder}: git cannot use the repository in .git ({_last_line(done)}); "
+                        f"`git -C {shlex.quote(str(folder))} fsck` says what is wrong (it holds history: do not delete it)")
+    raise SyncError(f"{folder}: .git is a half-made repository with no history ({_last_line(done)}): "
+                    f"remove it with `rm -rf {shlex.quote(str(dot_git))}` (the library's files are outside it), "
+                    "then run `reader-tui sync init` again")
+
+
 def _set_remote(folder: Path, remote: str) -> None:
     current = git(folder, "remote", "get-url", REMOTE, check=False)
     if current.returncode == 0:
-        git(folder, "remote", "set-url", REMOTE, remote)
+        git(folder, "remote", "set-url", "--", REMOTE, remote)
     else:
-        git(folder, "remote", "add", REMOTE, remote)
+        git(folder, "remote", "add", "--", REMOTE, remote)
 
 
 def _own_to_member(folder: Path, member: str) -> None:
     own = folder / ANNOTATIONS_FILE
-    if own.exists():
-        write_file_atomically(folder / MEMBERS_DIR / f"{member}.json", own.read_bytes())
+    if own.exists() or own.is_symlink():
+        target = check_inside(folder, folder / MEMBERS_DIR / f"{member}.json")
+        write_file_atomically(target, _read_store_file(folder, own))
         if git(folder, "ls-files", "--error-unmatch", ANNOTATIONS_FILE, check=False).returncode == 0:
             git(folder, "rm", "--cached", "--quiet", ANNOTATIONS_FILE)
 
 
 def _member_to_own(folder: Path, member: str) -> None:
     mine = folder / MEMBERS_DIR / f"{member}.json"
-    if mine.exists():
-        write_file_atomically(folder / ANNOTATIONS_FILE, mine.read_bytes())
+    if mine.exists() or mine.is_symlink():
+        write_file_atomically(check_inside(folder, folder / ANNOTATIONS_FILE), _read_store_file(folder, mine))
+
+
+def _read_store_file(folder: Path, path: Path) -> bytes:
+    """A store file copied between annotations.json and members/<me>.json: read without
+    following a link (a link there would copy a file from elsewhere into the library,
+    and from there to the remote)."""
+    check_inside(folder, path)
+    try:
+        return read_regular(path, MAX_BYTES["annotations"])
+    except OSError as error:
+        raise SyncError(f"{path}: not a regular file of the library ({error.strerror or error}), so it was not copied; "
+                        "move it away, then sync again") from None
 
 
 # -- sync -------------------------------------------------------------------------------
@@ -327,8 +504,12 @@ def _sync(
         raise SyncError(f"{folder}: not a git repository: run `reader-tui sync init [REMOTE]` first")
     report = SyncReport()
     config = _config(folder)
+    if "core.repositoryformatversion" not in config:  # (git init writes it): not a repository git reads
+        check_usable(folder)
     member = config.get(MEMBER_KEY, "").strip() or None  # as `member_of` reads it
     identity = _identity(folder, config)
+    if config.get("core.symlinks") != "false":  # set up by a reader-tui that did not guard the remote
+        configure(folder, member)
     if member is None and (folder / MEMBERS_DIR).is_dir():
         member = _member_from_git(folder)
         install(folder, member)
@@ -344,7 +525,7 @@ def _sync(
         return report
     branch = git(folder, "symbolic-ref", "--short", "HEAD").stdout.strip()
     for _ in range(attempts):
-        fetched = _remote(folder, "fetch", "--quiet", REMOTE, deadline=deadline, cancel=cancel)
+        fetched = _remote(folder, "fetch", "--quiet", "--no-recurse-submodules", REMOTE, deadline=deadline, cancel=cancel)
         if fetched.returncode != 0:
             report.offline = f"{_remote_url(folder)} not reached ({_last_line(fetched)})"
             return report
@@ -378,16 +559,32 @@ def _sync(
             if tracks != (REMOTE, f"refs/heads/{branch}"):  # set once: `git pull` and `git status` know it
                 git(folder, "branch", "--quiet", f"--set-upstream-to={REMOTE}/{branch}", check=False)
             report.pushed = True
+            report.first_push = counts is None
             return report
         text = (pushed.stderr or "").lower()
         if "failed to lock" in text or "cannot lock ref" in text:
             # a push to the remote cut short there left its lock; pushing again cannot help
             report.offline = f"{_remote_url(folder)}: push refused, the remote's branch is locked ({_last_line(pushed)})"
             return report
+        if "[remote rejected]" in text:
+            # the remote's own rules refused it (a hook, a protected branch): pushing again
+            # cannot help, and the remote did not move
+            report.push_refused = _refusal_reason(pushed)
+            return report
         if "rejected" not in text and "fetch first" not in text and "non-fast-forward" not in text:
             report.offline = f"{_remote_url(folder)}: push failed ({_last_line(pushed)})"
             return report
     raise SyncError(f"{folder}: the remote kept moving while we merged ({attempts} tries): run `reader-tui sync` again")
+
+
+def _refusal_reason(pushed: subprocess.CompletedProcess[str]) -> str:
+    """Why the remote refused a push, as it said: its hook's own lines ("remote: ...")
+    and the reason git gives in brackets."""
+    lines = [line.strip() for line in (pushed.stderr or "").splitlines()]
+    said = [line.removeprefix("remote:").strip() for line in lines if line.startswith("remote:")]
+    said = [line for line in said if line]
+    reason = next((line.split("(", 1)[-1].rstrip(")") for line in lines if "[remote rejected]" in line), "")
+    return "; ".join([*said[-2:], reason] if reason else said[-2:]) or _last_line(pushed)
 
 
 def _remote_url(folder: Path) -> str:
@@ -415,7 +612,8 @@ def _merge_theirs(
     merging = folder / ".git" / MERGING_FILE
     merging.touch()
     try:
-        received, conflicts, before = _merge(folder, theirs, identity)
+        received, conflicts, before, refused = _merge(folder, theirs, identity, member)
+        report.refused += [line for line in refused if line not in report.refused]
     finally:  # a merge git refused is undone already; only a kill leaves the mark
         merging.unlink(missing_ok=True)
     if member:
@@ -434,7 +632,7 @@ def _merge_theirs(
 
 @contextmanager
 def _store_lock(folder: Path) -> Iterator[None]:
-    with exclusive(folder / LOCK_FILE):
+    with exclusive(check_inside(folder, folder / LOCK_FILE)):
         yield
 
 
@@ -549,12 +747,17 @@ def _tracked_version(folder: Path, name: str, rev: str = "HEAD") -> bytes | None
     return done.stdout if done.returncode == 0 else None
 
 
-def _merge(folder: Path, theirs: str, identity: list[str] | None = None) -> tuple[str, list[str], str]:
-    """Merge `theirs` into HEAD (the driver merges the store files). Returns what came in,
-    the papers whose notes newly hold a marked block, and the commit merged into."""
+def _merge(
+    folder: Path, theirs: str, identity: list[str] | None = None, member: str | None = None
+) -> tuple[str, list[str], str, list[str]]:
+    """Merge `theirs` into HEAD (the driver merges the store files), without what
+    `sync_guard.vet` refuses of it. Returns what came in, the papers whose notes newly
+    hold a marked block, the commit merged into, and one line per file refused."""
     before = git(folder, "rev-parse", "HEAD").stdout.strip()
     identity = _identity(folder) if identity is None else identity
-    done = git(folder, *identity, "merge", "--no-edit", "--quiet", "--allow-unrelated-histories", theirs, check=False)
+    taken, refusals = vet(folder, before, theirs, member, identity, KNOWN_LINES)
+    refused = [refusal.line() for refusal in refusals]
+    done = git(folder, *identity, "merge", "--no-edit", "--quiet", "--allow-unrelated-histories", taken, check=False)
     if done.returncode != 0:
         unmerged = _names(git(folder, "diff", "--name-only", "-z", "--diff-filter=U", check=False).stdout)
         git(folder, "merge", "--abort", check=False)
@@ -562,11 +765,11 @@ def _merge(folder: Path, theirs: str, identity: list[str] | None = None) -> tupl
         raise SyncError(f"{folder}: git could not merge {what}; your work is committed, nothing was lost")
     after, *parents = git(folder, "rev-list", "--parents", "-n", "1", "HEAD").stdout.split()
     if after == before:
-        return "", [], before
+        return "", [], before, refused
     changed = _names(git(folder, "diff", "--name-only", "-z", "--no-renames", before, after).stdout)
     versions: dict[tuple[str, str], Any] = {}  # each file at each commit read once
     received = describe_changes(folder, before, after, changed, versions)
     if received and len(parents) > 1:
         # a merge commit (not a fast-forward): say in `git log` what it brought in
         git(folder, *identity, "commit", "--amend", "--quiet", "--no-verify", "-m", f"merged: {received}")
-    return received, new_conflicts(folder, before, after, changed, versions), before
+    return received, new_conflicts(folder, before, after, changed, versions), before, refused

@@ -18,6 +18,11 @@ from .files import ANNOTATIONS_FILE, ANNOTATIONS_TABLE, CATALOG_FILE, PAPERS_TAB
 MEMBERS_DIR = "members"
 
 
+class Unreadable(Exception):
+    """A store file that is in a commit and cannot be read there (a damaged git object,
+    or a file that is not JSON): its changes cannot be counted."""
+
+
 def _version(folder: Path, rev: str | None, name: str, cache: dict[tuple[str, str], Any] | None = None) -> dict[str, Any]:
     """`name` parsed as it is at commit `rev` (None: in the folder now); with `cache`
     (`rev` a commit id, not a name that moves such as HEAD), each read once."""
@@ -30,12 +35,22 @@ def _version(folder: Path, rev: str | None, name: str, cache: dict[tuple[str, st
         raw = path.read_bytes() if path.exists() else b""
     else:
         done = subprocess.run(["git", "show", f"{rev}:{name}"], cwd=folder, capture_output=True)  # sync found git
+        if done.returncode != 0 and not _absent(done.stderr):
+            raise Unreadable(name)
         raw = done.stdout if done.returncode == 0 else b""
     try:
         data = orjson.loads(raw) if raw.strip() else {}
     except orjson.JSONDecodeError:
+        if rev is not None:
+            raise Unreadable(name) from None
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _absent(stderr: bytes) -> bool:
+    """Whether git's `show` failed because the file is not in that commit (and not
+    because an object could not be read)."""
+    return b"does not exist in" in stderr or b"exists on disk, but not in" in stderr
 
 
 def _docs(tables: Mapping[str, Any], name: str, key: str) -> dict[str, dict[str, Any]]:
@@ -49,17 +64,25 @@ def describe_changes(
     `names` between revisions `old` and `new` (None: the files as they are now). `cache`:
     see `_version`."""
     counts: Counter[str] = Counter()
+    unreadable = []
     for name in names:
-        if name == ANNOTATIONS_FILE or (name.startswith(f"{MEMBERS_DIR}/") and name.endswith(".json")):
-            who = f" by {Path(name).stem}" if name.startswith(MEMBERS_DIR) else ""
-            counts.update(_annotation_changes(_version(folder, old, name, cache), _version(folder, new, name, cache), who))
-        elif name == CATALOG_FILE:
-            counts.update(_catalog_changes(_version(folder, old, name, cache), _version(folder, new, name, cache)))
+        try:
+            if name == ANNOTATIONS_FILE or (name.startswith(f"{MEMBERS_DIR}/") and name.endswith(".json")):
+                who = f" by {Path(name).stem}" if name.startswith(MEMBERS_DIR) else ""
+                counts.update(_annotation_changes(_version(folder, old, name, cache), _version(folder, new, name, cache), who))
+            elif name == CATALOG_FILE:
+                counts.update(_catalog_changes(_version(folder, old, name, cache), _version(folder, new, name, cache)))
+        except Unreadable:
+            # counting against a version read as empty would call every paper in it a change
+            unreadable.append(name)
     parts = []
     for label, n in counts.items():
         if n:
             noun, _, rest = label.partition(" by ")
             parts.append(f"{n} {_plural(noun, n)}{' by ' + rest if rest else ''}")
+    if unreadable:
+        parts.append(f"changes of {', '.join(unreadable)} not counted (a version git could not read: "
+                     "`git fsck` says what is damaged)")
     return ", ".join(parts)
 
 
@@ -67,9 +90,12 @@ def count_waiting(folder: Path, committed: str, catalog_changed: bool) -> int:
     """How many changes the files as they are now hold that HEAD does not: the annotations
     (this machine's own file against `committed`, its name at HEAD) and, when
     `catalog_changed`, the catalog's papers."""
-    counts = _annotation_changes(_version(folder, "HEAD", committed), _version(folder, None, ANNOTATIONS_FILE), "")
-    if catalog_changed:
-        counts.update(_catalog_changes(_version(folder, "HEAD", CATALOG_FILE), _version(folder, None, CATALOG_FILE)))
+    try:
+        counts = _annotation_changes(_version(folder, "HEAD", committed), _version(folder, None, ANNOTATIONS_FILE), "")
+        if catalog_changed:
+            counts.update(_catalog_changes(_version(folder, "HEAD", CATALOG_FILE), _version(folder, None, CATALOG_FILE)))
+    except Unreadable:
+        return 0  # not countable; the sync says why
     return sum(counts.values())
 
 
@@ -126,8 +152,11 @@ def new_conflicts(
     for name in changed:
         if name != ANNOTATIONS_FILE and not name.startswith(f"{MEMBERS_DIR}/"):
             continue
-        old = _docs(_version(folder, before, name, cache), ANNOTATIONS_TABLE, "paper_id")
-        new = _docs(_version(folder, after, name, cache), ANNOTATIONS_TABLE, "paper_id")
+        try:
+            old = _docs(_version(folder, before, name, cache), ANNOTATIONS_TABLE, "paper_id")
+            new = _docs(_version(folder, after, name, cache), ANNOTATIONS_TABLE, "paper_id")
+        except Unreadable:
+            continue
         for pid, doc in new.items():
             if has_conflict(str(doc.get("notes", ""))) and not has_conflict(str(old.get(pid, {}).get("notes", ""))):
                 found.append(pid)

@@ -1,7 +1,7 @@
 """Three-way merges of the store's files, as git's merge driver for a synced library.
 
 Git hands the driver three versions of a file: the common ancestor (base), ours and
-theirs. The rules (README, "Sync and share"):
+theirs. The rules (docs/sync.md, "What merges how"):
 
 - annotations, per paper and field: the later change wins (each field carries the time it
   changed, `Annotation.changed`); a field changed on one side only is that side's;

@@ -29,8 +29,8 @@ from operator import ge, gt, mul, sub
 from pathlib import Path
 
 from ..cache_file import head_piece, read_array, read_head_piece, reading_cache, write_cache
-from ..gc_pause import gc_paused
 from ..model import PaperView
+from ..process_tuning import gc_paused
 
 #: Words too common in English or in ML abstracts to say what a paper is about, plus the
 #: LaTeX and URL debris that survives tokenising ("\textbf{x}" -> "textbf x").

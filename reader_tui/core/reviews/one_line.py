@@ -34,7 +34,7 @@ def compact_scores(scores: Scores | None) -> str:
 
 
 def scores_line(scores: Scores | None) -> str:
-    """One line of a paper's scores: "rating 5.3 (2-8, 3 reviews; was 4.7 on 2025-11-02)
+    """One line of a paper's scores: "rating 5.3 (2-8, 3 reviews; 4.7 -> 5.3 since 2025-11-02)
     · confidence 4.0 · soundness 2.3 · presentation 2.3 · contribution 2.0 · oral";
     "" when there are none."""
     if scores is None:
@@ -43,7 +43,8 @@ def scores_line(scores: Scores | None) -> str:
     if scores.ratings:
         inner = f"{scores.rating_min}-{scores.rating_max}, {scores.reviews} review{'s' if scores.reviews != 1 else ''}"
         if scores.previous_captured and scores.previous:
-            inner += f"; was {_fmt(scores.previous_rating)} on {scores.previous_captured[:10]}"
+            # the move since the snapshot before, as `fetch` reports it (`is:moved` finds these)
+            inner += f"; {_fmt(scores.previous_rating)} -> {_fmt(scores.rating)} since {scores.previous_captured[:10]}"
         parts.append(f"rating {_fmt(scores.rating)} ({inner})")
     for name in ("confidence", "soundness", "presentation", "contribution"):
         figure = getattr(scores, name)

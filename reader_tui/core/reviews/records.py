@@ -37,6 +37,9 @@ _KINDS = {
     "metareview": "meta",
 }
 _SCORE_SET = frozenset(SCORE_NAMES)
+#: The key of a note record listing the fields it held that could not be read ("content"
+#: when it had none): dropped when the store merges the record (`merge_history`).
+UNREADABLE = "unreadable"
 _LEADING_INT = re.compile(r"\s*(-?\d+)")
 #: Compression of the stored records: zlib level 1 (fast; level 6 saves 10% more disk for
 #: twice the time, and an import compresses 230 MB of text).
@@ -149,6 +152,7 @@ def note_record(note: Any, forum_id: str) -> dict[str, Any] | None:
     content = note.get("content")
     scores: dict[str, int] = {}
     text: list[list[str]] = []
+    unreadable: list[str] | None = None
     if type(content) is dict:
         for name, raw in content.items():
             val = raw.get("value") if type(raw) is dict else raw
@@ -157,12 +161,19 @@ def note_record(note: Any, forum_id: str) -> dict[str, Any] | None:
                 if number is not None:
                     scores[name] = number
                     continue
+                if type(val) is not str:  # null, a list [6, 7]: a score that cannot be read
+                    unreadable = [*(unreadable or ()), name]
+                    continue
             if type(val) is str and val and name not in _BOILERPLATE and not val.isspace():
                 text.append([name, val])
+            elif val is None and name not in _BOILERPLATE:
+                unreadable = [*(unreadable or ()), name]
         if text and text[0][0] != "title":
             text.sort(key=lambda item: item[0] != "title")  # a comment's title before its text
+    else:
+        unreadable = ["content"]
     replyto = note.get("replyto")
-    return {
+    record = {
         "id": str(note.get("id") or ""),
         "kind": _kind(note),
         "replyto": replyto if type(replyto) is str and replyto else forum_id,
@@ -172,6 +183,11 @@ def note_record(note: Any, forum_id: str) -> dict[str, Any] | None:
         "scores": scores,
         "text": text,
     }
+    if unreadable:
+        # What the note held that could not be read: a newer snapshot's note never
+        # replaces what the store knew of it with nothing (`scores.merge_history`).
+        record[UNREADABLE] = unreadable
+    return record
 
 
 @dataclass(frozen=True, slots=True)

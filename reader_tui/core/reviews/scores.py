@@ -4,11 +4,11 @@ newer snapshot keeps of an older one (the ratings that moved, with when).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..model import DECISIONS, Scores
-from .records import SCORE_NAMES, decision_tier, iso_ms, venue_decision
+from .records import SCORE_NAMES, UNREADABLE, decision_tier, iso_ms, venue_decision
 
 
 def summarize(record: Mapping[str, Any], venue: str = "") -> Scores | None:
@@ -76,19 +76,32 @@ def merge_scores(old: Scores | None, new: Scores | None) -> Scores | None:
     return old if merged == old else merged
 
 
-def merge_history(old: Mapping[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], int]:
+def merge_history(old: Mapping[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], int, list[str]]:
     """`new` (a forum record of a later snapshot) with the history of `old` carried over:
     a review whose scores changed keeps its earlier ones, with when they were captured.
-    Returns the record and how many reviews' scores moved. An older snapshot than `old`
-    gives `old` back unchanged."""
+
+    A value the newer note holds but that cannot be read (a rating `null` or `[6, 7]`, a
+    note without content) never replaces one that could: the earlier score or text is
+    kept, and a line saying so ("review R1 by Reviewer_x: its rating could not be read
+    (null or not a number): 4 kept") is returned for the import report.
+
+    Returns the record, how many reviews' scores moved, and those lines. An older
+    snapshot than `old` gives `old` back unchanged."""
     if str(new.get("captured") or "") < str(old.get("captured") or ""):
-        return dict(old), 0
+        return dict(old), 0, []
     before = {n.get("id"): n for n in old.get("notes", ()) if n.get("id")}
     moved = 0
+    kept: list[str] = []
     for note in new.get("notes", ()):
+        unreadable = note.pop(UNREADABLE, None) or ()
         earlier = before.get(note.get("id"))
         if earlier is None:
             continue
+        if unreadable:
+            said = _keep_readable(earlier, note, unreadable)
+            if said:
+                who = f" by {note['author']}" if note.get("author") else ""
+                kept.append(f"{note.get('kind') or 'note'} {note.get('id')}{who}: {said}")
         history = list(earlier.get("history") or ())
         if earlier.get("scores") and earlier.get("scores") != note.get("scores"):
             when = iso_ms(earlier.get("mdate")) or str(old.get("captured") or "")
@@ -96,4 +109,24 @@ def merge_history(old: Mapping[str, Any], new: dict[str, Any]) -> tuple[dict[str
             moved += 1
         if history:
             note["history"] = history
-    return new, moved
+    return new, moved, kept
+
+
+def _keep_readable(earlier: Mapping[str, Any], note: dict[str, Any], unreadable: Sequence[str]) -> str:
+    """Put back into `note` what `earlier` held of the fields it could not read; say what."""
+    if "content" in unreadable:
+        if not earlier.get("scores") and not earlier.get("text"):
+            return ""
+        note["scores"], note["text"] = dict(earlier.get("scores") or {}), list(earlier.get("text") or ())
+        return "it came without its content: its scores and text as known before are kept"
+    said = []
+    scores = earlier.get("scores") or {}
+    texts = dict((name, text) for name, text in earlier.get("text") or ())
+    for name in unreadable:
+        if name in scores:
+            note.setdefault("scores", {})[name] = scores[name]
+            said.append(f"its {name} could not be read (null or not a number): {scores[name]} kept")
+        elif name in texts and all(item[0] != name for item in note.get("text", ())):
+            note.setdefault("text", []).append([name, texts[name]])
+            said.append(f"its {name} was empty (null): the text known before is kept")
+    return "; ".join(said)

@@ -116,16 +116,12 @@ def mine(texts: Iterable[str | None]) -> dict[str, tuple[str, ...]]:
     return chosen(definitions(texts))
 
 
-def definitions(
-    texts: Iterable[str | None], known: dict[tuple[str, ...], tuple[str, ...]] | None = None
-) -> dict[tuple[str, tuple[str, ...]], int]:
-    """(acronym, expansion) -> how many times `texts` define it, in the order first seen.
-    Those of consecutive parts of a list add up (`add`) to those of the whole list.
-    `known` (a dict, empty at first) keeps the expansions made for the next parts."""
+def definitions(texts: Iterable[str | None]) -> dict[tuple[str, tuple[str, ...]], int]:
+    """(acronym, expansion) -> how many times `texts` define it, in the order first seen."""
     seen: dict[tuple[str, tuple[str, ...]], int] = {}
     get = seen.get
-    if known is None:
-        known = {}
+    # the expansions made so far: a common acronym is defined thousands of times
+    known: dict[tuple[str, ...], tuple[str, ...]] = {}
     finditer = _DEFINED.finditer
     for text in texts:
         if not text or "(" not in text:
@@ -148,13 +144,6 @@ def definitions(
     return seen
 
 
-def add(seen: dict[tuple[str, tuple[str, ...]], int], later: dict[tuple[str, tuple[str, ...]], int]) -> None:
-    """Add to `seen` the `definitions` of the texts after its own."""
-    get = seen.get
-    for key, n in later.items():
-        seen[key] = get(key, 0) + n
-
-
 def chosen(seen: dict[tuple[str, tuple[str, ...]], int]) -> dict[str, tuple[str, ...]]:
     """Each acronym's usual expansion among its `definitions` (ties go to the first seen),
     if it has been defined often enough and mostly so."""
@@ -173,4 +162,4 @@ def _count(item: tuple[tuple[str, ...], int]) -> int:
     return item[1]
 
 
-__all__ = ["add", "chosen", "definitions", "mine", "singular"]
+__all__ = ["chosen", "definitions", "mine", "singular"]

@@ -36,8 +36,8 @@ from pathlib import Path
 import rapidfuzz
 
 from ..cache_file import head_piece, read_array, read_head_piece, reading_cache, write_cache
-from ..gc_pause import gc_paused
 from ..model import PaperView
+from ..process_tuning import gc_paused
 from .index import SearchIndex, notes_key, tag_keys
 from .postings import FlatPostings
 
@@ -55,7 +55,7 @@ KIND = "search index"
 KNOWN_ATTRIBUTES = frozenset({
     "_ids", "_ordinal", "_records", "_removed", "_post", "_titles", "_years", "_venues", "_status",
     "_tags", "_notes", "_vocab", "_by_length", "_title_vocab", "_abstracts_done", "_cache", "_lock",
-    "index_abstracts_on_search", "_rating", "_spread", "_nreviews", "_areas", "_decisions", "_withdrawn",
+    "index_abstracts_on_search", "_rating", "_spread", "_nreviews", "_moved", "_areas", "_decisions", "_withdrawn",
     "_acronyms", "_keys", "_prior",
 })
 _CATALOG_FIELDS = attrgetter("short_name", "abstract", "keywords", "venue", "year")

@@ -55,20 +55,12 @@ from operator import add, mul, sub
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from ..gc_pause import gc_paused
-from ..memory import bulk_allocations, release_free_memory
 from ..model import PaperView, Status, has_conflict
-from ..numeric import load_numpy
+from ..process_tuning import bulk_allocations, gc_paused, load_numpy, release_free_memory
 from ..reviews import decision_tier
 from ..text.display import search_text, search_texts, to_display
 from ..text.tokens import fold, tokens
-from .acronyms import add as add_definitions
-from .acronyms import chosen as chosen_acronyms
-from .acronyms import definitions as acronym_definitions
 from .acronyms import mine as mine_acronyms
-from .helper import Helper
-from .helper import start as start_helper
-from .helper import wanted as helper_wanted
 from .postings import FlatPostings
 from .query import Query, in_bounds, number_bounds, parse_query, year_bounds
 from .scoring import (
@@ -114,6 +106,16 @@ def venue_key(venue: str | None) -> str:
 
 
 _NAN = float("nan")
+
+
+def _moved(scores: Any, ratings: tuple[int, ...]) -> float:
+    """How far the mean rating moved since the capture before (`Scores.previous`), NaN
+    when it did not (no earlier ratings, or the same mean)."""
+    previous = scores.previous if scores is not None and ratings else ()
+    if not previous:
+        return _NAN
+    change = sum(ratings) / len(ratings) - sum(previous) / len(previous)
+    return change if abs(change) > 1e-9 else _NAN
 #: From this many papers on, a whole list is indexed at once with numpy (`_build_all`, and
 #: `_index_all_abstracts` for the abstracts after a titles-only build); fewer are appended
 #: one by one (no numpy to import: the TUI builds such a list in its own thread).
@@ -234,6 +236,7 @@ class SearchIndex(Matching):
         self._rating = array("d")
         self._spread = array("d")
         self._nreviews = array("I")
+        self._moved = array("d")  # mean rating now less the capture's before (NaN: never moved)
         self._areas: dict[str, array] = defaultdict(partial(array, "I"))
         self._decisions: dict[str, array] = defaultdict(partial(array, "I"))
         self._withdrawn: set[int] = set()
@@ -268,9 +271,10 @@ class SearchIndex(Matching):
         out flat with numpy (`FlatPostings.of_runs` for the abstracts and meta fields,
         whose pairs come as runs; `of_pairs` for the titles), no pair appended. Titles are
         still tokenised one by one (the re-rank keeps each title's words), their words
-        numbered in one pass. From `helper.HELPER_MIN` papers on, with a core to spare, a
-        child process shares the abstracts (`helper`: the same index, built beside this
-        process's titles and layout). With `abstracts=False` the abstracts are left to
+        numbered in one pass. The build runs in this process alone: nobody waits for a
+        cold build (an import leaves it to a background `reader-tui index`, and the TUI
+        searches titles meanwhile: `indexing.provide_indexes`), so a second process would
+        buy nothing a user sees. With `abstracts=False` the abstracts are left to
         `index_abstracts()`, which an app can run in a worker right after start-up; a
         search that needs abstracts before that runs it first.
         """
@@ -321,63 +325,32 @@ class SearchIndex(Matching):
         with self._lock, bulk_allocations():
             # (as `_abstracts` reads them; once for the tokeniser and the acronyms)
             abstracts = [(record.paper if type(record) is PaperView else record).abstract for record in records]
-            # a child process takes a share of the abstracts and the acronyms, started first
-            # so that it runs beside all of this process's work (`helper`)
-            child = start_helper(abstracts) if helper_wanted(len(abstracts)) else None
-            try:
-                numbers: defaultdict[str, int] = defaultdict(count().__next__)
-                head = self._append(records, refresh=False, numbers=numbers)
-                acronyms = self._index_all_abstracts(numbers, head, abstracts, child)
-            finally:
-                if child is not None:
-                    child.close()
+            numbers: defaultdict[str, int] = defaultdict(count().__next__)
+            head = self._append(records, refresh=False, numbers=numbers)
+            self._index_all_abstracts(numbers, head, abstracts)
             self._abstracts_done = len(self._ids)
-            self._acronyms = mine_acronyms(abstracts) if acronyms is None else acronyms
+            self._acronyms = mine_acronyms(abstracts)
 
     def _index_all_abstracts(
         self, numbers: defaultdict[str, int] | None = None, head: Any = None, abstracts: list[str | None] | None = None,
-        child: Helper | None = None,
-    ) -> dict[str, tuple[str, ...]] | None:
+    ) -> None:
         """Index every abstract of a list at once, and leave every field flat over the new
         vocabulary, as a loaded index is (`FlatPostings.of_pairs`). The abstracts' distinct
         (word, paper) pairs come from `word_pairs.distinct_pairs`, which tokenises them all
         at once with numpy, each word numbered in `numbers` (a `defaultdict` whose factory
         counts); numpy then lays them out. The title and meta words were appended as they
         came (`_append`), or numbered in `numbers` already (`head`: their pairs, from
-        `_append`). With `child` (`helper.start`), the abstracts are shared with it, a
-        unit at a time, and the acronyms mined from both sides' definitions and returned
-        (else None: the caller mines them). Callers hold the lock."""
+        `_append`). The caller mines the acronyms. Callers hold the lock."""
         np = load_numpy()
 
-        from .word_pairs import Pairs, distinct_pairs
+        from .word_pairs import distinct_pairs
 
         n = len(self._ids)
         if numbers is None:
             numbers = defaultdict(count().__next__)
         if abstracts is None:
             abstracts = self._abstracts()
-        acronyms = None
-        number = numbers.__getitem__
-        if child is None:
-            pairs = distinct_pairs(abstracts, number)
-        else:
-            # units of abstracts claimed from the front until the child, taking them from
-            # the back, is met; then the child's added after them
-            pairs = Pairs(np)
-            seen: dict[tuple[str, tuple[str, ...]], int] = {}
-            known: dict[tuple[str, ...], tuple[str, ...]] = {}  # (expansions made, for the next units)
-            while (unit := child.claim()) is not None:
-                texts = abstracts[unit.start : unit.stop]
-                distinct_pairs(texts, number, unit.start, into=pairs)
-                add_definitions(seen, acronym_definitions(texts, known))
-                child.absorb(number)  # (the child's answers so far: less to do at the end)
-            later = child.result(number, pairs)
-            if later is None:  # the child failed: its units done here (the same pairs)
-                rest = child.taken
-                distinct_pairs(abstracts[rest:], number, rest, into=pairs)
-                later = acronym_definitions(abstracts[rest:], known)
-            add_definitions(seen, later)
-            acronyms = chosen_acronyms(seen)
+        pairs = distinct_pairs(abstracts, numbers.__getitem__)
         # numpy's temporaries, a chunk of texts at a time, were freed into the C heap, which
         # glibc keeps while the words made after them live above (26 MB at 19,630 papers):
         # handed back before the layout's arrays are made
@@ -417,7 +390,6 @@ class SearchIndex(Matching):
         self._post = (*fields, abstract)
         self._refresh_vocabulary(vocab, title_vocab)
         # (the layout's temporaries are handed back as `bulk_allocations` ends)
-        return acronyms
 
     def _abstracts(self) -> list[str | None]:
         """Every record's abstract, in ordinal order."""
@@ -601,6 +573,7 @@ class SearchIndex(Matching):
         self._rating.extend([sum(r) / len(r) if r else _NAN for r in ratings])
         self._spread.extend([float(max(r) - min(r)) if r else _NAN for r in ratings])
         self._nreviews.extend(map(len, ratings))
+        self._moved.extend([_moved(s, r) for s, r in zip(scores, ratings)])
         decisions, areas, withdrawn = self._decisions, self._areas, self._withdrawn
         for o, s in zip(count(first), scores):
             if s is not None:
@@ -760,6 +733,8 @@ class SearchIndex(Matching):
                 return set(self._withdrawn)
             if value == "reviewed":
                 return {o for o, n in enumerate(self._nreviews) if n}
+            if value == "moved":
+                return {o for o, x in enumerate(self._moved) if x == x}
             if value == "conflict":
                 return {o for o, text in notes.items() if has_conflict(text)}
             if value.startswith("group-"):
@@ -784,9 +759,9 @@ class SearchIndex(Matching):
                     if ann.status is not Status.UNREAD and pid in self._ordinal:
                         counts[self._ordinal[pid]] += 1
             return {o for o, n in enumerate(counts) if in_bounds(n, bounds)}
-        if field in ("rating", "spread", "reviews"):
+        if field in ("rating", "spread", "reviews", "moved"):
             bounds = number_bounds(value)
-            column = self._nreviews if field == "reviews" else self._rating if field == "rating" else self._spread
+            column = {"reviews": self._nreviews, "rating": self._rating, "moved": self._moved}.get(field, self._spread)
             # NaN (no ratings) is in no range; `reviews:0` finds the papers without reviews
             return {o for o, x in enumerate(column) if x == x and in_bounds(x, bounds)}
         if field == "area":

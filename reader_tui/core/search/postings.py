@@ -43,7 +43,7 @@ from itertools import compress, repeat
 from operator import add, ne, sub
 from typing import Any
 
-from ..numeric import load_numpy
+from ..process_tuning import load_numpy
 
 #: Ordinals per segment are 2**BITS: what an unsigned 16-bit item holds.
 BITS = 16

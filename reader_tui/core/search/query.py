@@ -2,6 +2,7 @@
 
     attention "linear attention" -softmax tag:llm -status:read year:2024..2026 venue:iclr is:marked
     rating:>=6 rating:4..6 reviews:>=3 spread:>=4 area:interpretability decision:oral -is:withdrawn
+    is:moved moved:>=1 moved:<=-0.5
 
 `parse_query` turns the text into a frozen `Query`; `core.search.SearchIndex` runs it.
 Errors are `QueryError`s with a one-line message and the offending position, gentle
@@ -23,22 +24,25 @@ from dataclasses import dataclass
 from ..model import DECISIONS, Status
 
 #: Field names the parser accepts, in the order the help text lists them.
-FIELDS = ("tag", "status", "is", "year", "venue", "rating", "reviews", "spread", "area", "decision", "by", "group")
+FIELDS = ("tag", "status", "is", "year", "venue", "rating", "reviews", "spread", "moved", "area", "decision", "by", "group")
 
 #: Fields whose value is a number or a range of numbers (`>=6`, `4..6`, `5.5`), on a
-#: paper's `Scores`: the mean rating, the number of reviews, highest minus lowest rating.
-NUMBER_FIELDS = ("rating", "reviews", "spread", "group")
+#: paper's `Scores`: the mean rating, the number of reviews, highest minus lowest rating,
+#: how far the mean rating moved since the snapshot before (`moved:>=1` rose by a point
+#: or more, `moved:<=-1` fell as much; papers that never moved have no value).
+NUMBER_FIELDS = ("rating", "reviews", "spread", "moved", "group")
 
 #: Values of `is:`: marked (the list's selection), tagged (any tag), noted (any notes),
-#: withdrawn (a withdrawn submission), reviewed (has reviews), conflict (a note a sync
+#: withdrawn (a withdrawn submission), reviewed (has reviews), moved (its mean rating moved
+#: since the snapshot before, either way), conflict (a note a sync
 #: kept both versions of, marked); group-to-read, group-reading, group-read: another
 #: member of a reading group gave it that status (`by:NAME` one member's papers,
 #: `group:>=2` papers that many members, you included, gave a status).
-IS_VALUES = ("marked", "tagged", "noted", "withdrawn", "reviewed", "conflict", "group-to-read", "group-reading", "group-read")
+IS_VALUES = ("marked", "tagged", "noted", "withdrawn", "reviewed", "moved", "conflict", "group-to-read", "group-reading", "group-read")
 
 _FIELD_RE = re.compile(r"([A-Za-z]+):(.*)\Z", re.S)
 _YEAR_RE = re.compile(r"(?:(\d{4})?\.\.(\d{4})?|(>=|<=|>|<)?(\d{4}))\Z")
-_NUM = r"\d+(?:\.\d*)?|\.\d+"
+_NUM = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
 _NUMBER_RE = re.compile(rf"(?:({_NUM})?\.\.({_NUM})?|(>=|<=|>|<|=)?({_NUM}))\Z")
 
 
@@ -269,7 +273,7 @@ def _field_value(name: str, value: str, pos: int) -> str:
             raise QueryError(f'"year:{value}" is not a year (try year:2026 or year:2024..2026)', pos)
         return value
     if name in NUMBER_FIELDS:
-        if not _NUMBER_RE.match(value):
+        if not _NUMBER_RE.match(value) or (name != "moved" and "-" in value):
             raise QueryError(f'"{name}:{value}" is not a number or range (try {name}:>=6 or {name}:4..6)', pos)
         return value
     if name == "decision":

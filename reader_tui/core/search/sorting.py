@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import PaperView, Status, score_figures
+from ..model import PaperView, Scores, Status
 from ..text.display import to_display
 
 #: Sort field name -> what a person calls it, in the order a menu shows them.
@@ -186,12 +186,7 @@ def _score_order(key: SortKey) -> Callable[[PaperView], float]:
     # within a group the figure, negated for highest first. Ties keep the given order.
     sign = 1.0 if key.reverse else -1.0
     last = key.withdrawn_last
-    field = key.field
-
-    # each paper's figure looked up by the part of its scores' text it is made from
-    figures = score_figures(field)
-    find = bytes.find
-    second = field == "weighted"
+    figure = _FIGURES[key.field]
 
     def order(view: PaperView) -> float:
         paper = view.paper
@@ -199,15 +194,30 @@ def _score_order(key: SortKey) -> Callable[[PaperView], float]:
         base = _GROUP * 2 if last and paper.withdrawn else 0.0
         if scores is None:
             return base + _GROUP
-        end = find(scores, b"|")
-        if second:
-            end = find(scores, b"|", end + 1)
-        figure = figures[scores[:end]]
-        if figure is None:
+        value = figure(scores)
+        if value is None:
             return base + _GROUP
-        return base + sign * figure
+        return base + sign * value
 
     return order
+
+
+def _mean_rating(scores: Scores) -> float | None:
+    ratings = scores.ratings
+    return sum(ratings) / len(ratings) if ratings else None
+
+
+def _spread(scores: Scores) -> float | None:
+    ratings = scores.ratings
+    return max(ratings) - min(ratings) if ratings else None
+
+
+#: Each score sort's figure of a paper's scores (None without ratings).
+_FIGURES: dict[str, Callable[[Scores], float | None]] = {
+    "rating": _mean_rating,
+    "spread": _spread,
+    "weighted": lambda scores: scores.weighted_rating,
+}
 
 
 _GROUP = 1e12

@@ -48,7 +48,7 @@ from typing import Any
 
 from rapidfuzz.utils import default_process
 
-from ..numeric import load_numpy
+from ..process_tuning import load_numpy
 from ..text.tokens import prepared
 
 #: Digits per packed word: 37**12 < 2**64 (37 letters: none, 0-9, a-z).
@@ -173,11 +173,8 @@ class Pairs:
     `words[a:b]` and `ordinals[a:b]` give pairs a..b whole, as int64 numpy arrays: what
     `FlatPostings.of_pairs` reads, a chunk at a time. Each word's ordinals ascend."""
 
-    def __init__(self, np: Any, like: Pairs | None = None) -> None:
+    def __init__(self, np: Any) -> None:
         self._np = np
-        # the words of earlier chunks (`_Known`), shared with `like`: pairs of several
-        # parts of a list, numbered alike, spell each word out once
-        self._known: _Known | None = None if like is None else like._known
         self._run_words = array("I")
         self._run_sizes = array("I")
         self._local = array("H")
@@ -197,57 +194,6 @@ class Pairs:
 
     def __len__(self) -> int:
         return len(self._local)
-
-    def parts(self) -> tuple[array, array, array, array, array, array]:
-        """What `extend` takes: the runs' word numbers and sizes (`array("I")`), each pair's
-        text within its chunk (`array("H")`), and per chunk its first pair, its first text's
-        ordinal and its number of runs (`array("Q")`)."""
-        return (self._run_words, self._run_sizes, self._local, array("Q", self._chunk_starts),
-                array("Q", self._chunk_firsts), array("Q", self._chunk_runs))
-
-    def extend(self, run_words: array, run_sizes: array, local: array, chunk_starts: array, chunk_firsts: array,
-               chunk_runs: array) -> None:
-        """Add the pairs of later texts, as `parts` gives them, their words numbered as
-        these are (another process's pairs, renumbered: `helper`). ValueError, and these
-        pairs unchanged, if the parts do not fit together or do not come after these."""
-        np = self._np
-        runs = sum(chunk_runs)  # (a few chunks: the runs and pairs are summed by numpy)
-        # each chunk's texts after the last text of the chunk before
-        firsts = [*self._chunk_firsts[-1:], *chunk_firsts]
-        after = self._after()
-        if (
-            len(run_words) != runs or len(run_sizes) != runs
-            or (int(np.frombuffer(run_sizes, dtype=np.uint32).sum(dtype=np.int64)) if runs else 0) != len(local)
-            or len(chunk_starts) != len(chunk_firsts) or len(chunk_firsts) != len(chunk_runs)
-            or list(chunk_starts) != list(accumulate(self._chunk_pair_counts(run_sizes, chunk_runs), initial=0))[:-1]
-            or any(b <= a for a, b in zip(firsts, firsts[1:])) or (chunk_firsts and chunk_firsts[0] <= after)
-        ):
-            raise ValueError("the pairs do not fit together")
-        offset = len(self._local)
-        self._chunk_starts.extend(start + offset for start in chunk_starts)
-        self._chunk_firsts.extend(chunk_firsts)
-        self._chunk_runs.extend(chunk_runs)
-        self._run_words.extend(run_words)
-        self._run_sizes.extend(run_sizes)
-        self._local.extend(local)
-        self._run_ends = None
-
-    def _after(self) -> int:
-        """The ordinal of the last text with pairs, or -1."""
-        if not self._local:
-            return -1
-        # (a view of the array, dropped at once: an array exporting its buffer cannot grow)
-        return self._chunk_firsts[-1] + int(self._np.frombuffer(self._local, dtype=self._np.uint16)[
-            self._chunk_starts[-1] :].max())
-
-    def _chunk_pair_counts(self, run_sizes: array, chunk_runs: array) -> list[int]:
-        """How many pairs each chunk has, from its runs' sizes (one numpy pass)."""
-        np = self._np
-        if not len(chunk_runs):
-            return []
-        bounds = np.fromiter(accumulate(chunk_runs, initial=0), dtype=np.int64, count=len(chunk_runs) + 1)
-        sums = np.concatenate(([0], np.cumsum(np.frombuffer(run_sizes, dtype=np.uint32), dtype=np.int64)))
-        return np.diff(sums[bounds]).tolist()
 
     def runs(self) -> tuple[Any, Any, Any, Any]:
         """The pairs as runs, for `FlatPostings.of_runs`: each run's word number, its size
@@ -309,22 +255,16 @@ class _Slicer:
         return self._get(a, b)
 
 
-def distinct_pairs(
-    texts: Sequence[str | None], number: Callable[[str], int], first: int = 0, into: Pairs | None = None
-) -> Pairs:
+def distinct_pairs(texts: Sequence[str | None], number: Callable[[str], int], first: int = 0) -> Pairs:
     """The distinct (word, text) pairs of `texts`, the words as `tokens` makes them and
     numbered by `number` (a dict's `__getitem__` that numbers new words, such as
     `defaultdict(count().__next__)`'s), the texts by ordinal from `first`. Each word's
     ordinals ascend, as `FlatPostings.of_pairs` needs (the pairs come a chunk of texts at
-    a time, grouped by word within a chunk). A text may be None or empty. With `into`
-    (the pairs of texts before `first`, numbered by the same `number`), they are added
-    to it, and it is returned."""
+    a time, grouped by word within a chunk). A text may be None or empty."""
     np = load_numpy()
 
-    pairs = Pairs(np) if into is None else into
-    known = pairs._known
-    if known is None or known.number != number:  # (a bound method is made anew at each access: equal, not the same)
-        known = pairs._known = _Known(np, number)
+    known = _Known(np, number)
+    pairs = Pairs(np)
     # a slab of texts encoded by one map (its papers fit the keys' low bits), then cut
     # into chunks of about _CHUNK_BYTES
     slab = 1 << _DOC_BITS

@@ -168,9 +168,11 @@ _STYLE_MACROS = {
 }
 
 # Math, URLs and inline code are cut out first: markdown rules must not fire inside
-# them, and URLs must keep their `~`, `%` and `_`.
+# them, and URLs must keep their `~`, `%` and `_`. A `$` closes math only when no digit
+# follows it (pandoc's rule), so that prices ("$19.95 + $1.50") stay text, and an
+# escaped `\$` opens nothing.
 _PIECES = re.compile(
-    r"(?P<math>\$\$(?:\\.|[^$\\])+?\$\$|\$(?:\\.|[^$\\])+?\$|\\\((?:.|\n)+?\\\)|\\\[(?:.|\n)+?\\\])"
+    r"(?P<math>(?<!\\)\$\$(?:\\.|[^$\\])+?\$\$|(?<!\\)\$(?:\\.|[^$\\])+?\$(?!\d)|\\\((?:.|\n)+?\\\)|\\\[(?:.|\n)+?\\\])"
     r"|\[(?P<ltext>[^\]\n]+)\]\((?P<lurl>[^)\s]+)\)"
     r"|\\url\{(?P<urlarg>[^{}\s]*)\}"
     r"|(?P<url>https?://[^\s<>\"{}`]*[^\s<>\"{}`.,;:!?)\]'])"

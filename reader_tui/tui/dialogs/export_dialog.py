@@ -26,17 +26,21 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, RadioButton, RadioSet, Static
 
+from ...core.formats.exporters import EXPORT_FORMATS, LABELS
+from ...core.formats.exporters import EXTENSIONS as EXPORT_EXTENSIONS
 from ...core.formats.write import ExportError, check_destination
 from ...core.paths import styles_dir
 from ...core.text.display import sanitize
+from ..textual_patches import highlighted_radio_button
+from ..widgets.marked_toggles import MarkedCheckbox, MarkedRadioButton
 from .confirm_dialog import ConfirmDialog
 
 Scope = Literal["marked", "filter", "all"]
-Format = Literal["bibtex", "markdown"]
+Format = Literal["bibtex", "markdown", "csljson", "ris"]
 
 SCOPES: tuple[Scope, ...] = ("marked", "filter", "all")
-FORMATS: tuple[Format, ...] = ("bibtex", "markdown")
-EXTENSIONS = {"bibtex": ".bib", "markdown": ".md"}
+FORMATS: tuple[Format, ...] = EXPORT_FORMATS  # type: ignore[assignment]
+EXTENSIONS = EXPORT_EXTENSIONS
 
 EXPORT_SETTING = "export"
 """The library setting holding the dialog's last format, destination and path (`remembered()`)."""
@@ -79,13 +83,12 @@ class ChoiceSet(RadioSet, inherit_bindings=False):
             self.action_next_button()
         else:
             self.action_previous_button()
-        if self._selected is not None:
-            button = self._nodes[self._selected]
-            if isinstance(button, RadioButton) and not button.value:
-                button.value = True
+        button = highlighted_radio_button(self)
+        if button is not None and not button.value:
+            button.value = True
 
 
-class SpaceCheckbox(Checkbox, inherit_bindings=False):
+class SpaceCheckbox(MarkedCheckbox, inherit_bindings=False):
     """A checkbox toggled by space (and the mouse) only: enter exports."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -141,7 +144,6 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
 
     def compose(self) -> ComposeResult:
         labels = {"marked": "marked", "filter": "this list", "all": "all"}
-        bibtex = self.format == "bibtex"
         with Vertical(id="export-dialog", classes="dialog"):
             yield Static("Export", classes="dialog-title", markup=False)
             with Horizontal(id="export-options"):
@@ -150,7 +152,7 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
                     with ChoiceSet(id="export-scope", compact=True):
                         for scope in SCOPES:
                             count = self.counts[scope]
-                            yield RadioButton(
+                            yield MarkedRadioButton(
                                 f"{labels[scope]} ({count:,})",
                                 value=scope == self.scope,
                                 disabled=scope == "marked" and count == 0,
@@ -162,20 +164,15 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
                 with Vertical(classes="export-column"):
                     yield Static("Format", classes="dialog-label", markup=False)
                     with ChoiceSet(id="export-format", compact=True):
-                        yield RadioButton("BibTeX", value=bibtex, id="export-format-bibtex")
-                        yield RadioButton("Markdown list", value=not bibtex, id="export-format-markdown")
-                    yield SpaceCheckbox(
-                        ABSTRACT_LABEL if bibtex else ABSTRACT_NOT_HERE,
-                        self._abstract and bibtex,
-                        compact=True,
-                        id="export-abstract",
-                        classes="" if bibtex else "-not-here",
-                    )
+                        for fmt in FORMATS:
+                            yield MarkedRadioButton(LABELS[fmt], value=fmt == self.format, id=f"export-format-{fmt}")
+                    label, ticked, classes = self._abstract_box()
+                    yield SpaceCheckbox(label, ticked, compact=True, id="export-abstract", classes=classes)
                 with Vertical(classes="export-column"):
                     yield Static("To", classes="dialog-label", markup=False)
                     with ChoiceSet(id="export-destination", compact=True):
-                        yield RadioButton("a file", value=not self._clipboard_first, id="export-to-file")
-                        yield RadioButton("the clipboard", value=self._clipboard_first, id="export-to-clipboard")
+                        yield MarkedRadioButton("a file", value=not self._clipboard_first, id="export-to-file")
+                        yield MarkedRadioButton("the clipboard", value=self._clipboard_first, id="export-to-clipboard")
             with Horizontal(classes="field-row"):
                 yield Static("File", classes="field-label", markup=False)
                 yield Input(self._first_path, compact=True, id="export-path", disabled=self._clipboard_first)
@@ -217,12 +214,21 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
         # The Markdown list never carries abstracts: the box says so, unticked, and stays
         # where it is in the tab order (a disabled one would drop out of it).
         box = self.query_one("#export-abstract", Checkbox)
-        bibtex = self.format == "bibtex"
+        label, ticked, classes = self._abstract_box()
         with box.prevent(Checkbox.Changed):
-            box.value = self._abstract and bibtex
-        box.label = ABSTRACT_LABEL if bibtex else ABSTRACT_NOT_HERE
-        box.set_class(not bibtex, "-not-here")
+            box.value = ticked
+        box.label = label
+        box.set_class(bool(classes), "-not-here")
         self._update_path()
+
+    def _abstract_box(self) -> tuple[str, bool, str]:
+        """The abstracts box for the format: (label, ticked, classes). Only BibTeX has a
+        choice: a Markdown list never has abstracts, CSL-JSON and RIS always do."""
+        if self.format == "bibtex":
+            return ABSTRACT_LABEL, self._abstract, ""
+        if self.format == "markdown":
+            return ABSTRACT_NOT_HERE, False, "-not-here"
+        return ABSTRACT_LABEL, True, "-not-here"
 
     @on(Checkbox.Changed, "#export-abstract")
     def _abstract_changed(self, event: Checkbox.Changed) -> None:
@@ -230,8 +236,11 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
             self._abstract = event.value
             return
         with event.checkbox.prevent(Checkbox.Changed):
-            event.checkbox.value = False
-        self._show_error("Markdown lists never include abstracts: choose BibTeX for them")
+            event.checkbox.value = self._abstract_box()[1]
+        if self.format == "markdown":
+            self._show_error("Markdown lists never include abstracts: choose BibTeX for them")
+        else:
+            self._show_error(f"{LABELS[self.format]} exports always include abstracts: choose BibTeX to leave them out")
 
     @on(RadioSet.Changed, "#export-destination")
     def _destination_changed(self) -> None:

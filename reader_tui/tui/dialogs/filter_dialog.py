@@ -22,6 +22,7 @@ from ...core.model import Status
 from ...core.paths import styles_dir
 from ...core.search.filters import ListFilter
 from ...core.text.display import sanitize
+from ..widgets.marked_toggles import MarkedCheckbox
 
 
 class _CheckList(SelectionList):
@@ -41,7 +42,7 @@ class _CheckList(SelectionList):
             self.toggle(self.get_option_at_index(self.highlighted))
 
 
-class _Switch(Checkbox):
+class _Switch(MarkedCheckbox):
     """A checkbox where space toggles and enter applies the dialog."""
 
     BINDINGS = [Binding("enter", "screen.apply", "Apply", show=False)]

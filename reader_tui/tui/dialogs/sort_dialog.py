@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 from ...core.paths import styles_dir
 from ...core.search.sorting import MODEL_FIELDS, SCORE_FIELDS, SORT_FIELDS, SortKey
 from ...core.text.display import one_line, visible_controls
+from ..widgets.marked_toggles import MarkedCheckbox
 
 #: The key that picks each field.
 FIELD_KEYS = {
@@ -96,7 +97,7 @@ class SortDialog(ModalScreen[SortKey | None]):
                 yield Static(self.for_you[1], id="sort-for-you", markup=False)
             scored = any(name in self.labels for name in SCORE_FIELDS)
             reverse = "Z to A, oldest, lowest first" if scored else "Z to A; dates oldest first"
-            yield Checkbox(f"reverse ({reverse})", self.current.reverse, id="sort-reverse")
+            yield MarkedCheckbox(f"reverse ({reverse})", self.current.reverse, id="sort-reverse")
             yield Static("letter or enter apply · r reverse", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:

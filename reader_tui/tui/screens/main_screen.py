@@ -28,10 +28,10 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input
 
-from reader_tui.core.gc_pause import resume_after_start
 from reader_tui.core.library.library import Library, undo_words
 from reader_tui.core.library.saved_searches import SavedSearch, get_search
 from reader_tui.core.model import Status
+from reader_tui.core.process_tuning import resume_after_start
 from reader_tui.core.text.display import one_line
 from reader_tui.tui.listing import counts
 from reader_tui.tui.messages import IndexReady, RelatedReady
@@ -142,7 +142,7 @@ class MainScreen(Screen):
     def for_you(self) -> ForYouModel:
         return self.query_one(ForYouModel)
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         skip_first_refresh(self, event)
 
     def on_mount(self) -> None:
@@ -375,7 +375,7 @@ class MainScreen(Screen):
             notes.focus()
 
     def action_back(self) -> None:
-        """Escape, one step at a time (the README's order): in the detail pane, what `/`
+        """Escape, one step at a time (the order docs/keys.md gives): in the detail pane, what `/`
         found there; from another pane to the list; then the marks, "more like this", the
         search, the filter."""
         papers = self.paper_list
@@ -602,7 +602,7 @@ class MainScreen(Screen):
 
         def apply(request) -> None:
             if request is not None:
-                if request.format == "bibtex":
+                if request.format != "markdown":
                     library.keep_citekeys(scopes[request.scope])  # on the UI thread: may be cited now
                 if not library.read_only:  # the next export starts from this one's choices
                     library.set_setting(EXPORT_SETTING, dialog.remembered())
@@ -615,16 +615,12 @@ class MainScreen(Screen):
     def _export(self, request: Any, ids: list[str]) -> None:
         # In a worker thread: the result is reported through the app (call_from_thread),
         # never by touching widgets here.
-        from reader_tui.core.formats.bibtex.writer import export_bibtex
-        from reader_tui.core.formats.markdown import export_markdown
+        from reader_tui.core.formats.exporters import export_text
         from reader_tui.core.formats.write import write_export
         from reader_tui.tui.clipboard import copy_text
 
         views = self.library.views(ids)
-        if request.format == "bibtex":
-            text = export_bibtex(views, abstract=request.abstract)
-        else:
-            text = export_markdown(views)
+        text = export_text(request.format, views, abstract=request.abstract)
         what = f"{len(views):,} paper{'s' if len(views) != 1 else ''}"
         notify = self.app.call_from_thread
         if request.to_clipboard or request.path is None:

@@ -41,6 +41,13 @@ from reader_tui.core.library.library import Library
 from reader_tui.core.reviews import pdf_link
 from reader_tui.core.text.display import one_line, sanitize
 from reader_tui.tui.screens.reviews_ahead import SCREEN_NAME
+from reader_tui.tui.textual_patches import (
+    lay_out_if_required,
+    lay_out_now,
+    mark_styled_with_current_css,
+    start_screen_unshown,
+    styled_with_current_css,
+)
 from reader_tui.tui.widgets.footer import KeyFooter
 from reader_tui.tui.widgets.paper_detail import LABEL, scores_content
 from reader_tui.tui.widgets.reviews_text import Block, Thread
@@ -110,9 +117,9 @@ class ReviewsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         # styled as it mounted, with the app's CSS of now: no restyle at the first push
-        self._css_update_count = self.app._css_update_count
+        mark_styled_with_current_css(self)
         if not self.is_current:  # made ahead (`prepare_reviews`): laid out ahead too
-            self._refresh_layout(self.app.size)
+            lay_out_now(self, self.app.size)
         if self.paper_id is not None:
             self.show_paper(self.paper_id, self.words, ahead=self not in self.app.screen_stack)
 
@@ -171,16 +178,16 @@ class ReviewsScreen(Screen[None]):
             self.paper_id, self.words = paper_id, words
             return
         if self.size != self.app.size:  # resized while off screen (only shown screens follow)
-            self._refresh_layout(self.app.size)
+            lay_out_now(self, self.app.size)
         self.show_paper(paper_id, words, ahead=True)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         # Runs before Screen's own handler, which restyles every widget of a screen pushed
         # again (a fifth of the time `R` took): nothing of this screen's look can have
         # changed unless the app's CSS did (a theme) since it was styled last.
-        if self._css_update_count == self.app._css_update_count:
+        if styled_with_current_css(self):
             event.refresh_styles = False
-        self._css_update_count = self.app._css_update_count
+        mark_styled_with_current_css(self)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # The screen's own lines are its background colour alone, but Textual draws them
@@ -216,11 +223,10 @@ class ReviewsScreen(Screen[None]):
         # made ready ahead (not `R` waiting for the read: the screen is shown next, and
         # its header's new lines are not laid out yet)
         ahead = message.request == self._ahead_request and not self.is_current
-        if ahead and self._layout_required:
+        if ahead:
             # a header of another height, off screen: laid out now (Textual would wait
             # for the screen to be shown), so that the view knows the rows it will show
-            self._refresh_layout(self.app.size)
-            self._layout_required = False
+            lay_out_if_required(self)
         view.set_thread(message.thread, self.words)
         # before its layout the view knows no lines: the text starts with a review or not
         first, depth = message.thread[0]
@@ -303,8 +309,7 @@ def prepare_reviews(app: App, library: Library) -> None:
         return
     screen = ReviewsScreen(library)
     app.install_screen(screen, SCREEN_NAME)
-    app._load_screen_css(screen)
-    app._register(app, screen)  # what a first push does: the screen runs, not shown
+    start_screen_unshown(app, screen)  # what a first push does: the screen runs, not shown
 
 
 def open_reviews(app: App, library: Library, paper_id: str, words: Sequence[str] = ()) -> ReviewsScreen:

@@ -18,8 +18,8 @@ from textual.screen import Screen
 
 def breakpoint_classes(screen: type[Screen], app: App, size: Size) -> str:
     """The breakpoint classes Textual gives a `screen` of this class at `size` on its
-    first Resize (the same rule as `Screen._on_resize`: per axis, the class of the
-    largest breakpoint not above the size), as a class string for the constructor."""
+    first Resize (the rule Textual's Screen applies as it resizes: per axis, the class of
+    the largest breakpoint not above the size), as a class string for the constructor."""
     classes = []
     for breakpoints, dimension in (
         (screen.HORIZONTAL_BREAKPOINTS if screen.HORIZONTAL_BREAKPOINTS is not None else app.HORIZONTAL_BREAKPOINTS, size.width),
@@ -33,7 +33,7 @@ def breakpoint_classes(screen: type[Screen], app: App, size: Size) -> str:
 
 
 def skip_first_refresh(screen: Screen, event: events.ScreenResume) -> None:
-    """Called from the screen's `_on_screen_resume` (which runs before Screen's own):
+    """Called from the screen's `on_screen_resume` (which runs before Screen's own):
     the first resume comes right after the widgets were mounted and styled, so it need
     not style them all again; later resumes (back from a dialog) do."""
     if not getattr(screen, "_resumed_once", False):

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import unicodedata
 
-from rich.cells import cell_len, get_character_cell_size
-from rich.text import Text
 from textual import events
 from textual.widgets import Input
 
 from reader_tui.core.text.display import visible_controls
+from reader_tui.tui.textual_patches import DrawnValueInput
 
 TYPED_CATEGORIES = frozenset({"Zs", "Cf"})
 """Spaces (U+3000, U+00A0, U+2009...) and format characters (U+200D, U+200E...): typed
@@ -53,30 +52,12 @@ def insert_typed_character(widget: Input, event: events.Key) -> None:
         widget.replace(char, *selection)
 
 
-class DataInput(Input):
+class DataInput(DrawnValueInput, Input):
     """An `Input` whose value is data: stored as typed or given, drawn safely."""
 
-    def _on_key(self, event: events.Key) -> None:
+    def on_key(self, event: events.Key) -> None:
         # (Input's own handler runs after this one unless the default is prevented.)
         insert_typed_character(self, event)
 
-    @property
-    def _value(self) -> Text:
-        if self.password:
-            return super()._value
-        text = Text(visible_controls(self.value), no_wrap=True, overflow="ignore", end="")
-        return self.highlighter(text) if self.highlighter is not None else text
-
-    def _position_to_cell(self, position: int) -> int:
-        return cell_len(visible_controls(self.value[:position]))
-
-    def _cell_offset_to_index(self, offset: int) -> int:
-        cell_offset = 0
-        offset += self.scroll_offset.x
-        shown = visible_controls(self.value)
-        for index, char in enumerate(shown):
-            width = get_character_cell_size(char)
-            if cell_offset <= offset < cell_offset + width:
-                return index
-            cell_offset += width
-        return max(0, min(offset, len(shown)))
+    def drawn(self, text: str) -> str:
+        return visible_controls(text)

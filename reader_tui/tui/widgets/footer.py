@@ -300,8 +300,8 @@ class KeyFooter(Widget, can_focus=False):
             event.stop()
             event.prevent_default()
 
-    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         self._scroll_by(2, event)
 
-    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         self._scroll_by(-2, event)

@@ -56,16 +56,21 @@ def sync_line(report) -> tuple[str, str]:
             return (f"sync: {report.committed or 'nothing new'} committed here; no remote yet: "
                     "add one with `reader-tui sync init REMOTE`", "warning")
         return f"offline: changes kept, the next sync sends them ({report.offline})", "warning"
+    if report.push_refused:
+        return f"sync: not sent, the remote refused the push ({report.push_refused}); changes kept here", "error"
     parts = [f"received: {report.received}" if report.received else "nothing new from the remote"]
     if report.committed and report.pushed:
         parts.append(f"sent: {report.committed}")
     elif report.pushed:
         parts.append("sent")
+    if report.refused:
+        n = len(report.refused)
+        parts.append(f"{n} file{'s' if n != 1 else ''} from the remote refused, nothing here changed by {'them' if n != 1 else 'it'}")
     if report.conflicts:
         n = len(report.conflicts)
         parts.append(f"{n} note{'s' if n != 1 else ''} changed on both sides, both versions kept: is:conflict finds them")
         return "synced: " + " · ".join(parts), "warning"
-    return "synced: " + " · ".join(parts), "information"
+    return "synced: " + " · ".join(parts), "warning" if report.refused else "information"
 
 
 def read_state(folder: Path) -> SyncState:
@@ -258,8 +263,10 @@ class LibrarySync(Widget):
             report = sync.sync(folder, timeout=timeout, cancel=self.cancel)
         except Exception as error:  # SyncError: one line, nothing lost
             return describe_error(error), "error", ()
-        line, severity = sync_line(report)
-        return line, severity, tuple(report.notes)
+        from reader_tui.core.text.display import sanitize
+
+        line, severity = sync_line(report)  # (it and the notes carry names the remote chose)
+        return sanitize(line), severity, tuple(map(sanitize, (*report.notes, *report.refused)))
 
     def on_library_sync_finished(self, message: Finished) -> None:
         self._seen = self._signature()

@@ -12,13 +12,13 @@ every widget what changed.
 
 from __future__ import annotations
 
-import gc
 import time
 
 from textual import work
 from textual.widget import Widget
 
 from reader_tui.core.library.library import Library
+from reader_tui.core.process_tuning import freeze_long_lived, gc_paused
 from reader_tui.tui.messages import DiskRead, IndexReady, RelatedReady
 
 RELOAD_EVERY = 1.5
@@ -60,7 +60,6 @@ class LibraryWatcher(Widget):
         """Provide both indexes (a child process builds both for a large library)."""
         from textual.worker import get_current_worker
 
-        from reader_tui.core.gc_pause import gc_paused
         from reader_tui.core.library.indexing import provide_indexes
 
         worker = get_current_worker()
@@ -77,11 +76,11 @@ class LibraryWatcher(Widget):
             )
 
     def on_index_ready(self, message: IndexReady) -> None:
-        gc.freeze()  # the index lives as long as the app: out of the collector's sight
+        freeze_long_lived()  # the index lives as long as the app: out of the collector's sight
         self.report_damaged()  # building the index met every record
 
     def on_related_ready(self, message: RelatedReady) -> None:
-        gc.freeze()
+        freeze_long_lived()
 
     @work(thread=True, exclusive=True, group="reload", exit_on_error=False)
     def poll_disk(self) -> None:

@@ -16,16 +16,22 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events
-from textual.document._document import Document, EditResult, Location
-from textual.document._document_navigator import DocumentNavigator
-from textual.document._wrapped_document import WrappedDocument
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import TextArea
+from textual.widgets.text_area import Document, EditResult, Location
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.text.display import visible_controls
 
+from ..textual_patches import (
+    ReplacesDocument,
+    document_lines,
+    markdown_highlighting_available,
+    replace_as_typed,
+    restart_cursor_blink,
+    set_document_lines,
+)
 from .data_input import typed_character
 
 AUTOSAVE_DELAY = 0.8
@@ -45,15 +51,14 @@ class NotesDocument(Document):
     """A TextArea document whose only line break is "\\n": its text is what it was given."""
 
     def __init__(self, text: str) -> None:
-        self._newline = "\n"
-        self._lines = text.split("\n")
+        set_document_lines(self, text.split("\n"))
 
     def replace_range(self, start: Location, end: Location, text: str) -> EditResult:
         top, bottom = sorted((start, end))
         top_row, top_column = top
         bottom_row, bottom_column = bottom
         insert_lines = text.split("\n")
-        lines = self._lines
+        lines = document_lines(self)
         replaced_text = self.get_text_range(top, bottom)
         after = lines[bottom_row][bottom_column:] if bottom_row < len(lines) else ""
         before = lines[top_row][:top_column] if top_row < len(lines) else ""
@@ -64,16 +69,7 @@ class NotesDocument(Document):
         return EditResult((top_row + len(insert_lines) - 1, destination_column), replaced_text)
 
 
-def _markdown_available() -> bool:
-    try:
-        from textual._tree_sitter import TREE_SITTER, get_language
-
-        return bool(TREE_SITTER) and get_language("markdown") is not None
-    except Exception:
-        return False
-
-
-class NotesEditor(TextArea):
+class NotesEditor(ReplacesDocument, TextArea):
     """A TextArea bound to one paper's notes at a time."""
 
     SAVE_AFTER_PAUSE = AUTOSAVE_DELAY
@@ -105,7 +101,7 @@ class NotesEditor(TextArea):
         save_at_most_after: float | None = None,
         **kwargs,
     ) -> None:
-        language = "markdown" if _markdown_available() else None
+        language = "markdown" if markdown_highlighting_available() else None
         # Read-only and collapsed until a paper is loaded: given to TextArea's __init__
         # (the class with the state), not set after it, where each would style the
         # editor and its eight component classes once more before it is even mounted.
@@ -135,31 +131,24 @@ class NotesEditor(TextArea):
         self.set_class(not focused and not self.text, "-collapsed")
         self.placeholder = PLACEHOLDER_WRITING if focused else self._placeholder
 
-    def _on_focus(self, event: events.Focus) -> None:
-        # (Widget._on_focus, which sets has_focus, runs after this one)
+    def on_focus(self, event: events.Focus) -> None:
+        # (Widget's own handler, which sets has_focus, runs after this one)
         self._update_collapsed(focused=True)
 
     # -- an exact document, drawn visibly ------------------------------------------------------
 
-    def _set_document(self, text: str, language: str | None) -> None:
-        super()._set_document(text, language)
+    def replacement_document(self, text: str, language: str | None) -> Document | None:
         if self.document.text == text:
-            return
+            return None
         # TextArea's document split at a line break other than "\n": use ours instead.
-        document = NotesDocument(text)
-        if type(self.document) is not Document:  # tree-sitter's markdown document
-            from textual.document._syntax_aware_document import SyntaxAwareDocument
+        if type(self.document) is Document:
+            return NotesDocument(text)
+        from textual.widgets.text_area import SyntaxAwareDocument  # tree-sitter's markdown document
 
-            class _SyntaxNotes(SyntaxAwareDocument, NotesDocument):
-                pass
+        class _SyntaxNotes(SyntaxAwareDocument, NotesDocument):
+            pass
 
-            document = _SyntaxNotes(text, self.document.language)
-        self.document = document
-        self.wrapped_document = WrappedDocument(document, tab_width=self.indent_width)
-        self.navigator = DocumentNavigator(self.wrapped_document)
-        self._build_highlight_map()
-        self.move_cursor((0, 0))
-        self._rewrap_and_refresh_virtual_size()
+        return _SyntaxNotes(text, self.document.language)
 
     def get_line(self, line_index: int) -> Text:
         # From the document, not TextArea.get_line: rich's Text drops BEL, BS, VT, FF and
@@ -168,7 +157,7 @@ class NotesEditor(TextArea):
         line = visible_controls(self.document.get_line(line_index), keep_tabs=True)
         return Text(line, end="", no_wrap=True)
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         # TextArea drops a typed U+3000, no-break space or zero-width joiner (its
         # `is_printable` test): insert them as the text they are.
         char = typed_character(event)
@@ -176,17 +165,17 @@ class NotesEditor(TextArea):
             return
         event.stop()
         event.prevent_default()
-        self._restart_blink()
-        self._replace_via_keyboard(char, *self.selection)
+        restart_cursor_blink(self)
+        replace_as_typed(self, char)
 
-    async def _on_paste(self, event: events.Paste) -> None:
+    async def on_paste(self, event: events.Paste) -> None:
         # Pasted Windows text: its \r\n are line breaks, not characters to keep. (Textual
         # calls TextArea's own handler after this one unless the default is prevented.)
         text = event.text.replace("\r\n", "\n")
         if text == event.text:
             return
         event.prevent_default()
-        if not self.read_only and (result := self._replace_via_keyboard(text, *self.selection)):
+        if not self.read_only and (result := replace_as_typed(self, text)):
             self.move_cursor(result.end_location)
             self.focus()
 
@@ -249,7 +238,7 @@ class NotesEditor(TextArea):
         self.border_subtitle = "not saved" if unsaved else ""
         self.set_class(unsaved, "-unsaved")
 
-    def _on_text_area_changed(self, event: TextArea.Changed) -> None:
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
         if not self.dirty:
             self._stop_timers()  # typed back to what is saved: nothing to write
             return
@@ -262,6 +251,6 @@ class NotesEditor(TextArea):
             self._max_timer = self.set_timer(self.save_at_most_after, self.save_now, name="notes-autosave-max")
         self.post_message(self.Edited())
 
-    def _on_blur(self, event: events.Blur) -> None:
+    def on_blur(self, event: events.Blur) -> None:
         self.save_now()
         self._update_collapsed(focused=False)

@@ -20,6 +20,7 @@ from reader_tui.core.reviews import scores_line
 from reader_tui.core.text.display import derived_title_note, names_line, one_line, styled_segments, visible_controls
 from reader_tui.core.text.tokens import fold_in_place
 from reader_tui.core.text.venues import venue_line
+from reader_tui.tui.textual_patches import update_scrollbars
 from reader_tui.tui.widgets.key_scroll import ScrollKeyActions, scroll_bindings
 
 #: core.text chunk style -> Content style (theme variables only).
@@ -165,7 +166,7 @@ class PaperDetail(ScrollKeyActions, ScrollView, can_focus=True, inherit_bindings
             # Only this pane's scroll extent changes: update the scrollbar without the
             # relayout of the whole screen that setting `virtual_size` asks for (60+ ms).
             self.set_reactive(ScrollView.virtual_size, size)
-            self._scroll_update(size)
+            update_scrollbars(self, size)
 
     def on_resize(self) -> None:
         self._wrapped_width = -1
@@ -222,7 +223,7 @@ def header_content(view: PaperView, words: tuple[str, ...] = (), why: str = "") 
 
 
 def scores_content(paper) -> Content | None:
-    """One line of what reviewers said: "rating 5.3 (2-8, 3 reviews; was 4.7 on
+    """One line of what reviewers said: "rating 5.3 (2-8, 3 reviews; 4.7 -> 5.3 since
     2025-11-02) · confidence 3.7 · ... · Accept (Oral) · captured 2025-11-22", withdrawn
     first when it was; None for a paper with neither."""
     parts: list[Content] = []

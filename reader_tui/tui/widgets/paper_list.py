@@ -293,7 +293,7 @@ class PaperList(GutterScrollView, can_focus=True):
         elif self.cursor >= top + height:
             self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
 
-    async def _on_click(self, event: events.Click) -> None:
+    async def on_click(self, event: events.Click) -> None:
         if self.gutter_row(event) is not None:  # the press on the gutter already scrolled
             event.prevent_default()
             return

@@ -140,10 +140,10 @@ class RelatedList(OptionList):
         else:
             self.highlighted = (self.highlighted + delta) % count
 
-    def _on_blur(self, event) -> None:
+    def on_blur(self, event) -> None:
         self.can_focus = False
 
-    def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id is not None:
             self.post_message(self.Chosen(event.option.id))

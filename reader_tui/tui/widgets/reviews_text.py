@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from rich._wrap import divide_line  # what Content.wrap breaks lines with
 from textual.content import Content
 
 from reader_tui.core.reviews import Note
 from reader_tui.core.text.display import visible_controls
+from reader_tui.tui.textual_patches import line_starts
 from reader_tui.tui.widgets.paper_detail import LABEL, _highlight, _rendered
 
 #: Section names as a heading ("summary" -> "Summary"), for the forms' usual fields.
@@ -81,7 +81,7 @@ def wrap_rows(line: Content, width: int, needed: int | None = None) -> tuple[lis
     # fold it otherwise)
     prefix = line[:(needed + 2) * width]
     rows = prefix.wrap(width)[:-1]
-    starts = divide_line(prefix.plain, width, fold=True)
+    starts = line_starts(prefix.plain, width)
     if not rows or len(starts) != len(rows) or plain[starts[-1]].isspace() or not plain[starts[-1] - 1].isspace():
         return line.wrap(width), None
     return rows, line[starts[-1]:]

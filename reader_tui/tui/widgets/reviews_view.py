@@ -35,6 +35,7 @@ from textual.style import Style as VisualStyle
 from textual.visual import Visual
 
 from reader_tui.core.reviews import Note
+from reader_tui.tui.textual_patches import content_style_getter, update_scrollbars
 from reader_tui.tui.widgets.key_scroll import ScrollKeyActions, half_page, scroll_bindings
 from reader_tui.tui.widgets.reviews_text import Block, Thread, note_lines, search_words, wrap_rows
 from reader_tui.tui.widgets.scroll_gutter import GutterScrollView
@@ -374,7 +375,7 @@ class ReviewsView(ScrollKeyActions, GutterScrollView, can_focus=True, inherit_bi
         if size != self.virtual_size:
             # only this view's extent changes: no relayout of the screen
             self.set_reactive(ScrollView.virtual_size, size)
-            self._scroll_update(size)
+            update_scrollbars(self, size)
             bar = self._bar
             if self._scrollbar() != bar:  # the thumb moved: its column drawn again
                 self.refresh(Region(self.text_width, 0, 1, self.scrollable_content_region.height))
@@ -399,7 +400,7 @@ class ReviewsView(ScrollKeyActions, GutterScrollView, can_focus=True, inherit_bi
     def _draw(self, line: Content, indent: int) -> Strip:
         """A wrapped line styled as `Visual.to_strips` would (without its per-call cost),
         after its indent and rule when it is a reply's, as wide as the view."""
-        style, get_style, rich = self._style, self._get_style, self._rich_styles
+        style, get_style, rich = self._style, content_style_getter(self), self._rich_styles
         segments = []
         for text, text_style in line.render(style, end="", parse_style=get_style):
             if text:

@@ -191,11 +191,11 @@ class SavedSearchList(OptionList):
         if highlighted is not None or self.has_focus:
             self.highlighted = min(highlighted or 0, len(options) - 1)
 
-    def _on_focus(self, event) -> None:
+    def on_focus(self, event) -> None:
         if self.highlighted is None and self.searches:
             self.highlighted = 0
 
-    def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if 0 <= event.option_index < len(self.searches):
             self.post_message(self.Chosen(self.searches[event.option_index]))

@@ -139,7 +139,7 @@ class GutterScrollView(ScrollView):
             return None
         return offset.y
 
-    async def _on_mouse_down(self, event: events.MouseDown) -> None:
+    async def on_mouse_down(self, event: events.MouseDown) -> None:
         y = self.gutter_row(event)
         if y is None or event.button != 1:
             return
@@ -152,7 +152,7 @@ class GutterScrollView(ScrollView):
         self.scroll_to(y=self._gutter.press(y, round(self.scroll_y), height, total), animate=False, immediate=True)
         self.refresh()  # the gutter's look changed even if the view did not move
 
-    def _on_mouse_move(self, event: events.MouseMove) -> None:
+    def on_mouse_move(self, event: events.MouseMove) -> None:
         if self._gutter.grab is None:
             self._set_hover(self.gutter_row(event) is not None)
             return
@@ -160,20 +160,20 @@ class GutterScrollView(ScrollView):
         y = self._gutter.drag(event.get_content_offset_capture(self).y, height, total)
         self.scroll_to(y=y, animate=False, immediate=True)
 
-    async def _on_mouse_up(self, event: events.MouseUp) -> None:
+    async def on_mouse_up(self, event: events.MouseUp) -> None:
         if self._gutter.grab is not None:
             event.stop()
             event.prevent_default()
             self.release_mouse()
 
-    def _on_mouse_release(self, event: events.MouseRelease) -> None:
+    def on_mouse_release(self, event: events.MouseRelease) -> None:
         # the drag ended: the button went up, or something else took the mouse
         if self._gutter.grab is not None:
             self._gutter.grab = None
             self.refresh()
             self.gutter_released()
 
-    def _on_leave(self, event: events.Leave) -> None:
+    def on_leave(self, event: events.Leave) -> None:
         if self._gutter.grab is None:
             self._set_hover(False)
 

@@ -30,7 +30,7 @@ class SearchBar(Input):
         self.finding = False
         """True while the bar finds in the detail pane, not the list."""
 
-    def _on_key(self, event: events.Key) -> None:
+    def on_key(self, event: events.Key) -> None:
         # An ideographic space (U+3000) separates words too: Input alone drops it.
         insert_typed_character(self, event)
 

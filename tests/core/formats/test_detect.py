@@ -91,8 +91,8 @@ def test_read_any_seed_goes_to_the_seed_importer():
 def test_unknown_format_names_the_file(tmp_path):
     path = tmp_path / "x.bib"
     path.write_text("@misc{a, title={T}}")
-    with pytest.raises(ImportFailure, match=r"x\.bib: unknown format 'ris'"):
-        read_any(path, format="ris")
+    with pytest.raises(ImportFailure, match=r"x\.bib: unknown format 'endnote'"):
+        read_any(path, format="endnote")
 
 
 def test_missing_file(tmp_path):

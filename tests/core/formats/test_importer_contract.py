@@ -3,6 +3,9 @@
 - a file it cannot use fails with one line (an `ImportFailure`) that names the file, and
   the line where there is one; never a traceback, never a half result; `reader-tui import`
   of a file that fails on its last line leaves the library as it was, byte for byte;
+- a file that is not UTF-8 is read (its bytes that are not UTF-8 as Windows-1252) with
+  one warning naming the file and the first such line; a byte-order mark (UTF-8, -16,
+  -32) decides the encoding, and a named encoding is strict;
 - a record it cannot take is one problem naming the file and its line; the rest get in;
 - text of every kind arrives as written: non-BMP, right-to-left, combining, CJK, control
   characters, bidi and zero-width marks, whitespace of every kind (in a title, one space);
@@ -25,8 +28,10 @@ import pytest
 from reader_tui import cli
 from reader_tui.core.formats.base import ImportFailure, ImportResult
 from reader_tui.core.formats.bibtex.reader import read_bibtex
+from reader_tui.core.formats.csl_json import read_csl_json
 from reader_tui.core.formats.csv_table import read_csv
 from reader_tui.core.formats.openreview import read_openreview
+from reader_tui.core.formats.ris import read_ris
 from reader_tui.core.formats.seed import read_seed
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper
@@ -39,13 +44,18 @@ IMPORTERS: dict[str, tuple[Callable[[Path], ImportResult], str]] = {
     "csv": (read_csv, "csv"),
     "openreview": (read_openreview, "jsonl"),
     "seed": (read_seed, "txt"),
+    "csljson": (read_csl_json, "json"),
+    "ris": (read_ris, "ris"),
 }
 
-#: (contents, words the message must hold besides the file's name); None: no file at all
-GENERIC: dict[str, tuple[bytes | None, list[str]]] = {
-    "missing": (None, ["no such file"]),
-    "binary": (b"\x00\x01\x02@article{\x00", ["looks like a binary file"]),
-    "latin1": (b"caf\xe9 title\n", [":1:", "is not UTF-8"]),
+#: (contents, words the message must hold besides the file's name, the encoding named);
+#: None: no file at all
+GENERIC: dict[str, tuple[bytes | None, list[str], str | None]] = {
+    "missing": (None, ["no such file"], None),
+    "binary": (b"\x00\x01\x02@article{\x00", ["looks like a binary file"], None),
+    "latin1_named_utf8": (b"caf\xe9 title\n", [":1:", "byte 0xe9 is not valid utf-8"], "utf-8"),
+    "unknown_encoding": (b"title\n", ["unknown encoding 'klingon'"], "klingon"),
+    "bom_then_not_utf16": (b"\xff\xfet\x00\x00\xd8", ["not valid utf-16-le", "byte-order mark"], None),
 }
 
 
@@ -64,11 +74,11 @@ def fails_with_one_line(read: Callable[[Path], ImportResult], path: Path, words:
 @pytest.mark.parametrize("importer", IMPORTERS)
 def test_every_importer_refuses_an_unusable_file_in_one_line(importer: str, case: str, tmp_path: Path) -> None:
     read, extension = IMPORTERS[importer]
-    contents, words = GENERIC[case]
+    contents, words, encoding = GENERIC[case]
     path = tmp_path / f"{case}.{extension}"
     if contents is not None:
         path.write_bytes(contents)
-    fails_with_one_line(read, path, words)
+    fails_with_one_line(partial(read, encoding=encoding), path, words)
 
 
 @pytest.mark.parametrize("importer", IMPORTERS)
@@ -86,23 +96,39 @@ def test_every_importer_refuses_an_empty_file_saying_so(importer: str, blank: st
     [
         ("bibtex", "import_bibtex/only_broken.bib", ["only_broken.bib:1:", "unbalanced braces"]),
         ("bibtex", "import_bibtex/no_entries.bib", ["no_entries.bib", "no BibTeX entries"]),
-        ("bibtex", "import_bibtex/latin1.bib", ["latin1.bib:1:", "not UTF-8"]),
         ("csv", "import_csv/no_title_column.csv", ["no_title_column.csv:1:", "no title or abstract column"]),
         ("csv", "import_csv/header_only.csv", ["header_only.csv", "no papers"]),
         ("csv", "import_csv/unclosed_quote.csv", ["unclosed_quote.csv:3:", "never closed"]),
-        ("csv", "import_csv/latin1.csv", ["latin1.csv:2:", "not UTF-8"]),
         ("openreview", "import_openreview/truncated.json", ["truncated.json:13:", "cut off"]),
         ("openreview", "import_openreview/object_of_objects.json", ["object_of_objects.json", "wrong shape"]),
         ("openreview", "import_openreview/number.json", ["number.json:1:", "wrong shape", "number"]),
         ("openreview", "import_openreview/empty.jsonl", ["empty.jsonl", "is empty"]),
         ("openreview", "import_openreview/binary.json", ["binary.json", "binary"]),
-        ("openreview", "import_openreview/latin1.jsonl", ["latin1.jsonl:1:", "not UTF-8"]),
         ("openreview", "import_openreview/damaged.jsonl.gz", ["damaged.jsonl.gz", "gzip"]),
         ("openreview", "import_openreview/missing.json", ["missing.json", "no such file"]),
+        ("csljson", "import_csl/truncated.json", ["truncated.json:", "not valid JSON"]),
+        ("csljson", "import_csl/object_of_numbers.json", ["object_of_numbers.json", "no usable item", "not an object"]),
+        ("ris", "import_ris/no_records.ris", ["no_records.ris:1:", "no usable record", "no TY before it"]),
     ],
 )
 def test_each_formats_damaged_fixtures_fail_with_one_line(importer: str, name: str, words: list[str]) -> None:
     fails_with_one_line(IMPORTERS[importer][0], FIXTURES / name, words)
+
+
+@pytest.mark.parametrize(
+    ("importer", "name", "line", "title"),
+    [
+        ("bibtex", "import_bibtex/latin1.bib", 1, "Café naïve"),
+        ("csv", "import_csv/latin1.csv", 2, "Café"),
+        ("openreview", "import_openreview/latin1.jsonl", 1, "Café"),
+    ],
+)
+def test_each_formats_latin1_fixture_is_read_with_one_warning(importer: str, name: str, line: int, title: str) -> None:
+    result = IMPORTERS[importer][0](FIXTURES / name)
+    assert result.papers[0].title == title
+    (warning,) = result.problems
+    assert warning.kind == "warning" and warning.line == line and warning.path == FIXTURES / name
+    assert "not UTF-8" in warning.message and "Windows-1252" in warning.message and "--encoding NAME" in warning.message
 
 
 # -- what every importer keeps of a file it can read ----------------------------------------
@@ -114,7 +140,9 @@ TEXTS = {
     "rtl": "שלום עולם مرحبا بالعالم",
     "combining": "e\u0301 n\u0303 a\u0308\u0323 \u0915\u094d\u0937",
     "cjk": "論文 한국어 ひらがな カタカナ",
-    "control": "bell\x07 esc\x1b[31m del\x7f c1\x9b",
+    # (\x81: a C1 control that stands for no Windows-1252 character, so it stays; see
+    # test_encodings.py for the ones that do)
+    "control": "bell\x07 esc\x1b[31m del\x7f c1\x81",
     "bidi_and_zero_width": "\u202eevil\u202c \u2066iso\u2069 a\u200bb\u200cc\u200dd",
     "whitespace": "tab\there  two\u00a0nbsp\u2003em\u2028ls\u3000ideographic",
 }
@@ -146,6 +174,20 @@ def _seed(path: Path, texts: list[str]) -> None:
     path.write_text("ICLR 2026\n\n" + "\n\n".join(f"{t} We study it." for t in texts) + "\n", encoding="utf-8")
 
 
+def _csljson(path: Path, texts: list[str]) -> None:
+    names = [{"given": n.split()[0], "family": n.split()[1]} for n in AUTHORS]
+    items = [{"id": f"key{i}", "type": "article-journal", "title": t, "author": names, "abstract": t} for i, t in enumerate(texts)]
+    path.write_text(json.dumps(items, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def _ris(path: Path, texts: list[str]) -> None:
+    # A RIS value is one line (a line without a tag continues the one before).
+    authors = "".join(f"AU  - {n.split()[1]}, {n.split()[0]}\n" for n in AUTHORS)
+    one = [" ".join(t.split()) for t in texts]
+    path.write_text("".join(f"TY  - JOUR\nID  - key{i}\nTI  - {t}\n{authors}AB  - {t}\nER  - \n\n" for i, t in enumerate(one)),
+                    encoding="utf-8")
+
+
 #: how to write a file each importer reads: (importer, extension, writer, what it keeps).
 #: "title": it reads titles (a seed list derives them); "authors": it reads authors;
 #: "abstract": "exact", or "one line" where the format's whitespace is not significant (BibTeX)
@@ -159,6 +201,8 @@ WRITERS: dict[str, tuple[str, Callable[[Path, list[str]], None], dict[str, Any]]
         {"title": True, "authors": True, "abstract": "exact", "suffix": ""},
     ),
     "seed": ("seed", _seed, {"title": False, "authors": False, "abstract": "exact", "suffix": " We study it."}),
+    "csljson": ("csljson", _csljson, {"title": True, "authors": True, "abstract": "exact", "suffix": ""}),
+    "ris": ("ris", _ris, {"title": True, "authors": True, "abstract": "one line", "suffix": ""}),
 }
 
 
@@ -214,6 +258,9 @@ ONE_BAD_RECORD: dict[str, tuple[str, int, str]] = {
     "csv": ("title,abstract,year\nOne,x,2020\n,,2021\nThree,z,2022\n", 3, "skipped a row with neither title nor abstract"),
     "openreview": ('{"id": "A", "title": "One"}\n{"id": "B", "title": \n{"id": "C", "title": "Three"}\n', 2, "skipped a line that is not valid JSON"),
     "seed": ("One abstract here.\n\nTwo abstract here.\n\nOne  abstract here.\n\nThree abstract here.\n", 5, "same abstract as line 1: kept once"),
+    "csljson": ('[{"id": "a", "title": "One"},\n 5,\n {"id": "c", "title": "Three"}]\n', 2, "skipped item 2: not an object but a int"),
+    "ris": ("TY  - JOUR\nTI  - One\nER  - \nTY  - JOUR\nTI  - Two\nTY  - JOUR\nTI  - Three\nER  - \n", 4,
+            "skipped a record with no ER line before the next TY"),
 }
 
 
@@ -232,8 +279,9 @@ def test_a_record_it_cannot_take_is_one_problem_naming_file_and_line(importer: s
 def test_a_file_that_fails_late_imports_nothing(
     importer: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Good records, then a byte that is not UTF-8 on the last line: `reader-tui import`
-    says so in one line naming the file and line, and the library is as it was, byte for byte."""
+    """Good records, then a byte that is not UTF-8 on the last line of a file said to be
+    UTF-8 (`--encoding utf-8`): `reader-tui import` says so in one line naming the file and
+    line, and the library is as it was, byte for byte."""
     read, extension = IMPORTERS[importer]
     contents, _, _ = ONE_BAD_RECORD[importer]
     path = tmp_path / f"late.{extension}"
@@ -243,7 +291,10 @@ def test_a_file_that_fails_late_imports_nothing(
     Library.open(folder, seed=None).import_papers([Paper(id="p1", title="Already there")])
     before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
     capsys.readouterr()
-    assert cli.main(["import", str(path), "--db", str(folder)]) == 1
+    assert cli.main(["import", str(path), "--db", str(folder), "--encoding", "utf-8"]) == 1
     out, err = capsys.readouterr()
-    assert err == f"reader-tui: {path}:{last}: is not UTF-8 text (save it as UTF-8 and try again)\n"
+    assert err == (
+        f"reader-tui: {path}:{last}: byte 0xe9 is not valid utf-8 (the encoding --encoding names); "
+        "name the file's encoding with --encoding NAME\n"
+    )
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before

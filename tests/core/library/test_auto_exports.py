@@ -108,17 +108,17 @@ def test_saved_in_the_settings_one_per_file_and_removed(library: Library, tmp_pa
 
 
 def test_a_saved_export_this_version_cannot_read_is_said_and_skipped(library: Library, tmp_path: Path) -> None:
-    library.set_setting(auto_exports.SETTING, [{"path": str(tmp_path / "x.ris"), "format": "ris"}, {"format": "bibtex"}])
+    library.set_setting(auto_exports.SETTING, [{"path": str(tmp_path / "x.endnote"), "format": "endnote"}, {"format": "bibtex"}])
     found = saved(library.settings)
     assert [str(e) for e in found] == [
-        f"{tmp_path / 'x.ris'}: saved as an export in 'ris' ('latex'), which this version cannot write",
+        f"{tmp_path / 'x.endnote'}: saved as an export in 'endnote' ('latex'), which this version cannot write",
         "a saved auto-export names no file: {'format': 'bibtex'}",
     ]
     _, errors = refresh_saved(library)
     assert len(errors) == 2
 
 
-@pytest.mark.parametrize("fmt", ["bibtex", "markdown"])
+@pytest.mark.parametrize("fmt", ["bibtex", "markdown", "csljson", "ris"])
 def test_a_memo_renders_what_a_fresh_export_renders(library: Library, tmp_path: Path, fmt: str) -> None:
     spec = ExportSpec(str(tmp_path / "all.out"), format=fmt)
     memo = auto_exports.Memo()
@@ -128,6 +128,8 @@ def test_a_memo_renders_what_a_fresh_export_renders(library: Library, tmp_path: 
         change()
         refresh(library, spec, memo=memo)
         assert spec.file.read_text("utf-8") == render(library, spec)[0]  # no memo: every entry made again
+    if fmt in ("csljson", "ris"):  # an auto-export in these formats follows the edits too
+        assert "Retitled paper" in spec.file.read_text("utf-8")
     spec.file.write_text("changed by hand\n", "utf-8")  # the memo does not trust a file touched since
     assert refresh(library, spec, memo=memo).rewritten
     assert spec.file.read_text("utf-8") == render(library, spec)[0]

@@ -298,3 +298,19 @@ def test_backup_time_reads_the_stamp_to_the_microsecond_and_falls_back_to_the_fi
         unstamped = tmp_path / f"{odd}.json"
         unstamped.write_text("{}", encoding="utf-8")
         assert backup_time(unstamped) == unstamped.stat().st_mtime
+
+
+def test_a_restored_annotations_file_is_laid_out_as_the_store_writes_it(eight: Path) -> None:
+    """Issue 30, item 8c: the restore wrote the annotations as one long line, so the next
+    sync's diff was the whole file. It is written as the store writes it (one annotation
+    a line, in sorted order): a change after the restore is a change of one line."""
+    assert restore_from_backup(eight).ok
+    restored = (eight / ANNOTATIONS_FILE).read_bytes()
+    lib = Library.open(eight)
+    lib.set_notes("p0", "newer note")  # what it holds already: the store writes it again
+    lib.set_notes("p0", "newer note, edited")
+    lib.close()
+    after = (eight / ANNOTATIONS_FILE).read_bytes()
+    assert len(restored.splitlines()) == len(after.splitlines()) > 8
+    changed = [pair for pair in zip(restored.splitlines(), after.splitlines(), strict=True) if pair[0] != pair[1]]
+    assert len(changed) == 1 and b'"paper_id":"p0"' in changed[0][0]

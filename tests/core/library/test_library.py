@@ -308,7 +308,7 @@ def test_a_store_with_settings_only_is_still_new(tmp_path: Path, seed_path: Path
 
 
 def test_setting_a_tag_trims_it_and_makes_each_run_of_whitespace_one_space() -> None:
-    """What the README's round-trip table says a tag becomes when it is set."""
+    """What the round-trip table of docs/data.md says a tag becomes when it is set."""
     from reader_tui.core.library.library import clean_tags
 
     assert clean_tags([" tab\tx ", "a  b", "line\nbreak", "🎉", "e\u0301\u200b", "A B"]) == (

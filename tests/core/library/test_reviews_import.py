@@ -174,3 +174,49 @@ def test_a_store_locked_by_a_writer_is_said_to_be_busy_not_damaged(library: Libr
         writer.execute("ROLLBACK")
         writer.close()
     assert reader.forum("PaperAAAA1") is not None
+
+
+def _malformed_snapshot(tmp_path: Path) -> Path:
+    """snapshot2, captured later, with PaperAAAA1's reviews malformed as a broken scraper
+    leaves them: RevA1's rating null, RevA2's a list, RevA3 without its content."""
+    lines = []
+    for line in (REVIEWS / "snapshot2.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        if record["id"] == "PaperAAAA1":
+            replies = {reply["id"]: reply for reply in record["replies"]}
+            replies["RevA1"]["content"]["rating"] = {"value": None}
+            replies["RevA2"]["content"]["rating"] = {"value": [6, 7]}
+            del replies["RevA3"]["content"]
+            for reply in record["replies"]:
+                reply["mdate"] = reply.get("mdate", 0) + 1_000_000_000  # a later capture
+        lines.append(json.dumps(record))
+    path = tmp_path / "snapshot3.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_value_that_cannot_be_read_never_replaces_one_that_could(library: Library, tmp_path: Path) -> None:
+    """Issue 30, item 7: null and list ratings wiped the scores and their history, reviews
+    without content erased their text, and the report said "reviews changed scores"."""
+    import_file(library, REVIEWS / "snapshot1.jsonl")
+    import_file(library, REVIEWS / "snapshot2.jsonl")
+    texts_before = {n.id: n.sections for n in library.forum("PaperAAAA1").reviews}
+    summary = import_file(library, _malformed_snapshot(tmp_path))
+    assert summary.reviews.updated == 1 and summary.reviews.moved == 0
+    assert "changed scores" not in str(summary) and "3 warnings" in str(summary)
+    warnings = [line for line in summary.details([]) if line.startswith("warning:")]
+    assert warnings == [
+        "warning: paper PaperAAAA1: review RevA1 by Reviewer_x1y2: its rating could not be read (null or not a"
+        " number): 6 kept",
+        "warning: paper PaperAAAA1: review RevA2 by Reviewer_z3w4: its rating could not be read (null or not a"
+        " number): 8 kept",
+        "warning: paper PaperAAAA1: review RevA3 by Reviewer_q5r6: it came without its content: its scores and"
+        " text as known before are kept",
+    ]
+    for lib in (library, Library.open(library.files.folder)):
+        scores = lib.papers["PaperAAAA1"].scores
+        assert scores.ratings == (6, 8, 2) and scores.previous == (4, 8, 2)
+        reviews = lib.forum("PaperAAAA1").reviews
+        assert [r.scores["rating"] for r in reviews] == [6, 8, 2]
+        assert "rating 6 (was 4)" in reviews[0].scores_line()
+        assert {n.id: n.sections for n in reviews} == texts_before and all(texts_before.values())

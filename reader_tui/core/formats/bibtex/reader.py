@@ -60,7 +60,8 @@ Every entry with a key gets in, so that it can be written back as it came
   written when its separators are not ", " (`;`); `@annote`, the entry's `annote` text as written (macros
   expanded, ends trimmed), which is written back verbatim while the paper's notes are
   still what was read from it; and `@preamble`, one per `@preamble{...}` of the file,
-  its raw value (quotes or braces included), on every paper of that file (a preamble
+  its raw value (quotes or braces included), the second and later under `@preamble 2`,
+  `@preamble 3`..., on every paper of that file (a preamble
   is the file's, not an entry's), in file order: the export writes each distinct
   preamble once at its top, before the entries.
 """
@@ -93,6 +94,9 @@ _MONTHS = {
 }
 _MONTH_MACROS = {k.lower(): v for k, v in _MONTHS.items()}
 
+#: The reserved key of a file's preambles (see the module docstring).
+PREAMBLE_KEY = "@preamble"
+
 _WS = re.compile(r"\s+")
 _YEAR = re.compile(r"^\s*\{?\s*(\d{4})\s*\}?\s*$")
 _YEAR_IN_TEXT = re.compile(r"(?<!\d)(\d{4})(?!\d)")
@@ -104,17 +108,21 @@ _BLOCK_HEAD = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s{}()]*)")
 _MODELLED = frozenset({"title", "author", "year", "url", "doi", "abstract", "keywords", "annote"})
 
 
-def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None = None) -> ImportResult:
+def read_bibtex(
+    path: Path | str, *, venue: str | None = None, year: int | None = None, encoding: str | None = None
+) -> ImportResult:
     """Read every entry of the BibTeX file at `path` that can be parsed.
 
     `venue` and `year` fill in entries that have no booktitle/journal or year.
     Entries that cannot be parsed or repeat an earlier key are skipped and reported with
     their line; a year with no four-digit year in it or a repeated field is a warning
     (the entry gets in). `result.lines` gives each paper's line. Raises ImportFailure
-    when the file is unreadable, empty, or holds no usable entry.
+    when the file is unreadable, empty, or holds no usable entry. `encoding`: see
+    `base.read_text_file`.
     """
     path = Path(path)
-    text = read_text_file(path)
+    problems: list[ImportProblem] = []  # what decoding the file warns of comes first
+    text = read_text_file(path, encoding, problems)
     if not text.strip():
         raise ImportFailure(path, "is empty")
     with _quiet_bibtexparser():
@@ -123,7 +131,8 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
         except Exception as error:  # the splitter is not ours: never show its traceback
             raise ImportFailure(path, f"cannot be read as BibTeX ({_one_line(str(error))})") from None
 
-    result = ImportResult(path=path)
+    result = ImportResult(path=path, problems=problems)
+    decoding = len(problems)
     ours = _exported_by_us(text)  # 0, or the version of our format
     macros: dict[str, str] = dict(_MONTH_MACROS)
     source = f"{OWN_EXPORT_SOURCE if ours else BIBTEX_SOURCE}{path.name}"
@@ -169,10 +178,13 @@ def read_bibtex(path: Path | str, *, venue: str | None = None, year: int | None 
     for entry in read:
         _add(result, entry, _paper(entry, by_key, path, source, venue, year, result.problems, ours))
 
-    # In file order: the skipped blocks were met while reading, the warnings while making papers.
-    result.problems.sort(key=lambda problem: problem.line or 0)
+    # In file order, after what decoding warned of: the skipped blocks were met while
+    # reading, the warnings while making papers.
+    result.problems[decoding:] = sorted(result.problems[decoding:], key=lambda problem: problem.line or 0)
     if preambles:
-        kept = tuple(("@preamble", value) for value in preambles)
+        # One reserved key each ("@preamble", "@preamble 2", ...): the catalog stores the
+        # fields as an object, which holds a name once.
+        kept = tuple((PREAMBLE_KEY if i == 0 else f"{PREAMBLE_KEY} {i + 1}", value) for i, value in enumerate(preambles))
         result.papers = [paper.evolve(extra_fields=paper.extra_fields + kept) for paper in result.papers]
     return result.require_papers("entry", "holds no BibTeX entries (@article{...}, @inproceedings{...})")
 

@@ -114,9 +114,10 @@ def _form(ch: str) -> str | None:
     """The package-free form of `ch` when it reads back as `ch` alone (Å and the
     Ångström sign share `{\\r{A}}`: the second is written another way)."""
     form = text_form(ch)
-    # Only forms the decoder reads (a group opening with a command): `{--}` for U+2012
-    # and `{---}` for U+2015 would come back as the dashes they typeset.
-    if form is None or not form.startswith("{\\") or _reverse().get(form) != ch:
+    # Only forms the decoder reads whole (a group opening with a command, braces nested
+    # no deeper than its pattern): `{--}` for U+2012 and `{---}` for U+2015 would come
+    # back as the dashes they typeset, and U+2AFD's `{\ensuremath{{{/}\!\!{/}}}}` in parts.
+    if form is None or not form.startswith("{\\") or _reverse().get(form) != ch or not _DECODE_TOKEN.fullmatch(form):
         return None
     return form
 

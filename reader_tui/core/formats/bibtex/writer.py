@@ -248,7 +248,9 @@ def _bibtex_entry_fields(paper: PaperView, catalog, abstract: bool, mode: str) -
     """A paper imported from BibTeX: its own entry type and fields, its LaTeX as written,
     what the user edited here escaped."""
     extra = {name.lower(): value for name, value in catalog.extra_fields}
-    if paper.title != catalog.title:
+    # A record read from CSL-JSON, RIS or Zotero holds plain text, not LaTeX: escaped.
+    _verbatim = _escape if extra.get("@text") == "plain" else _as_written
+    if paper.title != catalog.title or _verbatim is _escape:
         title = protect_case(_escape(paper.title, mode))  # the user's own title
     elif catalog.title_derived:
         title = extra.get("title", "")  # the entry had no title: the list's stand-in is not one
@@ -274,8 +276,8 @@ def _bibtex_entry_fields(paper: PaperView, catalog, abstract: bool, mode: str) -
     if "year" in extra:
         fields["year"] = _verbatim(extra["year"], mode)  # "1985/1986", "August, 2005": as written
     # The url as the file had it (a `\_` included) unless the user changed it here.
-    fields["url"] = _verbatim(catalog.url, mode) if paper.url == catalog.url else _url(paper.url or "")
-    fields["doi"] = _verbatim(catalog.doi or "", mode)
+    fields["url"] = _verbatim(catalog.url, mode) if paper.url == catalog.url and _verbatim is _as_written else _url(paper.url or "")
+    fields["doi"] = _as_written(catalog.doi or "", mode)
     if abstract:
         fields["abstract"] = _verbatim(catalog.abstract or "", mode)
     fields.update(_user_fields(paper, mode, catalog.keywords))
@@ -303,7 +305,7 @@ class _Bare(str):
 _LINE_START_AT = re.compile(r"\n\s*@")
 
 
-def _verbatim(value: str, mode: str) -> str:
+def _as_written(value: str, mode: str) -> str:
     """A value from the user's own .bib file, as written: it is LaTeX already.
 
     Written verbatim unless it would break the file (unbalanced braces, an `@` starting
@@ -316,6 +318,10 @@ def _verbatim(value: str, mode: str) -> str:
     if not _balanced(value):
         return escape_latex(value, unicode=mode == "unicode", keep_utf8=mode == "latex")
     return to_ascii(value) if mode == "ascii" else value
+
+
+#: What `_as_written` does, under the name the entry builders use.
+_verbatim = _as_written
 
 
 def _balanced(value: str) -> bool:
@@ -391,7 +397,7 @@ def export_bibtex(
         _CONTROLS.sub("", value)
         for paper in papers
         for name, value in getattr(paper, "paper", paper).extra_fields
-        if name == "@preamble"
+        if name == "@preamble" or name.startswith("@preamble ")
     )
     parts += [f"@preamble{{{value}}}\n" for value in preambles]
     for paper in papers:

@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...atomic_storage import dump_json, write_file_atomically
+from ...atomic_storage import dump_json_lines, write_file_atomically
 from ...text.words import counted
 from ..files import (
     ANNOTATIONS_TABLE,
@@ -89,7 +89,9 @@ def _restore_annotations(folder: Path, plan: RestorePlan, result: RestoreResult)
             annotation_doc_id(pid): {"paper_id": pid, **ann.to_dict()} for pid, ann in plan.merged.items()
         }
         tables[SETTINGS_TABLE] = {"1": plan.settings} if plan.settings else {}
-        write_file_atomically(path, dump_json(tables))
+        # Laid out as the store writes its annotations (`StoreFiles`: one a line, sorted),
+        # so the next write, and the next sync's diff, changes only the lines that change.
+        write_file_atomically(path, dump_json_lines(tables, sort=True))
         source = f"the damaged file's {plan.salvaged} readable annotation{'s' if plan.salvaged != 1 else ''}" + (
             f" merged with {plan.backup.name}" if plan.backup is not None else ""
         )

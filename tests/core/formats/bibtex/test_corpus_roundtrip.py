@@ -59,6 +59,8 @@ class ParsedFile:
     refused: list[tuple[int, str]] = field(default_factory=list)
     bare: dict[str, dict[str, str]] = field(default_factory=dict)
     """Key -> {field: macro name} for the fields whose whole value is one bare macro."""
+    preambles: list[str] = field(default_factory=list)
+    """Each distinct `@preamble` value, whitespace runs made one space, in file order."""
 
 
 def split_concatenation(raw: str) -> list[str]:
@@ -119,8 +121,13 @@ def parse(text: str) -> ParsedFile:
             head = re.match(r"\s*@\s*(\w+)\s*[{(]\s*([^,\s]*)", block.raw or "")
             parsed.refused.append((line, f"@{head[1]}{{{head[2]}" if head else "a block bibtexparser cannot read"))
             continue
+        if isinstance(block, bib.Preamble):
+            value = normalise(block.value)
+            if value not in parsed.preambles:
+                parsed.preambles.append(value)
+            continue
         if not isinstance(entry, bib.Entry):
-            continue  # @comment, @preamble, text between entries
+            continue  # @comment, text between entries
         values: dict[str, str] = {}
         for fld in entry.fields:
             name = fld.key.lower()
@@ -179,6 +186,9 @@ def compare(name: str, before: ParsedFile, after: ParsedFile, trip: RoundTrip) -
             reported += 1
         else:
             differ(f"line {line}", "(refused by bibtexparser)", what, "not reported as skipped", "unreported refusal")
+    for preamble in before.preambles:
+        if preamble not in after.preambles:
+            differ("(file)", "@preamble", preamble, None, "preamble lost")
     for line, what in after.refused:
         differ(f"export line {line}", "(export unreadable)", what, None, "export unreadable")
 

@@ -141,3 +141,20 @@ def test_an_anonymous_submission_is_by_anonymous_as_openreview_writes_it(tmp_pat
     path = tmp_path / "ours.bib"
     path.write_text(exported, encoding="utf-8")
     assert read_bibtex(path).papers[0].authors == ()  # no one, read back
+
+
+def test_every_preamble_of_a_file_survives_the_store(tmp_path):
+    path = tmp_path / "pre.bib"
+    path.write_text(
+        '@preamble{"\\newcommand{\\noopsort}[1]{}"}\n@preamble{"\\newcommand{\\x}{y}"}\n@misc{a, title={T}}\n',
+        encoding="utf-8",
+    )
+    library = Library.open(tmp_path / "db")
+    result = read_bibtex(path)
+    library.import_papers(result.papers, result.annotations)
+    library.close()
+    stored = Library.open(tmp_path / "db")  # through the catalog file, which stores fields as an object
+    exported = export_bibtex(stored.views())
+    assert exported.count("@preamble{") == 2
+    assert '@preamble{"\\newcommand{\\noopsort}[1]{}"}\n@preamble{"\\newcommand{\\x}{y}"}\n' in exported
+    stored.close()

@@ -107,3 +107,16 @@ def test_emoji_tag_and_cjk_note_stay_utf8_in_the_default_mode() -> None:
 
 def test_old_classic_forms_still_decode() -> None:
     assert decode_user_text("na{\\\"\\i}ve {\\'e}t{\\'e} 50\\% a\\_b") == "naïve été 50% a_b"
+
+
+def test_every_character_with_a_latex_form_comes_back_in_every_mode() -> None:
+    """The characters at risk are those written as a LaTeX form (U+2AFD's form nests its
+    braces deeper than the decoder once read): each of them, alone and in a run."""
+    from pylatexenc.latexencode import get_builtin_uni2latex_dict
+
+    characters = [chr(code) for code in sorted(get_builtin_uni2latex_dict()) if code > 0x7F]
+    for mode in ("latex", "ascii"):
+        wrong = [ch for ch in characters if decode_user_text(encode_user_text(ch, mode=mode)) != ch]
+        assert not wrong, (mode, [f"U+{ord(ch):04X}" for ch in wrong[:10]])
+        run = "".join(characters)
+        assert decode_user_text(encode_user_text(run, mode=mode)) == run
