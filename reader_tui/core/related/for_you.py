@@ -48,8 +48,17 @@ SELF_TRAIN_ROUNDS, SELF_TRAIN_TOP, SELF_TRAIN_WEIGHT = 3, 100, 0.5
 #: The value a word of the user's notes adds to its paper's row (a title word's is about
 #: 2 times its idf): the user's own words say what the paper is about to them.
 NOTES_WEIGHT = 4.0
+#: The weight of a paper's TL;DR beside the rest of its row (both of unit length): a
+#: second summary, in the authors' fewest words.
+TEXT_WEIGHT = 0.5
 #: SVM regularisation (liblinear's C): small, since the labels are few and noisy.
 C = 0.1
+#: Breadth (maximal marginal relevance): the best `DIVERSE_POOL` undecided papers (of those
+#: with a positive score) are put
+#: in an order where each next paper is the one whose score (in standard deviations)
+#: less `DIVERSITY` times its cosine to the closest paper already above it is highest, so
+#: the top follows each of the things the user keeps, not only the densest one.
+DIVERSE_POOL, DIVERSITY = 300, 1.5
 
 
 def readiness(views: Iterable[Any]) -> tuple[bool, str]:
@@ -75,7 +84,9 @@ class Features:
     """The TF-IDF matrix of every paper of a search index (rows in its ordinal order),
     built from the index's postings; `words[j]` names column j ("title:muon")."""
 
-    def __init__(self, index: Any) -> None:
+    def __init__(self, index: Any, texts: Mapping[str, str] | None = None) -> None:
+        """`texts`: more words of some papers (id -> text: their TL;DRs, `texts`), added
+        to their rows in the abstract's columns at `TEXT_WEIGHT` of the row's length."""
         import numpy as np
         from scipy import sparse
 
@@ -87,7 +98,7 @@ class Features:
             posts = index._post
         n = len(ids)
         stop = np.flatnonzero([w in STOP_WORDS or len(w) < 2 or w.isdigit() for w in vocab])
-        blocks, words = [], []
+        blocks, words, weights = [], [], []
         names = ("title", "meta", "abstract")
         for name, weight, post in zip(names, FIELD_WEIGHTS, posts):
             flat = post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post, n)
@@ -100,6 +111,7 @@ class Features:
                 (np.ones(len(rows), dtype=np.float32), rows, indptr), shape=(n, len(vocab))
             )[:, keep]
             blocks.append(column @ sparse.diags((weight * idf[keep]).astype(np.float32)))
+            weights.append((weight * idf[keep]).astype(np.float32))
             kept = np.flatnonzero(keep)
             words += [f"{name}:{vocab[j]}" for j in kept]
         matrix = sparse.hstack(blocks, format="csr", dtype=np.float32)
@@ -108,6 +120,32 @@ class Features:
         self.words: list[str] = words
         self.column: dict[str, int] = {w: j for j, w in enumerate(words)}
         self.matrix = _normalised(matrix)
+        if texts:
+            extra = self._words_of(texts)
+            if extra is not None:
+                extra = _normalised(extra @ sparse.diags(np.concatenate(weights)))
+                self.matrix = _normalised(self.matrix + TEXT_WEIGHT * extra)
+
+    def _words_of(self, texts: Mapping[str, str]) -> Any:
+        """A 0/1 matrix of the words of `texts` (id -> text) in the abstract's columns."""
+        import numpy as np
+        from scipy import sparse
+
+        from ..text.tokens import tokens
+
+        rows, cols = [], []
+        for pid, text in texts.items():
+            o = self.ordinal.get(pid)
+            if o is None or not text:
+                continue
+            for word in set(tokens(text)):
+                j = self.column.get(f"abstract:{word}")
+                if j is not None:
+                    rows.append(o)
+                    cols.append(j)
+        if not rows:
+            return None
+        return sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=self.matrix.shape)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -117,27 +155,15 @@ class Features:
         papers' rows (`NOTES_WEIGHT`, in the abstract words' columns)."""
         if not notes:
             return self.matrix
-        import numpy as np
-        from scipy import sparse
-
-        from ..text.tokens import tokens
-
-        rows, cols = [], []
-        for pid, text in notes.items():
-            o = self.ordinal.get(pid)
-            if o is None:
-                continue
-            for word in set(tokens(text)):
-                j = self.column.get(f"abstract:{word}")
-                if j is not None:
-                    rows.append(o)
-                    cols.append(j)
-        if not rows:
+        extra = self._words_of(notes)
+        if extra is None:
             return self.matrix
-        extra = sparse.csr_matrix(
-            (np.full(len(rows), NOTES_WEIGHT, dtype=np.float32), (rows, cols)), shape=self.matrix.shape
-        )
-        return _normalised(self.matrix + extra)
+        return _normalised(self.matrix + NOTES_WEIGHT * extra)
+
+
+def texts(papers: Iterable[Any]) -> dict[str, str]:
+    """The TL;DRs of `papers` (records or views) that have one, by id: `Features`' `texts`."""
+    return {paper.id: tldr for paper in papers if (tldr := getattr(paper, "tldr", ""))}
 
 
 def _normalised(matrix: Any) -> Any:
@@ -178,11 +204,22 @@ class ForYou:
     decided: frozenset[str]
     tag: str | None = None
     _matrix: Any = field(default=None, repr=False)
+    order: Any = None
+    """The score the papers are ordered by: the margin, with the best undecided papers'
+    margins handed out again in their broad (`diversify`) order (None: the margin)."""
+    kept: int = 0
+    """How many papers the model learned "yes" from (kept, or with the tag)."""
+    skipped: int = 0
+    """How many papers it learned "no" from (skipped; for a tag, decided without it)."""
 
     @property
     def score(self) -> Any:
-        """Each paper's score, in the features' ordinal order."""
-        return self.margin
+        """Each paper's score, in the features' ordinal order (the broad order's)."""
+        return self.margin if self.order is None else self.order
+
+    def learned(self) -> str:
+        """What the model learned from, in words: "learned from 12 kept and 30 skipped"."""
+        return f"learned from {self.kept} kept and {self.skipped} skipped"
 
     def scores(self) -> dict[str, float]:
         """Paper id -> score, for every paper (`core.search.sorting`'s "for-you" sort)."""
@@ -309,7 +346,45 @@ def train(
     decided_ids = {v.id for v in views if v.status != Status.UNREAD or v.tags}
     if tag is not None:
         decided_ids |= set(positive)
-    return ForYou(features, coef, margin, tuple(positive), frozenset(decided_ids), tag, matrix)
+    undecided[[ordinal[pid] for pid in decided_ids if pid in ordinal]] = False
+    order = margin.copy()
+    pool = diversify(margin, matrix, np.flatnonzero(undecided))
+    order[pool] = np.sort(margin[pool])[::-1]  # the same scores, handed out in the broad order
+    return ForYou(features, coef, margin, tuple(positive), frozenset(decided_ids), tag, matrix, order,
+                  len(pos), len(neg))
+
+
+def diversify(score: Any, matrix: Any, candidates: Any, pool: int = DIVERSE_POOL,
+              weight: float = DIVERSITY) -> Any:
+    """The best `pool` of `candidates` (ordinals) by `score`, those with a positive score
+    only, in maximal-marginal-relevance order: each next one maximises its score (in standard deviations of the candidates'
+    scores) less `weight`
+    times its cosine (rows of `matrix`, unit length) to the most similar paper already
+    chosen. A few milliseconds for 300 papers."""
+    import numpy as np
+
+    top = candidates[np.argsort(-score[candidates], kind="stable")[:pool]]
+    # only the papers the model says yes to (a positive score) are spread: breadth must not
+    # lift a paper of a topic the user skips above one of a topic they keep
+    top = top[score[top] > 0]
+    if len(top) < 3 or weight <= 0:
+        return top
+    # in standard deviations of every candidate's score: a pool of clear "yes" stays apart
+    # from the papers below it, however short the list
+    spread = float(np.std(score[candidates]))
+    relevance = score[top].astype(np.float64) / (spread if spread > 0 else 1.0)
+    rows = matrix[top]
+    similar = (rows @ rows.T).toarray()
+    redundancy = np.zeros(len(top))
+    left = np.ones(len(top), dtype=bool)
+    chosen = []
+    for _ in range(len(top)):
+        value = np.where(left, relevance - weight * redundancy, -np.inf)
+        j = int(np.argmax(value))
+        chosen.append(j)
+        left[j] = False
+        np.maximum(redundancy, similar[j], out=redundancy)
+    return top[chosen]
 
 
 def _fit(matrix: Any, y: Any, weight: Any, rows: Any) -> tuple[Any, Any]:
@@ -332,6 +407,6 @@ def for_you_order(model: ForYou, ids: Sequence[str]) -> list[str]:
 
 
 __all__ = [
-    "MIN_NEGATIVE", "MIN_POSITIVE", "POSITIVE", "Features", "ForYou", "Reason", "for_you_order", "labels",
+    "MIN_NEGATIVE", "MIN_POSITIVE", "POSITIVE", "Features", "ForYou", "Reason", "diversify", "for_you_order", "labels", "texts",
     "readiness", "train",
 ]
