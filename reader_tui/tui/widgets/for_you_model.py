@@ -2,7 +2,7 @@
 
 It does nothing until something asks for the model (the "for you" sort, triage in that
 order): numpy, scipy and scikit-learn, and the TF-IDF features, cost some 60 MB and a
-second or two the first time, which a session that never asks should not pay. Once
+few seconds the first time, which a session that never asks should not pay. Once
 asked, it trains in a thread worker (exclusive, group "for-you") a short while
 (`TRAIN_DELAY`) after each decision, so a run of decisions trains once; the features are
 made in that worker from the search index the screen hands it (`set_index`), once per
@@ -141,7 +141,7 @@ class ForYouModel(Widget):
         started = time.perf_counter()
         features = self._features[1] if self._features and self._features[0] is index else None
         if features is None:
-            features = for_you.Features(index, texts=for_you.texts(self.library.papers.values()))
+            features = for_you.Features(index, self.library.papers.values())
             self._features = (index, features)
         views = self._decided_views(seen)
         model = for_you.train(features, views, seen=seen) if user else None

@@ -160,3 +160,38 @@ def test_diversify_puts_a_paper_unlike_those_above_before_a_near_copy():
     score = np.array([3.0, 2.9, 2.5, 1.0, -1.0])
     assert for_you.diversify(score, rows, np.arange(5), pool=3).tolist() == [0, 2, 1]
     assert for_you.diversify(score, rows, np.arange(5), pool=3, weight=0).tolist() == [0, 1, 2]
+
+
+def test_latent_topics_join_the_words_on_a_long_list(monkeypatch):
+    monkeypatch.setattr(for_you, "LATENT_MIN_PAPERS", 20)
+    monkeypatch.setattr(for_you, "LATENT_DIMENSIONS", 4)
+    features = for_you.Features(SearchIndex.build(papers()))
+    assert features.latent is not None and features.latent.shape == (30, 4)
+    assert features.joined(features.matrix).shape[1] == len(features.words) + 4
+    views = decide(papers(), prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED, graph0=Status.SKIPPED)
+    model = for_you.train(features, views)
+    ranked = [pid for pid, _ in model.rank()]
+    assert all(pid.startswith("prot") for pid in ranked[:8]), ranked[:8]
+    assert model.explain(ranked[0]).words  # the words still say why (the latent columns have no name)
+
+
+def test_the_tldr_adds_its_words():
+    views = papers()
+    views[0] = PaperView(Paper(id="prot0", title=views[0].paper.title, abstract=views[0].paper.abstract,
+                               tldr="momentum preconditioning"), Annotation())
+    plain = for_you.Features(SearchIndex.build(views))
+    with_tldr = for_you.Features(SearchIndex.build(views), views)
+    column = with_tldr.column["abstract:momentum"]
+    assert plain.matrix[0, column] == 0 < with_tldr.matrix[0, column]
+
+
+def test_whole_keywords_are_columns_the_svm_sees():
+    views = [PaperView(Paper(id=v.id, title=v.paper.title, abstract=v.paper.abstract,
+                             keywords=("Protein Folding; structure prediction",) if v.id.startswith("prot") else ()),
+                       Annotation()) for v in papers()]
+    features = for_you.Features(SearchIndex.build(views), views)
+    assert features.keywords is not None and features.keywords.shape == (30, 2)
+    assert features.joined(features.matrix).shape[1] == len(features.words) + 2
+    decided = decide(views, prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED, graph0=Status.SKIPPED)
+    ranked = [pid for pid, _ in for_you.train(features, decided).rank()]
+    assert all(pid.startswith("prot") for pid in ranked[:8]), ranked[:8]
