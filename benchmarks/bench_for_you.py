@@ -175,6 +175,63 @@ def run(views: Sequence, seeds: Sequence[int] = SEEDS, areas: Sequence[str] | No
     }
 
 
+def triage_run(views: Sequence, seeds: Sequence[int] = SEEDS[:1], areas: Sequence[str] | None = None) -> dict:
+    """Active triage: how many of the area's papers a simulated user keeps in 80
+    decisions, after finding 5 by search, when the papers come in random order, in the
+    recipe's order, in "for you" order, and in "for you" order with one paper in four
+    the one the model is least sure of (`for_you.triage_pick`). The first 5 decisions
+    are random papers (so that there is something to skip); the models are trained again
+    every 10 decisions."""
+    from reader_tui.core.model import Annotation, PaperView, Status
+    from reader_tui.core.related import for_you
+    from reader_tui.core.search.index import SearchIndex
+
+    views = list(views)
+    areas = list(areas or areas_of(views))
+    features = for_you.Features(SearchIndex.build(views), views)
+    recipe = Recipe(views)
+    ids = features.ids
+    row_of = {pid: i for i, pid in enumerate(ids)}
+    found: dict[str, list[int]] = {name: [] for name in ("random", "recipe", "for_you", "active")}
+    for area in areas:
+        for seed in seeds:
+            rng = random.Random(seed)
+            shuffled = list(range(len(views)))
+            rng.shuffle(shuffled)
+            searched = rng.sample([i for i, v in enumerate(views) if v.paper.area == area], FOUND)
+            for name in found:
+                kept = list(searched)
+                decided = set(searched)
+                walk = iter(shuffled)
+                score: Any = None
+                model: Any = None
+                for step in range(TRIAGED):
+                    if name != "random" and step >= 5 and (step - 5) % 10 == 0:
+                        if name == "recipe":
+                            score = recipe.scores(kept)
+                        else:
+                            annotated = [PaperView(views[i].paper, Annotation(
+                                status=Status.TO_READ if i in kept else Status.SKIPPED)) for i in decided]
+                            model = for_you.train(features, annotated)
+                    if name == "random" or step < 5:
+                        pick = next(i for i in walk if i not in decided)
+                    elif name == "recipe":
+                        pick = top(score, sorted(decided), 1)[0]
+                    else:
+                        candidates = [pid for i, pid in enumerate(ids) if i not in decided]
+                        pid = for_you.triage_pick(model, candidates, step - 5, every=0 if name == "for_you" else
+                                                  for_you.EXPLORE_EVERY)
+                        pick = row_of[pid]
+                    decided.add(pick)
+                    if views[pick].paper.area == area:
+                        kept.append(pick)
+                found[name].append(len(kept) - FOUND)
+            print(f"{area[:40]:<40} {seed:>4} " + " ".join(f"{k} {v[-1]}" for k, v in found.items()),
+                  file=sys.stderr, flush=True)
+    return {"areas": areas, "seeds": list(seeds), "found": found,
+            "mean": {name: round(statistics.mean(v), 2) for name, v in found.items()}}
+
+
 def table(result: dict) -> str:
     """The per-area table (markdown), as benchmarks/README.md shows it."""
     lines = [
@@ -196,9 +253,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", required=True, help="a list with primary areas (the reviews data)")
     parser.add_argument("--tune", action="store_true", help="the tuning episodes (seeds 0 and 1), not the reported ones")
     parser.add_argument("--area", action="append", help="only this area (repeatable; default: the 20 areas)")
+    parser.add_argument("--triage", action="store_true", help="active triage: papers kept in 80 decisions, by order")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     from .synthetic import load_views
+
+    if args.triage:
+        result = triage_run(load_views(args.data), TUNING_SEEDS[:1] if args.tune else SEEDS[:1], args.area)
+        if args.json:
+            json.dump(result, sys.stdout, indent=1)
+            print()
+        else:
+            print("papers of the area kept in 80 decisions, mean over the areas: " + ", ".join(
+                f"{name} {value}" for name, value in result["mean"].items()))
+        return 0
 
     result = run(load_views(args.data), TUNING_SEEDS if args.tune else SEEDS, args.area)
     if args.json:

@@ -56,6 +56,9 @@ SELF_TRAIN_BOTTOM, SELF_TRAIN_BOTTOM_WEIGHT = 1000, 0.2
 #: The value a word of the user's notes adds to its paper's row (a title word's is about
 #: 2 times its idf): the user's own words say what the paper is about to them.
 NOTES_WEIGHT = 4.0
+#: Active triage (`triage_pick`): one paper in `EXPLORE_EVERY` is the one the model is
+#: least sure of, the others the ones it ranks first.
+EXPLORE_EVERY = 4
 #: The weight of a paper's TL;DR beside the rest of its row (both of unit length): a
 #: second summary, in the authors' fewest words.
 TEXT_WEIGHT = 0.5
@@ -495,6 +498,21 @@ def _fit(matrix: Any, y: Any, weight: Any, rows: Any) -> tuple[Any, Any]:
     return np.asarray(matrix @ coef).ravel() + float(svm.intercept_[0]), coef
 
 
+def triage_pick(model: ForYou, candidates: Sequence[str], turn: int, every: int = EXPLORE_EVERY) -> str | None:
+    """The paper triage in "for you" order shows next, of `candidates` (undecided ids):
+    the one ranked first, except on every `every`-th `turn` (0: never), when it is the one
+    the model is least sure of (its margin nearest 0) among the 300 it ranks first, since
+    the user's answer on that one teaches the model most (active learning)."""
+    ranked = model.rank(candidates)
+    if not ranked:
+        return None
+    if every and turn % every == every - 1:
+        ordinal = model.features.ordinal
+        unsure = [(abs(float(model.margin[ordinal[pid]])), pid) for pid, _ in ranked[:DIVERSE_POOL]]
+        return min(unsure)[1]
+    return ranked[0][0]
+
+
 def for_you_order(model: ForYou, ids: Sequence[str]) -> list[str]:
     """`ids` (the current list, filtered or searched) in "for you" order: the undecided
     papers by score, then the decided ones in their given order."""
@@ -504,6 +522,6 @@ def for_you_order(model: ForYou, ids: Sequence[str]) -> list[str]:
 
 
 __all__ = [
-    "MIN_NEGATIVE", "MIN_POSITIVE", "POSITIVE", "Features", "ForYou", "Reason", "diversify", "for_you_order", "labels",
+    "MIN_NEGATIVE", "MIN_POSITIVE", "POSITIVE", "Features", "ForYou", "Reason", "diversify", "for_you_order", "labels", "triage_pick",
     "readiness", "train",
 ]

@@ -195,3 +195,16 @@ def test_whole_keywords_are_columns_the_svm_sees():
     decided = decide(views, prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED, graph0=Status.SKIPPED)
     ranked = [pid for pid, _ in for_you.train(features, decided).rank()]
     assert all(pid.startswith("prot") for pid in ranked[:8]), ranked[:8]
+
+
+def test_active_triage_asks_about_the_paper_the_model_is_least_sure_of_every_few_turns(features):
+    views = decide(papers(), prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED, graph0=Status.SKIPPED)
+    model = for_you.train(features, views)
+    candidates = [v.id for v in views if v.status is Status.UNREAD]
+    ranked = [pid for pid, _ in model.rank(candidates)]
+    assert for_you.triage_pick(model, candidates, turn=0, every=4) == ranked[0]
+    unsure = for_you.triage_pick(model, candidates, turn=3, every=4)
+    margins = {pid: abs(float(model.margin[features.ordinal[pid]])) for pid in ranked}
+    assert margins[unsure] == min(margins.values()) and unsure != ranked[0]
+    assert for_you.triage_pick(model, candidates, turn=3, every=0) == ranked[0]
+    assert for_you.triage_pick(model, [], turn=0) is None
