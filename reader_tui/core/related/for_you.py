@@ -79,6 +79,8 @@ C = 0.1
 #: less `DIVERSITY` times its cosine to the closest paper already above it is highest, so
 #: the top follows each of the things the user keeps, not only the densest one.
 DIVERSE_POOL, DIVERSITY = 300, 1.5
+#: ... once at least this many papers have a positive score.
+DIVERSE_MIN = 50
 
 
 def readiness(views: Iterable[Any]) -> tuple[bool, str]:
@@ -448,8 +450,9 @@ def train(
         decided_ids |= set(positive)
     undecided[[ordinal[pid] for pid in decided_ids if pid in ordinal]] = False
     order = margin.copy()
-    pool = diversify(margin, matrix, np.flatnonzero(undecided))
-    order[pool] = np.sort(margin[pool])[::-1]  # the same scores, handed out in the broad order
+    if tag is None:  # a tag is one thing the user keeps: its model ranks by score alone
+        pool = diversify(margin, matrix, np.flatnonzero(undecided))
+        order[pool] = np.sort(margin[pool])[::-1]  # the same scores, handed out in the broad order
     return ForYou(features, coef, margin, tuple(positive), frozenset(decided_ids), tag, matrix, order,
                   len(pos), len(neg))
 
@@ -467,8 +470,8 @@ def diversify(score: Any, matrix: Any, candidates: Any, pool: int = DIVERSE_POOL
     # only the papers the model says yes to (a positive score) are spread: breadth must not
     # lift a paper of a topic the user skips above one of a topic they keep
     top = top[score[top] > 0]
-    if len(top) < 3 or weight <= 0:
-        return top
+    if len(top) < DIVERSE_MIN or weight <= 0:
+        return top  # a short list is seen whole: its order stays the score's
     # in standard deviations of every candidate's score: a pool of clear "yes" stays apart
     # from the papers below it, however short the list
     spread = float(np.std(score[candidates]))

@@ -152,12 +152,13 @@ def test_the_top_covers_every_topic_kept_not_only_the_densest():
     assert {pid.rstrip("0123456789") for pid, _ in by_margin[:20]} == {"bandit"}  # what breadth fixes
 
 
-def test_diversify_puts_a_paper_unlike_those_above_before_a_near_copy():
+def test_diversify_puts_a_paper_unlike_those_above_before_a_near_copy(monkeypatch):
     import numpy as np
     from scipy import sparse
 
     rows = sparse.csr_matrix(np.array([[1, 0], [1, 0], [0, 1], [1, 0], [0, 1]], dtype=np.float32))
     score = np.array([3.0, 2.9, 2.5, 1.0, -1.0])
+    monkeypatch.setattr(for_you, "DIVERSE_MIN", 3)
     assert for_you.diversify(score, rows, np.arange(5), pool=3).tolist() == [0, 2, 1]
     assert for_you.diversify(score, rows, np.arange(5), pool=3, weight=0).tolist() == [0, 1, 2]
 
