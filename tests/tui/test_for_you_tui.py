@@ -263,6 +263,60 @@ async def test_triage_in_for_you_order_follows_each_decision(topics: Library) ->
         assert topics.annotation(passed).status is Status.UNREAD
 
 
+async def test_triage_says_it_is_learning_what_it_learned_from_and_why_a_paper_was_chosen(
+    topics: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from textual.widgets import Static
+
+    from reader_tui.core.related import for_you
+    from reader_tui.tui.screens.triage_screen import TriageScreen
+
+    go = threading.Event()  # a training waits for it: a slow machine, made certain
+    train = for_you.train
+
+    def slow(*args, **kwargs):
+        go.wait(30)
+        return train(*args, **kwargs)
+
+    monkeypatch.setattr(for_you, "train", slow)
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("T")
+        await pilot.pause()
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        why = triage.query_one("#triage-why", Static)
+        assert not why.display  # the list's order: nothing was chosen by the model
+        await pilot.press("f")
+        # the first training makes the features and loads scikit-learn: it says so at once
+        assert "learning…" in _triage_line(app)
+        model = triage.for_you
+        await pilot.pause(0.2)
+        assert "learning…" in _triage_line(app) and model.model is None
+        go.set()
+        assert await wait_until(pilot, lambda: model.model is not None and not model.training, FIRST_TRAINING_S)
+        await settle_workers(pilot)
+        assert "learned from 3 kept and 3 skipped" in _triage_line(app)
+        assert triage.current_id in {f"g{n}" for n in range(3, 10)}
+        shown = str(why.render())
+        assert why.display and shown.startswith("why: words: ") and "like: " in shown, shown
+        assert any(word in shown for word in ("graph", "molecular", "message", "passing")), shown
+        generation = model.generation
+        go.clear()
+        await pilot.press("w")  # a decision: learning again until the model that knows it
+        await pilot.pause(0.2)
+        assert "learning…" in _triage_line(app)
+        go.set()
+        assert await wait_until(pilot, lambda: model.generation > generation and not model.training)
+        await settle_workers(pilot)
+        assert "learned from 4 kept and 3 skipped" in _triage_line(app)
+
+
 def test_a_start_that_never_asks_for_you_loads_neither_numpy_nor_scikit_learn(tmp_path: Path) -> None:
     # the start, the search index loaded, the list shown: the model's libraries (some 60 MB
     # and a second or two) wait until "for you" is asked for

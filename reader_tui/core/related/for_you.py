@@ -1,11 +1,14 @@
 """"For you": the undecided papers ranked by a model of the user's own decisions.
 
-arxiv-sanity-lite's recipe, on what the search index already holds: each paper is a
-TF-IDF vector over the words of its title and short name, its keywords and authors,
-and its abstract (one block of columns per field, the title's weighing most), built
-straight from the search index's postings, so nothing is tokenised again (`Features`,
-about 0.2 s at 19,630 papers, once per index). A scikit-learn linear SVM is trained on
-the user's decisions (`train`, a few tens of milliseconds):
+It starts from arxiv-sanity-lite's recipe (TF-IDF and a linear SVM) and adds what the
+library holds besides the decisions. Each paper is a TF-IDF vector over the words of its
+title and short name, its keywords and authors, and its abstract (one block of columns
+per field, the title's weighing most), built straight from the search index's postings,
+so nothing is tokenised again, with its TL;DR's words added to the abstract's columns
+(`Features`, once per index). The SVM also sees each paper's latent topics (LSA: a
+truncated SVD of those rows, fitted once per index), which a few decisions share with the
+rest of their topic when they share few words. A scikit-learn linear SVM is trained on
+the user's decisions (`train`):
 
 * positive: to-read, reading, read, or any tag (for a tag's model, "more like tag:X":
   the papers with that tag);
@@ -14,10 +17,13 @@ the user's decisions (`train`, a few tens of milliseconds):
   triage).
 
 The SVM is then trained again three times with the hundred papers it is surest of as
-weak positives (self-training): a handful of decisions holds few of a topic's words,
-and this widens them (precision@50 0.78 against 0.67 for the plain recipe in
-`benchmarks.bench_for_you`). The user's notes add their words to their papers' rows.
-A paper's score is the SVM's margin.
+weak positives and the thousand it is surest are not wanted as weak negatives
+(self-training on the unlabelled papers): a handful of decisions holds
+few of a topic's words, and this widens them. The user's notes add their words to their
+papers' rows. A paper's score is the SVM's margin, and the top of the order is made broad
+(`diversify`, maximal marginal relevance in the same TF-IDF space): the user who keeps
+papers on four sub-topics sees all four near the top, not only the densest one.
+`benchmarks.bench_for_you` measures all this against the plain recipe, area by area.
 Every ranked paper can say why (`ForYou.explain`): the words that weigh most for it and
 the one or two of the user's papers it is closest to.
 
@@ -45,11 +51,36 @@ WEIGHT_DECIDED, WEIGHT_SEEN = 1.0, 0.3
 FIELD_WEIGHTS = (2.0, 1.0, 1.0)
 #: Self-training: rounds, how many of the surest papers join the positives, their weight.
 SELF_TRAIN_ROUNDS, SELF_TRAIN_TOP, SELF_TRAIN_WEIGHT = 3, 100, 0.5
+#: ... and how many of the papers it is surest are not wanted join the negatives, their weight.
+SELF_TRAIN_BOTTOM, SELF_TRAIN_BOTTOM_WEIGHT = 1000, 0.2
 #: The value a word of the user's notes adds to its paper's row (a title word's is about
 #: 2 times its idf): the user's own words say what the paper is about to them.
 NOTES_WEIGHT = 4.0
+#: Active triage (`triage_pick`): one paper in `EXPLORE_EVERY` is the one the model is
+#: least sure of, the others the ones it ranks first.
+EXPLORE_EVERY = 4
+#: The weight of a paper's TL;DR beside the rest of its row (both of unit length): a
+#: second summary, in the authors' fewest words.
+TEXT_WEIGHT = 0.5
+#: Latent topics (LSA: a truncated SVD of the TF-IDF rows) joined to each row for the SVM,
+#: at `LATENT_WEIGHT` of the words' length: a handful of decisions shares few words with the
+#: rest of its topic, but many of its directions (precision@50 +0.03 in
+#: `benchmarks.bench_for_you`). Fitted on a sample of `LATENT_SAMPLE` rows, on lists of
+#: `LATENT_MIN_PAPERS` at least (a short list has too few papers to find topics in).
+LATENT_DIMENSIONS, LATENT_WEIGHT, LATENT_SAMPLE, LATENT_MIN_PAPERS = 128, 1.0, 4000, 1000
+#: The weight of the whole keywords' columns (rows of unit length) beside the words': an
+#: author's "offline reinforcement learning" says more than its three words apart.
+KEYWORD_WEIGHT = 0.5
 #: SVM regularisation (liblinear's C): small, since the labels are few and noisy.
 C = 0.1
+#: Breadth (maximal marginal relevance): the best `DIVERSE_POOL` undecided papers (of those
+#: with a positive score) are put
+#: in an order where each next paper is the one whose score (in standard deviations)
+#: less `DIVERSITY` times its cosine to the closest paper already above it is highest, so
+#: the top follows each of the things the user keeps, not only the densest one.
+DIVERSE_POOL, DIVERSITY = 300, 1.5
+#: ... once at least this many papers have a positive score.
+DIVERSE_MIN = 50
 
 
 def readiness(views: Iterable[Any]) -> tuple[bool, str]:
@@ -75,14 +106,18 @@ class Features:
     """The TF-IDF matrix of every paper of a search index (rows in its ordinal order),
     built from the index's postings; `words[j]` names column j ("title:muon")."""
 
-    def __init__(self, index: Any) -> None:
+    def __init__(self, index: Any, papers: Iterable[Any] = ()) -> None:
+        """`papers`: the index's records (or views), for what the index does not hold:
+        their TL;DRs' words join their rows in the abstract's columns at `TEXT_WEIGHT` of
+        the row's length, and their keywords, each whole, are columns of their own for the
+        SVM (`KEYWORD_WEIGHT`)."""
         import numpy as np
         from scipy import sparse
 
         ids, vocab, posts = index.field_postings()
         n = len(ids)
         stop = np.flatnonzero([w in STOP_WORDS or len(w) < 2 or w.isdigit() for w in vocab])
-        blocks, words = [], []
+        blocks, words, weights = [], [], []
         names = ("title", "meta", "abstract")
         for name, weight, flat in zip(names, FIELD_WEIGHTS, posts):
             indptr, rows = flat.columns()
@@ -94,6 +129,7 @@ class Features:
                 (np.ones(len(rows), dtype=np.float32), rows, indptr), shape=(n, len(vocab))
             )[:, keep]
             blocks.append(column @ sparse.diags((weight * idf[keep]).astype(np.float32)))
+            weights.append((weight * idf[keep]).astype(np.float32))
             kept = np.flatnonzero(keep)
             words += [f"{name}:{vocab[j]}" for j in kept]
         matrix = sparse.hstack(blocks, format="csr", dtype=np.float32)
@@ -102,6 +138,90 @@ class Features:
         self.words: list[str] = words
         self.column: dict[str, int] = {w: j for j, w in enumerate(words)}
         self.matrix = _normalised(matrix)
+        papers = list(papers)
+        texts = {paper.id: tldr for paper in papers if (tldr := getattr(paper, "tldr", ""))}
+        if texts:
+            extra = self._words_of(texts)
+            if extra is not None:
+                extra = _normalised(extra @ sparse.diags(np.concatenate(weights)))
+                self.matrix = _normalised(self.matrix + TEXT_WEIGHT * extra)
+        self.keywords = self._keywords(papers)
+        """Each paper's keywords, whole ("offline reinforcement learning"), TF-IDF rows of
+        unit length (None: no paper has a keyword two papers share)."""
+        self.latent = _latent(self.matrix) if n >= LATENT_MIN_PAPERS else None
+        """Each paper's latent topics (rows of unit length), None on a short list."""
+        self._joined = None
+        self._joined = self.joined(self.matrix)
+
+    def joined(self, matrix: Any) -> Any:
+        """`matrix` (words) with the columns of the whole keywords and the latent topics
+        after them: what the SVM sees."""
+        if matrix is self.matrix and self._joined is not None:
+            return self._joined
+        import numpy as np
+        from scipy import sparse
+
+        parts = [matrix]
+        if self.keywords is not None:
+            parts.append(KEYWORD_WEIGHT * self.keywords)
+        if self.latent is not None:
+            parts.append(sparse.csr_matrix(LATENT_WEIGHT * self.latent))
+        return parts[0] if len(parts) == 1 else sparse.hstack(parts, format="csr", dtype=np.float32)
+
+    def _keywords(self, papers: Sequence[Any]) -> Any:
+        """The TF-IDF of the papers' keywords as typed, each a term (lower case, a
+        ";"- or ","-separated list split), in 2 papers at least and a twentieth (or 10) at most."""
+        import math
+        import re
+        from collections import Counter
+
+        import numpy as np
+        from scipy import sparse
+
+        n = len(self.ids)
+        terms: dict[int, set[str]] = {}
+        for paper in papers:
+            o = self.ordinal.get(paper.id)
+            if o is None:
+                continue
+            found = {" ".join(part.lower().split()) for k in getattr(paper, "keywords", ()) for part in re.split(r"[;,]", k)}
+            found.discard("")
+            if found:
+                terms[o] = found
+        df = Counter(t for found in terms.values() for t in found)
+        column = {t: j for j, t in enumerate(sorted(t for t, c in df.items() if 2 <= c <= max(10, n // 20)))}
+        rows, cols, values = [], [], []
+        for o, found in terms.items():
+            for t in found:
+                j = column.get(t)
+                if j is not None:
+                    rows.append(o)
+                    cols.append(j)
+                    values.append(math.log((1 + n) / (1 + df[t])) + 1.0)
+        if not rows:
+            return None
+        return _normalised(sparse.csr_matrix((np.asarray(values, dtype=np.float32), (rows, cols)), shape=(n, len(column))))
+
+    def _words_of(self, texts: Mapping[str, str]) -> Any:
+        """A 0/1 matrix of the words of `texts` (id -> text) in the abstract's columns."""
+        import numpy as np
+        from scipy import sparse
+
+        from ..text.tokens import tokens
+
+        rows, cols = [], []
+        for pid, text in texts.items():
+            o = self.ordinal.get(pid)
+            if o is None or not text:
+                continue
+            for word in set(tokens(text)):
+                j = self.column.get(f"abstract:{word}")
+                if j is not None:
+                    rows.append(o)
+                    cols.append(j)
+        if not rows:
+            return None
+        return sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=self.matrix.shape)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -111,27 +231,25 @@ class Features:
         papers' rows (`NOTES_WEIGHT`, in the abstract words' columns)."""
         if not notes:
             return self.matrix
-        import numpy as np
-        from scipy import sparse
-
-        from ..text.tokens import tokens
-
-        rows, cols = [], []
-        for pid, text in notes.items():
-            o = self.ordinal.get(pid)
-            if o is None:
-                continue
-            for word in set(tokens(text)):
-                j = self.column.get(f"abstract:{word}")
-                if j is not None:
-                    rows.append(o)
-                    cols.append(j)
-        if not rows:
+        extra = self._words_of(notes)
+        if extra is None:
             return self.matrix
-        extra = sparse.csr_matrix(
-            (np.full(len(rows), NOTES_WEIGHT, dtype=np.float32), (rows, cols)), shape=self.matrix.shape
-        )
-        return _normalised(self.matrix + extra)
+        return _normalised(self.matrix + NOTES_WEIGHT * extra)
+
+
+def _latent(matrix: Any) -> Any:
+    """LSA of `matrix`: a truncated SVD fitted on a regular sample of its rows, every row
+    projected on it, each of unit length."""
+    import numpy as np
+    from sklearn.decomposition import TruncatedSVD
+
+    n = matrix.shape[0]
+    sample = matrix[:: max(1, n // LATENT_SAMPLE)]
+    svd = TruncatedSVD(n_components=LATENT_DIMENSIONS, n_iter=3, random_state=0).fit(sample)
+    latent = np.asarray(matrix @ svd.components_.T.astype(np.float32), dtype=np.float32)
+    norms = np.linalg.norm(latent, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return latent / norms
 
 
 def _normalised(matrix: Any) -> Any:
@@ -166,17 +284,28 @@ class ForYou:
     """A trained model: `scores` of every paper (by id), `rank` and `explain`."""
 
     features: Features
-    coef: Any  # one weight per column
+    coef: Any  # one weight per column: the words', then the latent topics'
     margin: Any  # the SVM's margin, one per paper (ordinal order)
     positives: tuple[str, ...]
     decided: frozenset[str]
     tag: str | None = None
     _matrix: Any = field(default=None, repr=False)
+    order: Any = None
+    """The score the papers are ordered by: the margin, with the best undecided papers'
+    margins handed out again in their broad (`diversify`) order (None: the margin)."""
+    kept: int = 0
+    """How many papers the model learned "yes" from (kept, or with the tag)."""
+    skipped: int = 0
+    """How many papers it learned "no" from (skipped; for a tag, decided without it)."""
 
     @property
     def score(self) -> Any:
-        """Each paper's score, in the features' ordinal order."""
-        return self.margin
+        """Each paper's score, in the features' ordinal order (the broad order's)."""
+        return self.margin if self.order is None else self.order
+
+    def learned(self) -> str:
+        """What the model learned from, in words: "learned from 12 kept and 30 skipped"."""
+        return f"learned from {self.kept} kept and {self.skipped} skipped"
 
     def scores(self) -> dict[str, float]:
         """Paper id -> score, for every paper (`core.search.sorting`'s "for-you" sort)."""
@@ -186,12 +315,16 @@ class ForYou:
         """(id, score) of `candidates` (None: every paper), best first; the papers the
         user has decided on (or, for a tag's model, tagged) are left out unless
         `undecided` is False. Ties keep the candidates' order."""
-        score = self.score.tolist()
+        import numpy as np
+
         ordinal = self.features.ordinal
         ids = self.features.ids if candidates is None else [pid for pid in candidates if pid in ordinal]
         if undecided:
             ids = [pid for pid in ids if pid not in self.decided]
-        return sorted(((pid, score[ordinal[pid]]) for pid in ids), key=lambda item: -item[1])
+        values = self.score[np.fromiter(map(ordinal.__getitem__, ids), dtype=np.int64, count=len(ids))]
+        order = np.argsort(-values, kind="stable").tolist()  # numpy's sort: 20,000 papers in a few ms
+        values = values.tolist()
+        return [(ids[j], values[j]) for j in order]
 
     def explain(self, paper_id: str, words: int = 4, like: int = 2) -> Reason:
         """The words that weigh most for `paper_id` (its TF-IDF value times the model's
@@ -258,8 +391,8 @@ def train(
     """A model of the user's interest from their decisions on `views` (see the module
     docstring), or None when there is no positive paper to learn from.
 
-    Some 30-60 ms at 19,630 papers once `features` exists (build that once per search
-    index). The TUI should call this in a thread worker (`@work(thread=True,
+    A few tenths of a second at 19,630 papers once `features` exists (build that once per
+    search index: a few seconds). The TUI should call this in a thread worker (`@work(thread=True,
     exclusive=True, group="for-you")`) a short while (0.3 s) after the last decision, so
     a run of decisions trains once, and apply the result on the UI thread.
     """
@@ -287,23 +420,68 @@ def train(
         # nothing said no yet: the papers of the list at large stand in as weak negatives
         rows = np.union1d(rows, np.arange(0, n, max(1, n // 500)))
         weight[rows[y[rows] == 0]] = np.maximum(weight[rows[y[rows] == 0]], WEIGHT_SEEN)
-    margin, coef = _fit(matrix, y, weight, rows)
+    seen_by_svm = features.joined(matrix)
+    margin, coef = _fit(seen_by_svm, y, weight, rows)
     undecided = np.ones(n, dtype=bool)
     undecided[pos] = undecided[neg] = False
     candidates = np.flatnonzero(undecided)
     surest = min(SELF_TRAIN_TOP, max(1, n // 200))  # a hundred of 20,000; a few of a short list
+    unwanted = min(SELF_TRAIN_BOTTOM, max(1, n // 20))
     for _ in range(SELF_TRAIN_ROUNDS):
         # self-training: the papers the model is surest of count as weak positives, which
         # widens a handful of decisions to the words of the whole topic (+0.08 precision@50
         # in benchmarks.bench_for_you)
-        top = candidates[np.argsort(-margin[candidates], kind="stable")[:surest]]
+        by_margin = candidates[np.argsort(-margin[candidates], kind="stable")]
+        top, bottom = by_margin[:surest], by_margin[len(by_margin) - unwanted:]
         y2, w2 = y.copy(), weight.copy()
         y2[top], w2[top] = 1, SELF_TRAIN_WEIGHT
-        margin, coef = _fit(matrix, y2, w2, np.union1d(rows, top))
+        # and its surest "no"s as weak negatives: some eighty skips say little of what
+        # the rest of the list is (+0.008 precision@50)
+        w2[bottom] = np.maximum(w2[bottom], SELF_TRAIN_BOTTOM_WEIGHT)
+        margin, coef = _fit(seen_by_svm, y2, w2, np.union1d(np.union1d(rows, top), bottom))
     decided_ids = {v.id for v in views if v.status != Status.UNREAD or v.tags}
     if tag is not None:
         decided_ids |= set(positive)
-    return ForYou(features, coef, margin, tuple(positive), frozenset(decided_ids), tag, matrix)
+    undecided[[ordinal[pid] for pid in decided_ids if pid in ordinal]] = False
+    order = margin.copy()
+    if tag is None:  # a tag is one thing the user keeps: its model ranks by score alone
+        pool = diversify(margin, matrix, np.flatnonzero(undecided))
+        order[pool] = np.sort(margin[pool])[::-1]  # the same scores, handed out in the broad order
+    return ForYou(features, coef, margin, tuple(positive), frozenset(decided_ids), tag, matrix, order,
+                  len(pos), len(neg))
+
+
+def diversify(score: Any, matrix: Any, candidates: Any, pool: int = DIVERSE_POOL,
+              weight: float = DIVERSITY) -> Any:
+    """The best `pool` of `candidates` (ordinals) by `score`, those with a positive score
+    only, in maximal-marginal-relevance order: each next one maximises its score (in standard deviations of the candidates'
+    scores) less `weight`
+    times its cosine (rows of `matrix`, unit length) to the most similar paper already
+    chosen. A few milliseconds for 300 papers."""
+    import numpy as np
+
+    top = candidates[np.argsort(-score[candidates], kind="stable")[:pool]]
+    # only the papers the model says yes to (a positive score) are spread: breadth must not
+    # lift a paper of a topic the user skips above one of a topic they keep
+    top = top[score[top] > 0]
+    if len(top) < DIVERSE_MIN or weight <= 0:
+        return top  # a short list is seen whole: its order stays the score's
+    # in standard deviations of every candidate's score: a pool of clear "yes" stays apart
+    # from the papers below it, however short the list
+    spread = float(np.std(score[candidates]))
+    relevance = score[top].astype(np.float64) / (spread if spread > 0 else 1.0)
+    rows = matrix[top]
+    similar = (rows @ rows.T).toarray()
+    redundancy = np.zeros(len(top))
+    left = np.ones(len(top), dtype=bool)
+    chosen = []
+    for _ in range(len(top)):
+        value = np.where(left, relevance - weight * redundancy, -np.inf)
+        j = int(np.argmax(value))
+        chosen.append(j)
+        left[j] = False
+        np.maximum(redundancy, similar[j], out=redundancy)
+    return top[chosen]
 
 
 def _fit(matrix: Any, y: Any, weight: Any, rows: Any) -> tuple[Any, Any]:
@@ -317,6 +495,21 @@ def _fit(matrix: Any, y: Any, weight: Any, rows: Any) -> tuple[Any, Any]:
     return np.asarray(matrix @ coef).ravel() + float(svm.intercept_[0]), coef
 
 
+def triage_pick(model: ForYou, candidates: Sequence[str], turn: int, every: int = EXPLORE_EVERY) -> str | None:
+    """The paper triage in "for you" order shows next, of `candidates` (undecided ids):
+    the one ranked first, except on every `every`-th `turn` (0: never), when it is the one
+    the model is least sure of (its margin nearest 0) among the 300 it ranks first, since
+    the user's answer on that one teaches the model most (active learning)."""
+    ranked = model.rank(candidates)
+    if not ranked:
+        return None
+    if every and turn % every == every - 1:
+        ordinal = model.features.ordinal
+        unsure = [(abs(float(model.margin[ordinal[pid]])), pid) for pid, _ in ranked[:DIVERSE_POOL]]
+        return min(unsure)[1]
+    return ranked[0][0]
+
+
 def for_you_order(model: ForYou, ids: Sequence[str]) -> list[str]:
     """`ids` (the current list, filtered or searched) in "for you" order: the undecided
     papers by score, then the decided ones in their given order."""
@@ -326,6 +519,6 @@ def for_you_order(model: ForYou, ids: Sequence[str]) -> list[str]:
 
 
 __all__ = [
-    "MIN_NEGATIVE", "MIN_POSITIVE", "POSITIVE", "Features", "ForYou", "Reason", "for_you_order", "labels",
+    "MIN_NEGATIVE", "MIN_POSITIVE", "POSITIVE", "Features", "ForYou", "Reason", "diversify", "for_you_order", "labels", "triage_pick",
     "readiness", "train",
 ]

@@ -11,7 +11,10 @@ Once the user has made enough decisions (`core.related.for_you.readiness`), `f` 
 the "for you" order: the next paper is the untriaged one the model ranks first, and the
 model (the main screen's `ForYouModel`) is trained again after each decision, so the
 paper after a decision reflects it: when the new model arrives before the next key, the
-paper shown becomes the one it ranks first. Papers passed over with `l` count as seen
+paper shown becomes the one it ranks first. In that order a line says "learning…" from
+the key until the model that knows the decision arrives, then what it learned from ("12
+kept and 30 skipped"), and one more says why the paper shown was chosen (its words, the
+kept papers closest to it). Papers passed over with `l` count as seen
 and left undecided (weak negatives). Until then a line says how many more decisions
 "for you" needs.
 """
@@ -179,6 +182,7 @@ class TriageScreen(Screen[str | None]):
             yield Static(id="triage-scope", markup=False)
             if self.for_you is not None:
                 yield Static(id="triage-for-you", markup=False)
+                yield Static(id="triage-why", markup=False)
             yield PaperDetail(id="triage-paper")
             notes = NotesEditor(self.library, id="triage-notes")
             notes.display = False
@@ -238,14 +242,34 @@ class TriageScreen(Screen[str | None]):
             return
         ready, line = self.for_you.readiness()
         line = line.replace(" (to-read, reading, read or tagged)", "")
+        why = self.query_one("#triage-why", Static)
+        why.display = False
         if self.by_for_you:
-            learning = " (learning…)" if self.for_you.scores() is None else ""
-            text = Content.assemble(("in for you order" + learning, "$text-accent"), ("  · f: list order", "$text-muted"))
+            # at once on `f` and after each decision, until the model that knows it arrives
+            model = self.for_you.model
+            state = "learning…" if self.for_you.training or model is None else model.learned()
+            text = Content.assemble(
+                ("in for you order", "$text-accent"), (f" · {state}", "$text-muted"), ("  · f: list order", "$text-muted")
+            )
+            reason = self._why()
+            if reason:
+                why.update(Content.assemble(("why: ", "$text-accent"), (reason, "$text-muted")))
+                why.display = True
         elif ready:
             text = Content.assemble(("f: for you order", "$text-accent"), (f"  · {line}", "$text-muted"))
         else:
             text = Content.styled(line, "$text-muted")
         self.query_one("#triage-for-you", Static).update(text)
+
+    def _why(self) -> str:
+        """Why the model put the paper shown first: its words that weigh most and the kept
+        papers closest to it ("" without a model or paper)."""
+        from reader_tui.tui.list_order import PaperTitles
+
+        pid = self.current_id
+        if pid is None or self.for_you is None or not self._untriaged(pid):
+            return ""
+        return self.for_you.explain(pid, PaperTitles(self.library))
 
     # -- moving ------------------------------------------------------------------------------
 
@@ -325,6 +349,7 @@ class TriageScreen(Screen[str | None]):
         if self.by_for_you and self.for_you is not None:
             self._repick = True
             self.for_you.request(0)  # the next paper should reflect this decision: no debounce
+            self._update_for_you()  # "learning…" until it does
 
     def action_next(self) -> None:
         pid = self.current_id

@@ -2,7 +2,7 @@
 
 It does nothing until something asks for the model (the "for you" sort, triage in that
 order): numpy, scipy and scikit-learn, and the TF-IDF features, cost some 60 MB and a
-second or two the first time, which a session that never asks should not pay. Once
+few seconds the first time, which a session that never asks should not pay. Once
 asked, it trains in a thread worker (exclusive, group "for-you") a short while
 (`TRAIN_DELAY`) after each decision, so a run of decisions trains once; the features are
 made in that worker from the search index the screen hands it (`set_index`), once per
@@ -59,6 +59,8 @@ class ForYouModel(Widget):
         self.generation = 0
         """How many models were published (tests and triage wait on it)."""
         self.failed = ""
+        self.training = False
+        """A training is asked for or running: what is shown may not know the last decision."""
         self._features: tuple[Any, Any] | None = None  # (index, Features)
         self._timer: Timer | None = None
         self._scores: dict[str, float] | None = None
@@ -116,6 +118,7 @@ class ForYouModel(Widget):
             self._timer.stop()
             self._timer = None
         delay = TRAIN_DELAY if delay is None else delay
+        self.training = True
         if delay <= 0:  # (a Timer of 0 s divides by it)
             self.call_later(self._start)
         else:
@@ -138,7 +141,7 @@ class ForYouModel(Widget):
         started = time.perf_counter()
         features = self._features[1] if self._features and self._features[0] is index else None
         if features is None:
-            features = for_you.Features(index)
+            features = for_you.Features(index, self.library.papers.values())
             self._features = (index, features)
         views = self._decided_views(seen)
         model = for_you.train(features, views, seen=seen) if user else None
@@ -154,11 +157,13 @@ class ForYouModel(Widget):
             # said once, in words; the list keeps its order and says nothing was learned
             error = event.worker.error
             self.failed = f"for you could not be trained: {type(error).__name__}: {error}"
+            self.training = False
             self.app.notify(self.failed, severity="error", markup=False, timeout=15)
             self.trained_signal.publish(self.model)  # the last model stands (the status line says when none)
 
     def _publish(self, user: tuple[Any, Any] | None, tagged: tuple[str, Any, Any] | None, seconds: float) -> None:
         self.failed = ""
+        self.training = self._timer is not None  # a decision made since this training began
         if user is not None:
             self.model, self._scores = user
         if tagged is not None and tagged[0] == self.tag:  # (else a tag no longer asked for)
