@@ -43,6 +43,9 @@ class ListOrder:
         self.key: SortKey | None = None
         self.model: Any = None
         """The screen's `ForYouModel` (the "for you" sort's scores and readiness), or None."""
+        self._shown: dict[str, float] | None = None
+        """The model's scores the list is in: held while the user decides, tags and writes,
+        so that the list stays still under their hands; `rerank` takes the newest."""
 
     @property
     def by_model(self) -> bool:
@@ -55,10 +58,25 @@ class ListOrder:
         return self.key.tag if self.key is not None else None
 
     def scores(self) -> dict[str, float] | None:
-        """The model's scores when the list is in its order and it has learned (else None)."""
+        """The scores the list is in when it is in a model's order and the model has
+        learned (else None): the first model's after the order was chosen, until `rerank`."""
         if not self.by_model or self.model is None:
             return None
-        return self.model.scores(self.tag)
+        if self._shown is None:
+            self._shown = self.model.scores(self.tag)
+        return self._shown
+
+    @property
+    def newer_model(self) -> bool:
+        """A model trained on newer decisions than the one the list is in is waiting."""
+        if not self.by_model or self.model is None or self._shown is None:
+            return False
+        latest = self.model.scores(self.tag)
+        return latest is not None and latest is not self._shown
+
+    def rerank(self) -> None:
+        """Put the list in the newest model's order at its next refilter."""
+        self._shown = None
 
     def label(self, *, within_search: bool = False) -> str:
         """The sort for the status line ("sort: title", "sort: for you (learning…)"), ""
@@ -74,7 +92,8 @@ class ListOrder:
             else:
                 learning = " (learning…)"
         within = ", within the search" if within_search else ""
-        return f"sort: {self.key.label}{within}{learning}"
+        waiting = " · newer decisions learned: = re-ranks" if self.newer_model else ""
+        return f"sort: {self.key.label}{within}{learning}{waiting}"
 
     def why(self, paper_id: str) -> str:
         """Why `paper_id` ranks where it does when the list is sorted "for you" ("" when
@@ -102,6 +121,7 @@ class ListOrder:
     def choose(self, key: SortKey) -> None:
         """Order by `key` from now on, and remember it for the next start."""
         self.key = key
+        self._shown = None
         setting: dict[str, Any] = {"field": key.field, "reverse": key.reverse}
         if key.tag is not None:
             setting["tag"] = key.tag
@@ -119,6 +139,7 @@ class ListOrder:
         if tag is not None and (not isinstance(tag, str) or tag.casefold() not in {t.casefold() for t in self.library.all_tags()}):
             return False
         self.key = SortKey(sort["field"], bool(sort.get("reverse")), tag=tag)
+        self._shown = None
         self._ask_model()  # trained once the search index is in
         return True
 

@@ -79,8 +79,8 @@ async def test_sort_for_you_ranks_the_topic_kept_first_and_follows_each_decision
         assert set(ids[34:]) == {"g0", "g1", "g2", "d0", "d1", "d2"}
         assert "sort: for you" in screen_text(app)
         assert topics.settings["sort"] == {"field": "for-you", "reverse": False}
-        # a decision retrains the model and the list follows it; the paper decided goes
-        # among the decided ones, the cursor stays on its row: the next paper to decide
+        # a decision retrains the model, but the list holds still under the user's hands
+        # (issue 35): same rows, same cursor; the status line says a newer order waits
         paper_list = app.screen.query_one(PaperList)
         row = ids.index("d5")
         paper_list.move_to(row)
@@ -88,15 +88,27 @@ async def test_sort_for_you_ranks_the_topic_kept_first_and_follows_each_decision
         await pilot.press("2")  # d5 to-read: diffusion is wanted too now
         await _trained(app, pilot, generation)
         await settle(app, pilot)
-        assert "d5" in _ids(app)[-7:]  # decided: among the decided papers at the end
-        assert paper_list.cursor == row and paper_list.current_id == _ids(app)[row] != "d5"
-        # an undecided paper under the cursor stays under it, wherever the new order puts it
+        assert _ids(app) == ids and paper_list.cursor == row and paper_list.current_id == "d5"
+        assert "= re-ranks" in screen_text(app)
+        await pilot.press("t")  # a tag and a note on the same paper: still nothing moves
+        await pilot.press(*"later", "enter", "escape")
+        await settle(app, pilot)
+        assert _ids(app) == ids and paper_list.current_id == "d5"
+        # `=` re-ranks: the decided paper goes among the decided ones, the cursor with it
+        await pilot.press("equals_sign")
+        await settle(app, pilot)
+        assert "d5" in _ids(app)[-8:] and paper_list.current_id == "d5"
+        assert "= re-ranks" not in screen_text(app)
+        # the user changes their mind: diffusion kept, graphs skipped; re-ranked, the
+        # list follows, and the paper under the cursor stays under it
         paper_list.move_to(_ids(app).index("d8"))
-        # the user changes their mind: diffusion kept, graphs skipped; the list follows
         generation = app.screen.for_you.generation
         topics.set_status(["d3", "d4", "d6"], Status.TO_READ)
         topics.set_status(["g3", "g4", "g5", "g6"], Status.SKIPPED)
         await _trained(app, pilot, generation)
+        await settle(app, pilot)
+        assert paper_list.current_id == "d8"
+        await pilot.press("equals_sign")
         assert await wait_until(pilot, lambda: _ids(app)[0] in {"d7", "d8", "d9"})
         assert paper_list.current_id == "d8"
 

@@ -139,13 +139,16 @@ async def test_for_you_orders_a_words_search_and_says_so(tagged: Library) -> Non
         assert ids != by_relevance and len(ids) == 20
         # the decided matches last (the six diffusion papers to-read, the three tagged)
         assert set(ids[-9:]) == {f"d{n}" for n in range(6)} | {"g0", "g1", "g2"}
-        # a decision retrains the model and the search's list follows it
+        # a decision retrains the model; the search's list holds still until `=` re-ranks it
         model = app.screen.for_you
         generation = model.generation
         paper_list = app.screen.query_one(PaperList)
         paper_list.move_to(ids.index("d7"))
         await pilot.press("5")  # d7 skipped
         assert await wait_until(pilot, lambda: model.generation > generation)
+        await settle(app, pilot)
+        assert _ids(app) == ids
+        await pilot.press("equals_sign")
         assert await wait_until(pilot, lambda: "d7" in _ids(app)[-10:])
         assert len(_ids(app)) == 20 and "search: diffusion graph" in screen_text(app)
 

@@ -74,6 +74,7 @@ class MainScreen(Screen):
         Binding("slash", "search", "Search", id="list.search"),
         Binding("f", "filter", "Filter", id="list.filter"),
         Binding("s", "sort", "Sort", id="list.sort"),
+        Binding("equals_sign", "rerank", "Re-rank for you", show=False, id="list.rerank"),
         Binding("x", "export", "Export", id="list.export"),
         Binding("y", "copy_bibtex", "BibTeX", id="paper.copy_bibtex"),
         Binding("e", "edit_paper", "Edit", show=False, id="paper.edit"),
@@ -528,6 +529,12 @@ class MainScreen(Screen):
                 browser.set_order(key)
 
         self.app.push_screen(browser.order.dialog(scores=browser.paper_list.show_scores), apply)
+
+    def action_rerank(self) -> None:
+        """`=`: the list in the newest "for you" model's order (it holds still until then)."""
+        if not self.browser.rerank():  # (re-ranked, the status line describes the new order)
+            self.say("nothing to re-rank: the list is in the newest model's order" if self.browser.order.by_model
+                     else "= re-ranks a list sorted for you (s, then y)")
 
     def action_more_like_tag(self) -> None:
         """Rank the list by a model of one tag's papers (the palette's "More like tag…"):

@@ -444,12 +444,23 @@ class PaperBrowser(Vertical):
         just_changed, self._changed_since_model = self._changed_since_model, set()
         if not self.order.by_model or self.underneath.more:
             return
+        if self.order.newer_model:
+            return  # the list holds still while the user works; `=` re-ranks (`rerank`)
         papers = self.paper_list
         current = papers.current_id
         view = self.library.view(current) if current in just_changed and current in self.library.papers else None
         self.refilter()
         if view is not None and (view.status is not Status.UNREAD or view.tags):
             self._keep, self._keep_row = None, papers.cursor
+
+    def rerank(self) -> bool:
+        """`=`: the list in the newest "for you" model's order, the cursor on its paper.
+        False when the list is in no model's order or no newer model is waiting."""
+        if not self.order.newer_model:
+            return False
+        self.order.rerank()
+        self.refilter()
+        return True
 
     def restore_place(self) -> None:
         """Show the list as it was left last time: its filter, search and sort, scrolled as
