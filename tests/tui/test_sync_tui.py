@@ -322,8 +322,8 @@ async def test_quit_syncs_first_and_says_how_it_went(tmp_path: Path, monkeypatch
         assert any(n.message.startswith("syncing before quitting") for n in app._notifications)
         looked.set()
         assert await wait_until(pilot, lambda: not app.is_running, 20)
-    # the status, and where the cursor was (reopened there)
-    assert app.farewell == ["reader-tui: synced: nothing new from the remote · sent: 1 status change, 1 setting"]
+    # the status (where the cursor was is sent too, but is this machine's view, not news)
+    assert app.farewell == ["reader-tui: synced: nothing new from the remote · sent: 1 status change"]
     library.close()
     sync.sync(a)
     assert Library.open(a).annotation(PAPERS[0].id).status is Status.READ
@@ -353,7 +353,7 @@ async def test_quit_with_a_remote_that_never_answers_quits_after_the_timeout(tmp
     assert app.farewell[0].startswith("reader-tui: offline: changes kept, the next sync sends them (")
     assert "no answer in time" in app.farewell[0]
     library.close()
-    assert _head_message(b) == "1 status change, 2 settings"  # committed here, nothing lost
+    assert _head_message(b) == "1 status change, 1 setting"  # committed here, nothing lost (the view is not news)
 
 
 @needs_git
@@ -373,7 +373,7 @@ async def test_q_again_stops_the_sync_before_quitting(tmp_path: Path) -> None:
         assert await wait_until(pilot, lambda: not app.is_running, 5)
     assert app.farewell and "(stopped)" in app.farewell[0], app.farewell
     library.close()
-    assert _head_message(b) == "1 status change, 2 settings"
+    assert _head_message(b) == "1 status change, 1 setting"
 
 
 QUIT_SCRIPT = """
