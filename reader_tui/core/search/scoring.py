@@ -35,7 +35,7 @@ BM25F_WEIGHT = {TITLE: 3.0, META: 3.0, ABSTRACT: 1.0}
 BM25_SCALE = 0.5
 #: Added for a query that is one of the paper's own keywords, whole: the authors' word
 #: for what the paper is about.
-KEYWORD_BONUS = 4.0
+KEYWORD_BONUS = 2.0
 EXACT, PREFIX, INFIX, FUZZY1, FUZZY2 = 1.0, 0.8, 0.7, 0.6, 0.45
 #: Common words that say nothing about a paper: dropped unless the query has nothing else.
 STOPWORDS = frozenset(
@@ -83,7 +83,8 @@ class Matching:
     ) -> None:
         """Re-rank the leading hits by what the postings cannot see: up to 2 points for a
         display title like the whole query, up to 1.5 for query words side by side (in the
-        title, else the abstract), and a little for how often the abstract uses them."""
+        title or a keyword, else the abstract), and a little for how often the abstract
+        uses them."""
         head = ranked[:_RERANK]
         if not head or not text.strip():
             return
@@ -101,14 +102,17 @@ class Matching:
             title = " " + self._titles[o] + " "
             # rapidfuzz's C preprocessing (lower case, punctuation to spaces), not the
             # tokeniser: ten times cheaper, and a stray accent only costs a bonus
-            abstract = f" {default_process(self._records[o].abstract or '')} "
+            paper = getattr(self._records[o], "paper", self._records[o])
+            abstract = f" {default_process(paper.abstract or '')} "
             if pairs > 0:
+                # keywords apart (the spaces a separator leaves stop a pair across two)
+                keywords = f" {default_process(' ; '.join(paper.keywords))} "
                 near = 0.0
                 for a, b in zip(found, found[1:]):
                     if not a or not b:
                         continue
                     pair = f" {a} {b} "
-                    if pair in title:
+                    if pair in title or pair in keywords:
                         near += 1.0
                     elif pair in abstract:
                         near += 0.5
@@ -339,7 +343,10 @@ class Matching:
                 hits = extract(word, bucket, scorer=OSA.distance, score_cutoff=max_edits, limit=None)
                 found += [(distance, v) for v, distance, _ in hits if v not in seen]
         nearest = min((distance for distance, _ in found), default=0)
-        return [(FUZZY1 if distance <= 1 else FUZZY2, v) for distance, v in found if distance == nearest]
+        near = [(FUZZY1 if distance <= 1 else FUZZY2, v) for distance, v in found if distance == nearest]
+        # and their plurals: "netwrok" means networks as much as network
+        plurals = [(quality, v + "s") for quality, v in near if self._df(v + "s") and v + "s" not in seen]
+        return near + [p for p in plurals if p not in near]
 
     def _df(self, word: str) -> int:
         """How many papers use `word` in some field (an upper bound: fields overlap)."""
