@@ -56,7 +56,7 @@ KNOWN_ATTRIBUTES = frozenset({
     "_ids", "_ordinal", "_records", "_removed", "_post", "_titles", "_years", "_venues", "_status",
     "_tags", "_notes", "_vocab", "_by_length", "_title_vocab", "_abstracts_done", "_cache", "_lock",
     "index_abstracts_on_search", "_rating", "_spread", "_nreviews", "_moved", "_areas", "_decisions", "_withdrawn",
-    "_acronyms", "_keys", "_prior",
+    "_acronyms", "_keys", "_prior", "_weights", "_keywords",
 })
 _CATALOG_FIELDS = attrgetter("short_name", "abstract", "keywords", "venue", "year")
 

@@ -65,17 +65,20 @@ from .postings import FlatPostings
 from .query import Query, in_bounds, number_bounds, parse_query, year_bounds
 from .scoring import (
     ABSTRACT,
+    BM25F_WEIGHT,
     EXACT,
     FIELD_WEIGHT,
     FUZZY1,
     FUZZY2,
     INFIX,
+    KEYWORD_BONUS,
     META,
     NOTES_WEIGHT,
     PREFIX,
     STOPWORDS,
     TAG_WEIGHT,
     TITLE,
+    B,
     Matching,
     _combine,
     _Expansion,
@@ -254,7 +257,9 @@ class SearchIndex(Matching):
         #: acronym -> the words of its expansion, as the abstracts define them (`acronyms`)
         self._acronyms: dict[str, tuple[str, ...]] = {}
         self._keys: dict[str, int] | None = None  # DOI / citation key / alias -> ordinal, made on first need
+        self._keywords: dict[str, list[int]] | None = None  # keyword -> ordinals, made on first need
         self._prior: array | None = None  # tie breaks by ordinal (`_tie_breaks`)
+        self._weights: tuple[array, array, array] | None = None  # BM25F's, by field and ordinal
 
     # -- building -------------------------------------------------------------------
 
@@ -427,6 +432,7 @@ class SearchIndex(Matching):
             for pid in ids:
                 o = self._ordinal.pop(pid, None)
                 self._keys = None
+                self._keywords = None
                 if o is not None:
                     self._removed.add(o)
                     self._tags.pop(o, None)
@@ -475,6 +481,7 @@ class SearchIndex(Matching):
             self._thaw()
             title_post, meta_post, _ = self._post
             self._keys = None
+            self._keywords = None
             ids, ordinal, kept, titles, status = self._ids, self._ordinal, self._records, self._titles, self._status
             years, venues, tags, notes = self._years, self._venues, self._tags, self._notes
             # a field at a time over a slice of the records, each a C-level map or a comprehension
@@ -564,6 +571,30 @@ class SearchIndex(Matching):
             self._prior = prior
         return prior
 
+    def _field_weights(self) -> tuple[array, array, array]:
+        """Per field (title, meta, abstract), per ordinal: the field's BM25F weight over its
+        length normalisation, 1 - b + b * length / mean length (lengths in characters,
+        which words follow closely and which cost no tokenising; made again after papers
+        change)."""
+        weights = self._weights
+        if weights is None or len(weights[0]) != len(self._ids):
+            papers = [record.paper if type(record) is PaperView else record for record in self._records]
+            lengths = (
+                list(map(len, self._titles)),
+                [len(" ".join(p.keywords)) + len(" ".join(r.authors)) for p, r in zip(papers, self._records)],
+                [len(p.abstract or "") for p in papers],
+            )
+            made = []
+            for field, column in enumerate(lengths):
+                # the mean of the papers that have the field: a list where few papers have
+                # keywords must not find theirs long
+                held = [x for x in column if x]
+                mean = max(sum(held) / max(len(held), 1), 1.0)
+                w = BM25F_WEIGHT[field]
+                made.append(array("d", [w / (1 - B + B * x / mean) for x in column]))
+            weights = self._weights = (made[0], made[1], made[2])
+        return weights
+
     def _index_reviews(self, first: int, records: list) -> None:
         """Take the review columns of `records`, ordinals from `first` on, from the records
         (see `__init__`): a column at a time (per record, 5 µs each at a build)."""
@@ -651,6 +682,11 @@ class SearchIndex(Matching):
         for o in self._removed.intersection(scores):
             del scores[o]
         found = self._named(query)
+        # the query is one of the paper's keywords (its words as typed, stopwords too)
+        every_word = [t for term in query.terms + query.phrases for t in tokens(term)]
+        for o in self._keyword_papers(every_word):
+            if o in scores:
+                scores[o] += KEYWORD_BONUS
         # ties never in id order: the better-rated paper, then the shorter title (one
         # C-level pass: this runs over thousands of hits per keystroke)
         prior = self._tie_breaks()

@@ -10,7 +10,7 @@ from bisect import bisect_left
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Sequence
 from itertools import chain, compress, repeat
-from operator import add, mul
+from operator import add, mul, truediv
 from typing import NamedTuple
 
 from rapidfuzz import fuzz
@@ -27,6 +27,15 @@ TITLE, META, ABSTRACT = 0, 1, 2
 #: How much a match in each field is worth; tags and notes are matched at query time.
 FIELD_WEIGHT = {TITLE: 4.0, META: 2.0, ABSTRACT: 1.0}
 TAG_WEIGHT, NOTES_WEIGHT = 3.0, 2.5
+#: BM25F's saturation and length normalisation, and each field's weight in it (title and
+#: short name 3, keywords and authors 3, abstract 1: the textbook's).
+K1, B = 1.2, 0.75
+BM25F_WEIGHT = {TITLE: 3.0, META: 3.0, ABSTRACT: 1.0}
+#: BM25F's values in the units of the bonuses added to them (coverage, the re-rank's).
+BM25_SCALE = 0.5
+#: Added for a query that is one of the paper's own keywords, whole: the authors' word
+#: for what the paper is about.
+KEYWORD_BONUS = 2.0
 EXACT, PREFIX, INFIX, FUZZY1, FUZZY2 = 1.0, 0.8, 0.7, 0.6, 0.45
 #: Common words that say nothing about a paper: dropped unless the query has nothing else.
 STOPWORDS = frozenset(
@@ -64,6 +73,7 @@ class Matching:
 
     _acronyms: dict[str, tuple[str, ...]]
     _keys: dict[str, int] | None
+    _keywords: dict[str, list[int]] | None
     _ordinal: dict[str, int]
     _removed: set[int]
 
@@ -73,7 +83,8 @@ class Matching:
     ) -> None:
         """Re-rank the leading hits by what the postings cannot see: up to 2 points for a
         display title like the whole query, up to 1.5 for query words side by side (in the
-        title, else the abstract), and a little for how often the abstract uses them."""
+        title or a keyword, else the abstract), and a little for how often the abstract
+        uses them."""
         head = ranked[:_RERANK]
         if not head or not text.strip():
             return
@@ -91,14 +102,17 @@ class Matching:
             title = " " + self._titles[o] + " "
             # rapidfuzz's C preprocessing (lower case, punctuation to spaces), not the
             # tokeniser: ten times cheaper, and a stray accent only costs a bonus
-            abstract = f" {default_process(self._records[o].abstract or '')} "
+            paper = getattr(self._records[o], "paper", self._records[o])
+            abstract = f" {default_process(paper.abstract or '')} "
             if pairs > 0:
+                # keywords apart (the spaces a separator leaves stop a pair across two)
+                keywords = f" {default_process(' ; '.join(paper.keywords))} "
                 near = 0.0
                 for a, b in zip(found, found[1:]):
                     if not a or not b:
                         continue
                     pair = f" {a} {b} "
-                    if pair in title:
+                    if pair in title or pair in keywords:
                         near += 1.0
                     elif pair in abstract:
                         near += 0.5
@@ -176,6 +190,23 @@ class Matching:
                     values[o] = value
         return _Expansion(values, dict.fromkeys(values, shown))
 
+    def _keyword_papers(self, words: Sequence[str]) -> Sequence[int]:
+        """The ordinals of the papers that list the words `words` (plurals folded) as one
+        of their keywords, whole."""
+        table = self._keywords
+        if table is None:
+            table = defaultdict(list)
+            for o, r in enumerate(self._records):
+                paper = getattr(r, "paper", r)  # a PaperView's own fields, not through __getattr__
+                for keyword in paper.keywords:
+                    # rapidfuzz's C preprocessing, as the tokeniser does for plain text
+                    for part in keyword.replace(",", ";").split(";"):
+                        key = " ".join(map(singular, default_process(part).split()))
+                        if key and (not table[key] or table[key][-1] != o):
+                            table[key].append(o)
+            self._keywords = table = dict(table)
+        return table.get(" ".join(map(singular, words)), ())
+
     def _named(self, query) -> int | None:
         """The ordinal of the paper the query names by its OpenReview id, DOI or
         citation key (typed alone, any case), or None."""
@@ -211,11 +242,17 @@ class Matching:
             if value > dynamic.get(o, (0.0, ""))[0]:
                 dynamic[o] = (value, matched)
 
+        # in BM25F's units: the word's idf, a tag or a note saturated as a short field
+        n = max(len(self._ids), 2)
+        df = len(static.values)
+        idf = BM25_SCALE * math.log(1 + (n - df + 0.5) / (df + 0.5))
+        tag_value = idf * TAG_WEIGHT * (K1 + 1) / (K1 + TAG_WEIGHT)
+        notes_value = idf * NOTES_WEIGHT * (K1 + 1) / (K1 + NOTES_WEIGHT)
         for o, paper_tags in tags.items():
             for tag in paper_tags:
-                keep_best(o, TAG_WEIGHT * _quality(word, tag, inside=PREFIX, fuzzy_at=85), tag)
+                keep_best(o, tag_value * _quality(word, tag, inside=PREFIX, fuzzy_at=85), tag)
         for o, text in notes.items():
-            keep_best(o, NOTES_WEIGHT * _quality(word, text, inside=EXACT, fuzzy_at=88), word)
+            keep_best(o, notes_value * _quality(word, text, inside=EXACT, fuzzy_at=88), word)
         if not dynamic:
             return static
         values, words = dict(static.values), dict(static.words)
@@ -259,26 +296,34 @@ class Matching:
                 seen.update(infix)
             if df < 3:  # a rare or unknown word is likely a typo: look for near words
                 candidates += self._fuzzy(word, seen)
-        n = max(len(self._ids), 2)
-        # rare words weigh more, but only as typed: a rare completion or near word is
-        # more likely noise than what the user meant
-        bonus = 0.3 * max(math.log(n / (1 + df)) / math.log(n), 0.0)
-        groups: dict[float, list] = defaultdict(list)  # value -> [(word, ordinals)]
-        for quality, v in candidates:
-            extra = bonus if v == word else 0.0
-            for field, post in enumerate(self._post):
-                if quality == INFIX and field != TITLE:
-                    continue  # infix matches are for titles ("muon" in NorMuon) only
-                ordinals = post.get(v)
-                if ordinals:
-                    groups[FIELD_WEIGHT[field] * (quality + extra)].append((v, ordinals))
         values: dict[int, float] = {}
         words: dict[int, str] = {}
-        # ascending, so later updates leave each paper its best value
-        for value in sorted(groups):
-            for v, ordinals in groups[value]:
-                words.update(zip(ordinals, repeat(v)))
-                values.update(zip(ordinals, repeat(value)))
+        n = max(len(self._ids), 2)
+        weights = self._field_weights()
+        scored = []
+        for quality, v in candidates:
+            fields = [(weights[field], ordinals) for field, post in enumerate(self._post)
+                      if (quality != INFIX or field == TITLE) and (ordinals := post.get(v))]
+            if fields:
+                # BM25's idf of the vocabulary word, read off its largest field (the
+                # fields overlap, so their sum would overcount a common word)
+                df = max(len(ordinals) for _, ordinals in fields)
+                scored.append((BM25_SCALE * quality * math.log(1 + (n - df + 0.5) / (df + 0.5)), v, fields))
+        # ascending, so later updates leave each paper (nearly always) its best value
+        scored.sort(key=lambda item: item[0])
+        for scale, v, fields in scored:
+            # BM25F: the word's field weights over each field's length normalisation,
+            # summed over the fields that hold it, then saturated once (k1); every step
+            # a C-level map, as a common word reaches most of the list
+            tilde: dict[int, float] = {}
+            for weight, ordinals in fields:
+                tilde.update(zip(ordinals, map(add, map(weight.__getitem__, ordinals),
+                                               map(tilde.get, ordinals, repeat(0.0)))))
+            keys = list(tilde)
+            sums = list(tilde.values())
+            saturated = map(truediv, map(mul, sums, repeat(scale * (K1 + 1))), map(add, sums, repeat(K1)))
+            values.update(zip(keys, saturated))
+            words.update(zip(keys, repeat(v)))
         expansion = _Expansion(values, words)
         with self._lock:
             self._cache[key] = expansion
@@ -298,7 +343,10 @@ class Matching:
                 hits = extract(word, bucket, scorer=OSA.distance, score_cutoff=max_edits, limit=None)
                 found += [(distance, v) for v, distance, _ in hits if v not in seen]
         nearest = min((distance for distance, _ in found), default=0)
-        return [(FUZZY1 if distance <= 1 else FUZZY2, v) for distance, v in found if distance == nearest]
+        near = [(FUZZY1 if distance <= 1 else FUZZY2, v) for distance, v in found if distance == nearest]
+        # and their plurals: "netwrok" means networks as much as network
+        plurals = [(quality, v + "s") for quality, v in near if self._df(v + "s") and v + "s" not in seen]
+        return near + [p for p in plurals if p not in near]
 
     def _df(self, word: str) -> int:
         """How many papers use `word` in some field (an upper bound: fields overlap)."""
