@@ -338,9 +338,10 @@ class MainScreen(Screen):
 
     # -- actions on the current or marked papers ---------------------------------------------------
 
-    def say(self, message: str) -> None:
-        """Put `message` in the status line, there still once a list on its way arrives."""
-        self.status_bar.say(message)
+    def say(self, message: str, *, about_marks: bool = False) -> None:
+        """Put `message` in the status line, there still once a list on its way arrives
+        (`about_marks`: until the marks change)."""
+        self.status_bar.say(message, about_marks=about_marks)
 
     def _say_targets(self, what: str, ids: list[str]) -> None:
         """Say what a bulk action did to the marked papers, and how many of them are out of
@@ -352,10 +353,10 @@ class MainScreen(Screen):
         visible = sum(pid in shown for pid in ids)
         noun = "paper" if len(ids) == 1 else "papers"
         if visible == len(ids):
-            self.say(f"{what}: {len(ids)} marked {noun}")
+            self.say(f"{what}: {len(ids)} marked {noun}", about_marks=True)
             return
         # Out of sight: the status line says it in short, a notification in full.
-        self.status_bar.set_message(f"{what}: {len(ids)} marked, {visible} visible", error=True)
+        self.status_bar.set_message(f"{what}: {len(ids)} marked, {visible} visible", error=True, about_marks=True)
         self.notify(
             f"{what}: {len(ids)} marked {noun}, {visible} of them visible; escape clears marks",
             title="Marked papers out of sight", severity="warning", markup=False,
