@@ -51,6 +51,8 @@ from reader_tui.tui.widgets.search_typing import SearchTyping
 from reader_tui.tui.widgets.side_pane import SidePane
 from reader_tui.tui.widgets.status_bar import StatusBar
 
+WAITING_SHOWN = 12
+"""Changes a "Changes waiting for the sync" notification names; it counts the rest."""
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
 
 
@@ -768,11 +770,30 @@ class MainScreen(Screen):
         self.browser.set_group(message.state.group)  # by:, group:, is:group-* search them
         self.status_bar.set_synced(message.state.last_synced, message.state.unsent, message.state.waiting)
 
+    def action_list_waiting(self) -> None:
+        """Say what the status line's "N changes waiting" are (in a thread: git)."""
+        self.save_pending()
+        self.query_one(LibrarySync).list_waiting()
+
+    def on_library_sync_waiting_listed(self, message: LibrarySync.WaitingListed) -> None:
+        changes = message.changes
+        if not changes:
+            self.notify("Nothing is waiting for the next sync.", title="Changes waiting", markup=False)
+            return
+        shown = [f"{kind}: {one_line(what)}" for kind, what in changes[:WAITING_SHOWN]]
+        if len(changes) > WAITING_SHOWN:
+            shown.append(f"… and {len(changes) - WAITING_SHOWN} more")
+        noun = "change" if len(changes) == 1 else "changes"
+        self.notify("\n".join(shown), title=f"{len(changes)} {noun} waiting for the next sync (ctrl+s sends them)",
+                    markup=False, timeout=15)
+
     # -- saved searches ------------------------------------------------------------------------
 
     def palette_commands(self) -> Iterator[tuple[str, str, Any]]:
         """Commands for the palette that are not key bindings: saved searches."""
         yield "Save this search…", "name the current filter and search", self.action_save_search
+        yield ("Changes waiting for the sync", "list the changes made here that the next sync sends (which papers, what)",
+               self.action_list_waiting)
         yield from self.query_one(SavedSearchList).palette_commands(self.run_saved_search)
 
     def action_save_search(self) -> None:

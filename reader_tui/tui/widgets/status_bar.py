@@ -130,7 +130,9 @@ class StatusBar(Horizontal):
             text = Content.assemble(text, (f" · {words}" if when else f"  {words}", "$text-warning"))
         if unsent:
             text = Content.assemble(text, (f" · {unsent} commit{'s' if unsent != 1 else ''} to send", "$text-warning"))
-        self.query_one("#status-synced", Static).update(text)
+        synced = self.query_one("#status-synced", Static)
+        synced.update(text)
+        synced.tooltip = 'ctrl+p "Changes waiting for the sync" lists them' if waiting else None
         self._side_widths(synced=text.cell_length)
 
     def _side_widths(self, *, saving: int | None = None, synced: int | None = None) -> None:
