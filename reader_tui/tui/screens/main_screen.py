@@ -622,7 +622,10 @@ class MainScreen(Screen):
                     library.keep_citekeys(scopes[request.scope])  # on the UI thread: may be cited now
                 if not library.read_only:  # the next export starts from this one's choices
                     library.set_setting(EXPORT_SETTING, dialog.remembered())
-                # Rendering thousands of entries takes seconds: off the UI thread.
+                # Rendering thousands of entries takes seconds: off the UI thread, and said
+                # at once, so the closed dialog is not taken for an export that did nothing.
+                count = len(scopes[request.scope])
+                self.say(f"exporting {count:,} paper{'s' if count != 1 else ''}…")
                 job = lambda: self._export(request, scopes[request.scope])  # noqa: E731
                 self.run_worker(job, thread=True, group="export", exit_on_error=False)
 
@@ -641,14 +644,17 @@ class MainScreen(Screen):
         notify = self.app.call_from_thread
         if request.to_clipboard or request.path is None:
             how = notify(copy_text, self.app, text)
-            notify(self.notify, f"Copied {what} to the {how}", markup=False)
-            return
-        try:
-            write_export(text, request.path, force=request.overwrite)
-        except OSError as error:
-            notify(self.notify, f"Export failed: {error}", severity="error", markup=False)
-            return
-        notify(self.notify, f"Exported {what} to {request.path}", markup=False)
+            done = f"Copied {what} to the {how}"
+        else:
+            try:
+                write_export(text, request.path, force=request.overwrite)
+            except OSError as error:
+                notify(self.status_bar.answer, "export failed", error=True)
+                notify(self.notify, f"Export failed: {error}", severity="error", markup=False)
+                return
+            done = f"Exported {what} to {request.path}"
+        notify(self.status_bar.answer, done)  # in place of its "exporting…"
+        notify(self.notify, done, markup=False)
 
     def action_copy_bibtex(self) -> None:
         """`y`: copy the BibTeX entries of the marked papers (or the current one)."""
