@@ -38,16 +38,23 @@ def run_import(
     from .progress import Progress
 
     papers, problems, failures, annotations, labels, forums = [], [], [], {}, [], {}
-    with Progress(len(files) + 1) as progress:
-        for path in files:
+    # By bytes: one big file (a conference's reviews) is most of an import, and its
+    # reading moves the bar, with a rate and the time left.
+    sizes = [_size(path) for path in files]
+    with Progress(sum(sizes), in_bytes=True) as progress:
+        for path, size in zip(files, sizes, strict=True):
             progress.step(f"reading {path.name}")
+            base = progress.done
             try:
-                result = read_any(path, format=format, venue=venue, year=year, encoding=encoding)
+                result = read_any(path, format=format, venue=venue, year=year, encoding=encoding,
+                                  on_open=lambda file, base=base: progress.watch(file, base))
             except ImportFailure as failure:
                 failures.append(failure)
                 continue
             finally:
-                progress.step(f"read {path.name}", advance=True)
+                progress.watch(None)
+                progress.done = base + size
+                progress.step(f"read {path.name}")
             papers.extend(result.papers)
             problems.extend(result.problems)
             forums.update(result.forums)
@@ -134,3 +141,11 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_index(args: argparse.Namespace) -> int:
     return run_index(open_library(args), quiet=args.quiet)
+
+
+def _size(path: Path) -> int:
+    """The bytes of `path` on disk (0 when it cannot be read: the import says why)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0

@@ -126,3 +126,34 @@ async def test_a_tag_with_a_space_is_said_to_be_one_tag() -> None:
         await pilot.pause()
         assert editor.tags == ["llm reasoning", "agents", "planning"]
         assert not note.display
+
+
+async def test_an_export_says_it_is_exporting_at_once_and_then_how_it_went(library: Library, tmp_path: Path,
+                                                                         monkeypatch) -> None:
+    # Rendering 20k papers takes seconds: the closed dialog must not look like nothing happened.
+    import threading
+
+    from reader_tui.core.formats import exporters
+
+    release = threading.Event()
+    render = exporters.export_text
+
+    def slow(*args, **kwargs):
+        release.wait(10)
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(exporters, "export_text", slow)
+    app = create_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x")
+        await enter_text(pilot, "#export-path", str(tmp_path / "all.bib"))
+        await pilot.pause()
+        status = str(app.screen.query_one("#status-text").render())
+        release.set()
+        assert "exporting 6 papers…" in status
+        await app.workers.wait_for_complete()
+        await settle(app, pilot)
+        assert (tmp_path / "all.bib").exists()
+        assert "Exported 6 papers" in str(app.screen.query_one("#status-text").render())  # "exporting…" answered
+        assert app.screen.status_bar._message == f"Exported 6 papers to {tmp_path / 'all.bib'}"  # the path: in its tooltip

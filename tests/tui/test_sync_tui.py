@@ -17,6 +17,7 @@ import pytest
 from reader_tui.core.library import sync
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Annotation, Status
+from reader_tui.core.text.display import one_line
 from reader_tui.tui.app import create_app
 from reader_tui.tui.widgets.paper_detail import PaperDetail
 from reader_tui.tui.widgets.paper_list import PaperList
@@ -453,4 +454,29 @@ async def test_quit_during_a_sync_on_start_that_hangs_keeps_to_the_quit_timeout(
         assert await wait_until(pilot, lambda: not app.is_running, 15)
         assert asyncio.get_running_loop().time() - started < 8  # not the start sync's 60 s
     assert app.farewell and app.farewell[0].startswith("reader-tui: offline: changes kept"), app.farewell
+    library.close()
+
+
+@needs_git
+async def test_the_palette_lists_the_changes_waiting_by_paper(tmp_path: Path, monkeypatch) -> None:
+    from reader_tui.tui.widgets import library_sync
+
+    monkeypatch.setattr(library_sync, "WAITING_DELAY", 0.05)
+    _, b = _two_clones(tmp_path)
+    sync.sync(b)
+    library = Library.open(b, background_writes=True)
+    app = create_app(library)
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("4", "j", "2")
+        status = app.screen.query_one("#status-synced")
+        assert await wait_until(pilot, lambda: "2 changes waiting" in str(status.render()), 10), status.render()
+        await pilot.press("ctrl+p", *"Changes waiting")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        assert await wait_until(pilot, lambda: any("waiting for the next sync" in n.title for n in app._notifications), 10)
+        told = next(n for n in app._notifications if "waiting for the next sync" in n.title)
+        assert told.title.startswith("2 changes waiting")
+        # which papers, by their titles as the list shows them
+        assert sorted(told.message.splitlines()) == sorted(f"status change: {one_line(p.title)}" for p in PAPERS[:2])
     library.close()

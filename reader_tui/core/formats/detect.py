@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 from .base import ImportFailure, ImportResult, reading
 from .encoding import bom_encoding, encoding_name
@@ -63,10 +65,12 @@ def read_any(
     venue: str | None = None,
     year: int | None = None,
     encoding: str | None = None,
+    on_open: Callable[[IO[bytes]], object] | None = None,
 ) -> ImportResult:
     """Read `path` with the importer for `format` (detected when None). `encoding` names
     the file's encoding (see `base.read_text_file`); None: UTF-8, with bytes that are not
-    read as Windows-1252 and a warning in the result's problems.
+    read as Windows-1252 and a warning in the result's problems. `on_open`: see
+    `read_openreview` (the format of big files; the others do not call it).
 
     Raises ImportFailure naming the file for an unknown format or an unusable file.
     """
@@ -79,7 +83,7 @@ def read_any(
     if kind in ("openreview", "json", "jsonl"):
         from .openreview import read_openreview
 
-        return read_openreview(path, venue=venue, year=year, encoding=encoding)
+        return read_openreview(path, venue=venue, year=year, encoding=encoding, on_open=on_open)
     if kind in ("csv", "tsv"):
         from .csv_table import read_csv
 

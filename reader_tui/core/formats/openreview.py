@@ -28,7 +28,7 @@ import gzip
 import io
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -72,9 +72,17 @@ _PLACEHOLDERS = {"n/a", "na", "none", "null", "tbd", "tba", "withdrawn", "abstra
 
 
 def read_openreview(
-    path: Path | str, *, venue: str | None = None, year: int | None = None, encoding: str | None = None
+    path: Path | str,
+    *,
+    venue: str | None = None,
+    year: int | None = None,
+    encoding: str | None = None,
+    on_open: Callable[[IO[bytes]], object] | None = None,
 ) -> ImportResult:
     """Read the OpenReview notes in `path` (.json, .jsonl, either gzipped).
+
+    `on_open` is handed the file as opened (its `tell()`: the bytes of it read so far,
+    before decompression), so that a progress line can follow a long read.
 
     `venue` and `year` fill in records that have none. The file is read as UTF-8, or in
     the encoding its byte-order mark or `encoding` names; without either, bytes that are
@@ -87,7 +95,7 @@ def read_openreview(
     mode = _Mode()
     mode.strict = encoding is not None
     try:
-        with _open(path, encoding) as stream, gc_paused(), _Compressor(result) as compress:
+        with _open(path, encoding, on_open) as stream, gc_paused(), _Compressor(result) as compress:
             head = _peek(stream, path)
             if head.startswith(b"["):
                 records = _document(stream.read(), path, mode)
@@ -242,7 +250,7 @@ class _Compressor:
             self.pending.clear()
 
 
-def _open(path: Path, encoding: str | None = None) -> IO[bytes]:
+def _open(path: Path, encoding: str | None = None, on_open: Callable[[IO[bytes]], object] | None = None) -> IO[bytes]:
     """A buffered byte stream of the file in UTF-8, decompressed when it starts with the
     gzip magic.
 
@@ -253,6 +261,8 @@ def _open(path: Path, encoding: str | None = None) -> IO[bytes]:
     """
     with reading(path):
         raw = path.open("rb", buffering=1 << 20)
+    if on_open is not None:
+        on_open(raw)
     stream: IO[bytes] = raw
     if raw.peek(2)[:2] == GZIP_MAGIC:
         stream = io.BufferedReader(_Prefetched(gzip.GzipFile(fileobj=raw, mode="rb")), buffer_size=1 << 20)

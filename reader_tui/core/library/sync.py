@@ -38,7 +38,7 @@ from .files import ANNOTATIONS_FILE, CATALOG_FILE, LOCK_FILE
 from .locks import exclusive
 from .remote_files import MAX_BYTES, member_name_problem
 from .safe_paths import check_inside, read_regular
-from .sync_changes import MEMBERS_DIR, count_waiting, describe_changes, new_conflicts
+from .sync_changes import MEMBERS_DIR, count_waiting, describe_changes, list_waiting, new_conflicts
 from .sync_guard import vet
 from .sync_state import MERGING_FILE, mark_synced, merge_cut_short
 
@@ -484,6 +484,19 @@ def waiting_changes(folder: Path) -> int:
     committed = f"{MEMBERS_DIR}/{member}.json" if member else ANNOTATIONS_FILE
     catalog = git(folder, "diff", "--quiet", "HEAD", "--", CATALOG_FILE, check=False).returncode == 1
     return count_waiting(folder, committed, catalog)
+
+
+def waiting_list(folder: Path) -> list[tuple[str, str]]:
+    """The changes `waiting_changes` counts, one (kind, paper title or setting name) each,
+    for a user asking what "N changes waiting" are. [] for a folder that is not a
+    repository."""
+    folder = Path(folder)
+    if not is_repository(folder):
+        return []
+    member = member_of(folder)
+    committed = f"{MEMBERS_DIR}/{member}.json" if member else ANNOTATIONS_FILE
+    catalog = git(folder, "diff", "--quiet", "HEAD", "--", CATALOG_FILE, check=False).returncode == 1
+    return list_waiting(folder, committed, catalog)
 
 
 def _sync(

@@ -99,7 +99,31 @@ def count_waiting(folder: Path, committed: str, catalog_changed: bool) -> int:
     return sum(counts.values())
 
 
-def _annotation_changes(old: Mapping[str, Any], new: Mapping[str, Any], who: str) -> Counter[str]:
+def list_waiting(folder: Path, committed: str, catalog_changed: bool) -> list[tuple[str, str]]:
+    """The changes `count_waiting` counts, one (kind, what) each: ("status change", a
+    paper's title), ("setting", its name), ("paper imported", a title)... A paper with no
+    title in the catalog is named by its id. Empty when a file at HEAD cannot be read."""
+    found: list[tuple[str, str]] = []
+    try:
+        _annotation_changes(_version(folder, "HEAD", committed), _version(folder, None, ANNOTATIONS_FILE), "", found)
+        catalog_before = _version(folder, "HEAD", CATALOG_FILE)
+        catalog = _version(folder, None, CATALOG_FILE)
+        if catalog_changed:
+            _catalog_changes(catalog_before, catalog, found)
+    except Unreadable:
+        return []
+    papers = _docs(catalog_before, PAPERS_TABLE, "id") | _docs(catalog, PAPERS_TABLE, "id")
+    return [
+        (kind, what if kind == "setting" else str(papers.get(what, {}).get("title") or what))
+        for kind, what in found
+    ]
+
+
+def _annotation_changes(
+    old: Mapping[str, Any], new: Mapping[str, Any], who: str, found: list[tuple[str, str]] | None = None
+) -> Counter[str]:
+    """The changes counted by kind; each also added to `found` as (kind, paper id or the
+    setting's name)."""
     counts: Counter[str] = Counter()
     before, after = _docs(old, ANNOTATIONS_TABLE, "paper_id"), _docs(new, ANNOTATIONS_TABLE, "paper_id")
     for pid, doc in after.items():
@@ -108,20 +132,31 @@ def _annotation_changes(old: Mapping[str, Any], new: Mapping[str, Any], who: str
             default = _DEFAULTS[fieldname]
             if doc.get(fieldname, default) != was.get(fieldname, default):
                 counts[label + who] += 1
+                if found is not None:
+                    found.append((label, pid))
     settings_before, settings_after = _settings(old), _settings(new)
-    counts["setting" + who] += sum(
-        1 for key in settings_before.keys() | settings_after.keys()
-        if key not in VIEW_SETTINGS and settings_before.get(key) != settings_after.get(key)
-    )
+    for key in sorted(settings_before.keys() | settings_after.keys()):
+        if key not in VIEW_SETTINGS and settings_before.get(key) != settings_after.get(key):
+            counts["setting" + who] += 1
+            if found is not None:
+                found.append(("setting", str(key)))
     return counts
 
 
-def _catalog_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> Counter[str]:
+def _catalog_changes(
+    old: Mapping[str, Any], new: Mapping[str, Any], found: list[tuple[str, str]] | None = None
+) -> Counter[str]:
     counts: Counter[str] = Counter()
     before, after = _docs(old, PAPERS_TABLE, "id"), _docs(new, PAPERS_TABLE, "id")
-    counts["papers imported"] += len(after.keys() - before.keys())
-    counts["papers updated"] += sum(1 for pid in after.keys() & before.keys() if after[pid] != before[pid])
-    counts["papers merged away"] += len(before.keys() - after.keys())
+    changes = {
+        "paper imported": sorted(after.keys() - before.keys()),
+        "paper updated": sorted(pid for pid in after.keys() & before.keys() if after[pid] != before[pid]),
+        "paper merged away": sorted(before.keys() - after.keys()),
+    }
+    for label, pids in changes.items():
+        counts[label.replace("paper", "papers", 1)] += len(pids)
+        if found is not None:
+            found.extend((label, pid) for pid in pids)
     return counts
 
 

@@ -51,6 +51,8 @@ from reader_tui.tui.widgets.search_typing import SearchTyping
 from reader_tui.tui.widgets.side_pane import SidePane
 from reader_tui.tui.widgets.status_bar import StatusBar
 
+WAITING_SHOWN = 12
+"""Changes a "Changes waiting for the sync" notification names; it counts the rest."""
 STATUS_KEYS = {"1": Status.UNREAD, "2": Status.TO_READ, "3": Status.READING, "4": Status.READ, "5": Status.SKIPPED}
 
 
@@ -338,9 +340,10 @@ class MainScreen(Screen):
 
     # -- actions on the current or marked papers ---------------------------------------------------
 
-    def say(self, message: str) -> None:
-        """Put `message` in the status line, there still once a list on its way arrives."""
-        self.status_bar.say(message)
+    def say(self, message: str, *, about_marks: bool = False) -> None:
+        """Put `message` in the status line, there still once a list on its way arrives
+        (`about_marks`: until the marks change)."""
+        self.status_bar.say(message, about_marks=about_marks)
 
     def _say_targets(self, what: str, ids: list[str]) -> None:
         """Say what a bulk action did to the marked papers, and how many of them are out of
@@ -352,10 +355,10 @@ class MainScreen(Screen):
         visible = sum(pid in shown for pid in ids)
         noun = "paper" if len(ids) == 1 else "papers"
         if visible == len(ids):
-            self.say(f"{what}: {len(ids)} marked {noun}")
+            self.say(f"{what}: {len(ids)} marked {noun}", about_marks=True)
             return
         # Out of sight: the status line says it in short, a notification in full.
-        self.status_bar.set_message(f"{what}: {len(ids)} marked, {visible} visible", error=True)
+        self.status_bar.set_message(f"{what}: {len(ids)} marked, {visible} visible", error=True, about_marks=True)
         self.notify(
             f"{what}: {len(ids)} marked {noun}, {visible} of them visible; escape clears marks",
             title="Marked papers out of sight", severity="warning", markup=False,
@@ -619,7 +622,10 @@ class MainScreen(Screen):
                     library.keep_citekeys(scopes[request.scope])  # on the UI thread: may be cited now
                 if not library.read_only:  # the next export starts from this one's choices
                     library.set_setting(EXPORT_SETTING, dialog.remembered())
-                # Rendering thousands of entries takes seconds: off the UI thread.
+                # Rendering thousands of entries takes seconds: off the UI thread, and said
+                # at once, so the closed dialog is not taken for an export that did nothing.
+                count = len(scopes[request.scope])
+                self.say(f"exporting {count:,} paper{'s' if count != 1 else ''}…")
                 job = lambda: self._export(request, scopes[request.scope])  # noqa: E731
                 self.run_worker(job, thread=True, group="export", exit_on_error=False)
 
@@ -638,14 +644,17 @@ class MainScreen(Screen):
         notify = self.app.call_from_thread
         if request.to_clipboard or request.path is None:
             how = notify(copy_text, self.app, text)
-            notify(self.notify, f"Copied {what} to the {how}", markup=False)
-            return
-        try:
-            write_export(text, request.path, force=request.overwrite)
-        except OSError as error:
-            notify(self.notify, f"Export failed: {error}", severity="error", markup=False)
-            return
-        notify(self.notify, f"Exported {what} to {request.path}", markup=False)
+            done = f"Copied {what} to the {how}"
+        else:
+            try:
+                write_export(text, request.path, force=request.overwrite)
+            except OSError as error:
+                notify(self.status_bar.answer, "export failed", error=True)
+                notify(self.notify, f"Export failed: {error}", severity="error", markup=False)
+                return
+            done = f"Exported {what} to {request.path}"
+        notify(self.status_bar.answer, done)  # in place of its "exporting…"
+        notify(self.notify, done, markup=False)
 
     def action_copy_bibtex(self) -> None:
         """`y`: copy the BibTeX entries of the marked papers (or the current one)."""
@@ -767,11 +776,30 @@ class MainScreen(Screen):
         self.browser.set_group(message.state.group)  # by:, group:, is:group-* search them
         self.status_bar.set_synced(message.state.last_synced, message.state.unsent, message.state.waiting)
 
+    def action_list_waiting(self) -> None:
+        """Say what the status line's "N changes waiting" are (in a thread: git)."""
+        self.save_pending()
+        self.query_one(LibrarySync).list_waiting()
+
+    def on_library_sync_waiting_listed(self, message: LibrarySync.WaitingListed) -> None:
+        changes = message.changes
+        if not changes:
+            self.notify("Nothing is waiting for the next sync.", title="Changes waiting", markup=False)
+            return
+        shown = [f"{kind}: {one_line(what)}" for kind, what in changes[:WAITING_SHOWN]]
+        if len(changes) > WAITING_SHOWN:
+            shown.append(f"… and {len(changes) - WAITING_SHOWN} more")
+        noun = "change" if len(changes) == 1 else "changes"
+        self.notify("\n".join(shown), title=f"{len(changes)} {noun} waiting for the next sync (ctrl+s sends them)",
+                    markup=False, timeout=15)
+
     # -- saved searches ------------------------------------------------------------------------
 
     def palette_commands(self) -> Iterator[tuple[str, str, Any]]:
         """Commands for the palette that are not key bindings: saved searches."""
         yield "Save this search…", "name the current filter and search", self.action_save_search
+        yield ("Changes waiting for the sync", "list the changes made here that the next sync sends (which papers, what)",
+               self.action_list_waiting)
         yield from self.query_one(SavedSearchList).palette_commands(self.run_saved_search)
 
     def action_save_search(self) -> None:

@@ -136,6 +136,14 @@ class LibrarySync(Widget):
             super().__init__()
             self.state = state
 
+    class WaitingListed(Message):
+        """What the changes waiting for the next sync are: (kind, paper title or setting
+        name) each, as `list_waiting` read them."""
+
+        def __init__(self, changes: list[tuple[str, str]]) -> None:
+            super().__init__()
+            self.changes = changes
+
     def __init__(self, library: Library, **kwargs) -> None:
         super().__init__(**kwargs)
         self.library = library
@@ -225,6 +233,22 @@ class LibrarySync(Widget):
         except Exception:  # no git, an unreadable file: the line just says nothing of syncs
             return
         self.post_message(self.StateRead(state))
+
+    @work(thread=True, exclusive=True, group="sync-waiting-list", exit_on_error=False)
+    def list_waiting(self) -> None:
+        """Read what the changes waiting for the next sync are (git and a parse, in a
+        thread): a `WaitingListed` follows."""
+        from reader_tui.core.library import sync
+
+        try:
+            self.library.flush(timeout=FLUSH_TIMEOUT)  # the changes made here, on disk first
+        except Exception:
+            pass  # what is on disk is still listed
+        try:
+            changes = sync.waiting_list(self.library.files.folder)
+        except Exception:  # no git: nothing is waiting for a sync
+            changes = []
+        self.post_message(self.WaitingListed(changes))
 
     def sync_now(self) -> bool:
         """Start a sync (the caller saved the notes being typed); False when one runs."""

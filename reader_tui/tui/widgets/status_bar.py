@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
@@ -26,6 +27,8 @@ class StatusBar(Horizontal):
         self._hidden = 0
         self._message = ""
         self._message_is_error = False
+        self._message_about_marks = False  # said of the marks: gone when they change
+        self._side_width = 0  # columns of #status-saving and #status-synced
         self._saving: tuple[str, bool] = ("", False)
         self._read_only = False
         self._every_word: int | None = None
@@ -33,7 +36,8 @@ class StatusBar(Horizontal):
         self._synced: tuple[str, int, int] = ("", 0, 0)  # what #status-synced says (set_synced)
         # The glyphs at the start of each row, explained where the eye goes to find out
         # (the same legend is in help).
-        self.tooltip = f"{legend_line()}\n? lists every key and the search syntax"
+        self._legend = f"{legend_line()}\n? lists every key and the search syntax"
+        self.tooltip = self._legend
 
     def on_mount(self) -> None:
         # A notification fades; a library that cannot be written stays so for the whole
@@ -57,6 +61,10 @@ class StatusBar(Horizontal):
         """`describe`: the filter, sort and search in effect ("filter: tag:llm"); `marked`
         papers, `hidden` of them not in the list shown."""
         self._describe = describe
+        if marked != self._marked and self._message_about_marks:
+            # "tags: 3 marked papers" describes marks that are no longer the ones marked
+            self._kept = ""
+            self._message, self._message_about_marks = "", False
         self._marked = marked
         self._hidden = hidden
         self._redraw()
@@ -67,15 +75,18 @@ class StatusBar(Horizontal):
             self._every_word = count
             self._redraw()
 
-    def set_message(self, message: str = "", *, error: bool = False) -> None:
+    def set_message(self, message: str = "", *, error: bool = False, about_marks: bool = False) -> None:
+        """Show `message` in place of the last one; `about_marks`: it describes the marked
+        papers, and goes when the marks change."""
         self._message = sanitize(message)
         self._message_is_error = error
+        self._message_about_marks = about_marks and bool(message)
         self._redraw()
 
-    def say(self, message: str) -> None:
+    def say(self, message: str, *, about_marks: bool = False) -> None:
         """Put `message` in the status line, there still once a list on its way arrives."""
         self._kept = message
-        self.set_message(message)
+        self.set_message(message, about_marks=about_marks)
 
     def answer(self, message: str, *, error: bool = False) -> None:
         """Put `message` in the status line in place of what `say` kept: the end of a
@@ -100,6 +111,7 @@ class StatusBar(Horizontal):
         if self._read_only:
             content = Content.assemble(content, "  " if state else "", ("read-only", "bold $text-warning"))
         self.query_one("#status-saving", Static).update(content)
+        self._side_widths(saving=max(8, content.cell_length))
 
     def set_synced(self, when: datetime | None, unsent: int = 0, waiting: int = 0) -> None:
         """When the library last synced through git (None: never, or not synced), how
@@ -118,7 +130,25 @@ class StatusBar(Horizontal):
             text = Content.assemble(text, (f" · {words}" if when else f"  {words}", "$text-warning"))
         if unsent:
             text = Content.assemble(text, (f" · {unsent} commit{'s' if unsent != 1 else ''} to send", "$text-warning"))
-        self.query_one("#status-synced", Static).update(text)
+        synced = self.query_one("#status-synced", Static)
+        synced.update(text)
+        synced.tooltip = 'ctrl+p "Changes waiting for the sync" lists them' if waiting else None
+        self._side_widths(synced=text.cell_length)
+
+    def _side_widths(self, *, saving: int | None = None, synced: int | None = None) -> None:
+        # The message's room is what these leave: it is fitted to it when they grow, so
+        # that its end is never drawn cut, or against "not saved" as if one message.
+        if saving is not None:
+            self._saving_width = saving
+        if synced is not None:
+            self._synced_width = synced
+        width = self._saving_width + self._synced_width
+        if width != self._side_width:
+            self._side_width = width
+            self._redraw()
+
+    _saving_width = 8  # #status-saving's min-width
+    _synced_width = 0
 
     def on_resize(self) -> None:
         self._redraw()
@@ -143,13 +173,37 @@ class StatusBar(Horizontal):
         if self._message:
             message = ["  ", (self._message, "$text-error" if self._message_is_error else "$text-success")]
         text = Content.assemble(*count, *details, *marked, *message)
-        room = self.query_one("#status-text", Static).size.width
+        room = self.content_size.width and max(0, self.content_size.width - self._saving_width - self._synced_width)
+        whole = True
         if message and room and text.cell_length > room:
             # What just happened ("undid status read → unread: ...") matters more than the
             # read/reading counts and the search, which are on screen elsewhere: on a narrow
             # line they give way, so the message is not the part that is cut.
-            text = Content.assemble(*count, *marked, *message)
+            text = Content.assemble(*count, *marked)
+            left = room - text.cell_length - 2
+            short = shorten(self._message, left)
+            whole = short == self._message
+            message = ["  ", (short, message[1][1])] if short else []
+            text = Content.assemble(text, *message)
+        # a message shortened to fit is there in full under the mouse
+        self.tooltip = self._legend if whole else f"{self._message}\n\n{self._legend}"
         self.query_one("#status-text", Static).update(text)
+
+
+def shorten(text: str, room: int) -> str:
+    """`text` in at most `room` cells: whole, or cut at the end of a word and ended with
+    "…" (cut inside a word only when its first word alone does not fit); "" when
+    nothing fits."""
+    if cell_len(text) <= room:
+        return text
+    if room < 2:
+        return ""
+    cut = text[: room - 1]
+    while cut and cell_len(cut) > room - 1:  # wide characters take two cells
+        cut = cut[:-1]
+    if text[len(cut)] != " " and " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:·(") + "…"
 
 
 def synced_text(when: datetime | None, now: datetime | None = None) -> str:

@@ -56,9 +56,13 @@ def test_changes_waiting_are_those_made_since_the_last_commit(tmp_path: Path, mo
     assert sync.waiting_changes(folder) == 3
     library.import_papers([Paper(id="p9", title="Paper nine")])
     assert sync.waiting_changes(folder) == 4  # and one paper imported
+    assert sorted(sync.waiting_list(folder)) == [  # what they are, by title
+        ("note", "Paper 2"), ("paper imported", "Paper nine"), ("status change", "Paper 0"), ("status change", "Paper 1"),
+    ]
     sync.sync(folder)
     assert sync.waiting_changes(folder) == 0
     assert sync.waiting_changes(tmp_path / "not-a-repository") == 0
+    assert sync.waiting_list(folder) == [] and sync.waiting_list(tmp_path / "not-a-repository") == []
 
 
 def test_sync_packs_the_repository_as_git_gc_auto_would(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
