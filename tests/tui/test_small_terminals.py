@@ -69,6 +69,7 @@ async def test_the_abstract_is_on_screen(real_library: Library, size: tuple[int,
         assert not app.screen.query_one(RelatedList).display or app.screen.query_one(RelatedList).region.height == 0
         # writing a note opens its box; leaving it empty folds it again
         await pilot.press(key)
+        await pilot.pause()  # the box's new height is laid out on the next refresh
         assert notes.region.height >= 4
         await pilot.press("escape")
         await pilot.pause()
