@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .output import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError
 
@@ -37,6 +38,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
         return _auto(args, rest)
     if rest or args.member:
         raise UserError("sync: REMOTE and --member go with `sync init`", EXIT_USAGE)
+    if sys.stderr.isatty():  # a first sync sends the whole library: seconds with nothing said
+        print("reader-tui: syncing (commit, fetch, merge, push)…", file=sys.stderr, flush=True)
     report = sync.sync(_folder(args))
     for line in report.lines():
         _say(line)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,13 @@ def test_a_clone_says_the_reviews_stay_behind(reader_tui) -> None:
     reader_tui("--db", "alice", "sync")
     out, _ = reader_tui("--db", "bob", "sync", "init", "shared.git", "--member", "bob")
     assert out.splitlines()[-1].startswith("reviews are not shared: import the list's reviews here too")
+
+
+def test_a_sync_in_a_terminal_says_at_once_that_it_is_syncing(reader_tui, capsys, monkeypatch) -> None:
+    reader_tui("--db", "alice", "--no-seed", "import", "refs.bib")
+    reader_tui("--db", "alice", "sync", "init", "shared.git")
+    out, err = reader_tui("--db", "alice", "sync")
+    assert "syncing" not in err  # not a terminal (a script, a pipe): only the report
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    out, err = reader_tui("--db", "alice", "sync")
+    assert err.startswith("reader-tui: syncing (commit, fetch, merge, push)…")

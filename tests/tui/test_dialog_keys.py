@@ -157,3 +157,31 @@ async def test_an_export_says_it_is_exporting_at_once_and_then_how_it_went(libra
         assert (tmp_path / "all.bib").exists()
         assert "Exported 6 papers" in str(app.screen.query_one("#status-text").render())  # "exporting…" answered
         assert app.screen.status_bar._message == f"Exported 6 papers to {tmp_path / 'all.bib'}"  # the path: in its tooltip
+
+
+async def test_the_export_dialog_is_said_to_be_opening_before_it_is_drawn(library: Library) -> None:
+    """Styling and laying out the dialog takes a few tenths of a second on a busy machine
+    (issue 34, item 5): the status line says it is opening first; a cancelled dialog
+    leaves no "opening" behind."""
+    app = create_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        main = app.screen
+        said: list[str] = []
+        set_message = main.status_bar.set_message
+
+        def recorded(message: str = "", **kwargs: Any) -> None:
+            said.append(message)
+            set_message(message, **kwargs)
+
+        main.status_bar.set_message = recorded
+        pushed: list[int] = []  # how many messages were said when the dialog was asked for
+        call_after_refresh = main.call_after_refresh
+        main.call_after_refresh = lambda *args: (pushed.append(len(said)), call_after_refresh(*args))
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        assert said[:1] == ["opening the export dialog…"] and pushed == [1]  # said before the dialog was asked for
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert "opening the export dialog" not in screen_text(app)

@@ -617,6 +617,8 @@ class MainScreen(Screen):
         )
 
         def apply(request) -> None:
+            if request is None:
+                self.status_bar.answer("")  # cancelled: "opening…" goes, the list is described
             if request is not None:
                 if request.format != "markdown":
                     library.keep_citekeys(scopes[request.scope])  # on the UI thread: may be cited now
@@ -629,7 +631,10 @@ class MainScreen(Screen):
                 job = lambda: self._export(request, scopes[request.scope])  # noqa: E731
                 self.run_worker(job, thread=True, group="export", exit_on_error=False)
 
-        self.app.push_screen(dialog, apply)
+        # The dialog takes a few tenths of a second to style and lay out on a busy machine:
+        # the status line says so first, and the dialog comes on the next refresh.
+        self.status_bar.set_message("opening the export dialog…")
+        self.call_after_refresh(self.app.push_screen, dialog, apply)
 
     def _export(self, request: Any, ids: list[str]) -> None:
         # In a worker thread: the result is reported through the app (call_from_thread),
