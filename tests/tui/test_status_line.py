@@ -52,3 +52,21 @@ async def test_a_message_about_the_marks_goes_when_the_marks_change(library: Lib
         assert "1 marked" in status_line(app)
         assert "2 marked papers" not in status_line(app)
         assert app.screen.query_one(StatusBar)._message == ""
+
+
+async def test_a_search_too_long_for_the_line_ends_at_a_word_not_after_its_name(library: Library) -> None:
+    """With no message, the description of the list is what gives way: "search: …" was
+    cut off after "search:" as if the search were empty."""
+    app = create_app(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        bar = app.screen.query_one(StatusBar)
+        bar.set_saving("saved")
+        describe = "search: attention mechanisms for long context language models"
+        bar.set_view(describe, 0)
+        await settle(app, pilot)
+        line = status_line(app)
+        assert "saved" in line and "search:" in line, line
+        shown = line[line.index("search:") : line.index("saved")].rstrip()
+        assert shown.endswith("…") and len(shown) > len("search: …"), line
+        assert describe in str(bar.tooltip)

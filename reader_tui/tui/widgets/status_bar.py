@@ -162,9 +162,11 @@ class StatusBar(Horizontal):
         if self._every_word is not None:
             # a long query lists papers with most of its words: say how many have them all
             count.append(f" · {self._every_word:,} with every word")
-        details: list[str | tuple[str, str]] = [f" · {read:,} read · {reading:,} reading"]
-        if self._describe:
-            details += [" · ", (sanitize(self._describe), "$text-accent")]
+        counts_read: list[str | tuple[str, str]] = [f" · {read:,} read · {reading:,} reading"]
+        details = list(counts_read)
+        describe = sanitize(self._describe)
+        if describe:
+            details += [" · ", (describe, "$text-accent")]
         marked: list[str | tuple[str, str]] = []
         if self._marked:
             hidden = f" ({self._hidden:,} out of sight)" if self._hidden else ""
@@ -185,8 +187,17 @@ class StatusBar(Horizontal):
             whole = short == self._message
             message = ["  ", (short, message[1][1])] if short else []
             text = Content.assemble(text, *message)
-        # a message shortened to fit is there in full under the mouse
-        self.tooltip = self._legend if whole else f"{self._message}\n\n{self._legend}"
+        elif describe and room and text.cell_length > room:
+            # No message: the search or filter is what gives way, cut at a word and marked
+            # "…", never cut off after its "search:" as if it were empty.
+            base = Content.assemble(*count, *counts_read, *marked)
+            short = shorten(describe, room - base.cell_length - 3)
+            whole = False
+            shown = [" · ", (short, "$text-accent")] if short else []
+            text = Content.assemble(*count, *counts_read, *shown, *marked)
+        # what was shortened to fit is there in full under the mouse
+        full = self._message if message else describe
+        self.tooltip = self._legend if whole else f"{full}\n\n{self._legend}"
         self.query_one("#status-text", Static).update(text)
 
 
