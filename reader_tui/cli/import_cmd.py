@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..core.formats.base import ImportFailure
+from ..core.formats.base import ImportFailure, add_annotation
 from ..core.library.catalog_merge import ImportSummary
 from ..core.library.library import Library
 from ..core.text.words import counted
@@ -60,11 +60,7 @@ def run_import(
             forums.update(result.forums)
             labels.extend(result.label(i) for i in range(len(result.papers)))
             for pid, values in result.annotations.items():
-                known = annotations.setdefault(pid, {"tags": (), "notes": ""})
-                known["tags"] = tuple(known["tags"]) + tuple(values.get("tags", ()))
-                notes = values.get("notes") or ""
-                if notes and notes not in known["notes"]:  # one paper in two files: both notes
-                    known["notes"] = f"{known['notes']}\n\n{notes}" if known["notes"] else notes
+                add_annotation(annotations, pid, tuple(values.get("tags", ())), values.get("notes") or "")
         if not papers:
             nothing = ImportSummary()
             nothing.add_problems(problems)

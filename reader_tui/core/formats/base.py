@@ -92,6 +92,18 @@ class ImportResult:
         return f"{where} '{title}'"
 
 
+def add_annotation(annotations: dict[str, dict[str, Any]], paper_id: str, tags: tuple[str, ...] = (), notes: str = "") -> None:
+    """Add what a record says of the user's reading of `paper_id` to `annotations`
+    (`ImportResult.annotations`' shape): one paper met twice (two entries of one DOI, two
+    files) keeps what both say, each note once."""
+    if not tags and not notes:
+        return
+    known = annotations.setdefault(paper_id, {"tags": (), "notes": ""})
+    known["tags"] = tuple(known["tags"]) + tuple(tags)
+    if notes and notes not in known["notes"]:
+        known["notes"] = f"{known['notes']}\n\n{notes}" if known["notes"] else notes
+
+
 @contextmanager
 def reading(path: Path) -> Iterator[None]:
     """Turn the operating system's errors while opening or reading `path` into an

@@ -33,7 +33,7 @@ from typing import Any
 from ..model import PaperView
 from ..text.bbt_keys import BBTKeys, pinned_key
 from ..text.citekeys import fits_entry_head, validate_citekey
-from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
+from .base import ImportFailure, ImportProblem, ImportResult, add_annotation, read_text_file
 from .record import MONTHS, NAME_FIELDS, Record, month_number, paper_of, record_of, source_name
 
 __all__ = ["export_csl_json", "read_csl_json", "csl_items", "csl_losses", "TYPE_TO_CSL", "FIELD_TO_CSL", "export_key"]
@@ -289,11 +289,7 @@ def read_csl_json(
         paper = paper_of(record, source=source_name(_CSL_SOURCE, path), default_venue=venue, default_year=year)
         result.papers.append(paper)
         result.lines.append(line)
-        if record.tags or record.notes:
-            known = result.annotations.setdefault(paper.id, {"tags": (), "notes": ""})
-            known["tags"] = tuple(known["tags"]) + record.tags
-            if record.notes and record.notes not in known["notes"]:
-                known["notes"] = f"{known['notes']}\n\n{record.notes}" if known["notes"] else record.notes
+        add_annotation(result.annotations, paper.id, record.tags, record.notes)
     return result.require_papers("item", "holds no CSL-JSON items")
 
 

@@ -25,7 +25,7 @@ from ..model import PaperView
 from ..text.bbt_keys import BBTKeys, pinned_key
 from ..text.citekeys import fits_entry_head, validate_citekey
 from ..text.person_names import PARTICLE
-from .base import ImportFailure, ImportProblem, ImportResult, read_text_file
+from .base import ImportFailure, ImportProblem, ImportResult, add_annotation, read_text_file
 from .csl_json import keyed_records
 from .record import MONTHS, Record, month_number, paper_of, source_name
 
@@ -218,10 +218,7 @@ def _add(result: ImportResult, tags: list[tuple[str, str]], line: int, keys: BBT
     paper = paper_of(record, source=source_name(_RIS_SOURCE, path), default_venue=venue, default_year=year)
     result.papers.append(paper)
     result.lines.append(line)
-    if record.notes:
-        known = result.annotations.setdefault(paper.id, {"tags": (), "notes": ""})
-        if record.notes not in known["notes"]:
-            known["notes"] = f"{known['notes']}\n\n{record.notes}" if known["notes"] else record.notes
+    add_annotation(result.annotations, paper.id, notes=record.notes)
 
 
 def _ris_name(value: str) -> dict[str, str]:

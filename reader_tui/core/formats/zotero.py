@@ -32,7 +32,7 @@ from typing import Any
 
 from ..text.bbt_keys import BBTKeys, pinned_key
 from ..text.citekeys import validate_citekey
-from .base import ImportResult
+from .base import ImportResult, add_annotation
 from .record import MONTHS, Record, month_number, paper_of
 
 __all__ = ["ZoteroUnavailable", "fetch_items", "read_zotero_items", "DEFAULT_URL", "SWITCH_ON"]
@@ -275,9 +275,5 @@ def read_zotero_items(fetched: Fetched, label: str = "zotero") -> ImportResult:
         paper = paper_of(record, source=f"zotero:{data.get('key', '')}")
         result.papers.append(paper)
         result.lines.append(None)
-        if record.tags or record.notes:
-            known = result.annotations.setdefault(paper.id, {"tags": (), "notes": ""})
-            known["tags"] = tuple(known["tags"]) + record.tags
-            if record.notes and record.notes not in known["notes"]:
-                known["notes"] = f"{known['notes']}\n\n{record.notes}" if known["notes"] else record.notes
+        add_annotation(result.annotations, paper.id, record.tags, record.notes)
     return result

@@ -81,7 +81,7 @@ from bibtexparser import model as bib
 from ...model import Paper
 from ...text.display import stable_id
 from ...text.names import join_authors, split_authors
-from ..base import ImportFailure, ImportProblem, ImportResult, read_text_file
+from ..base import ImportFailure, ImportProblem, ImportResult, add_annotation, read_text_file
 from ..identifiers import BIBTEX_SOURCE, OWN_EXPORT_SOURCE, fold, normalise_doi, openreview_forum_id
 from .user_text import decode_user_text, split_keywords
 from .writer import HEADER
@@ -241,13 +241,7 @@ def _add(result: ImportResult, read: _ReadEntry, paper: Paper) -> None:
     """Add `paper`, made from `read`, and what the entry says of the user's reading."""
     result.papers.append(paper)
     result.lines.append(read.line)
-    if not read.tags and not read.notes:
-        return
-    # Two entries of one paper in a file (one DOI): keep what both say, each once.
-    known = result.annotations.setdefault(paper.id, {"tags": (), "notes": ""})
-    known["tags"] = tuple(known["tags"]) + read.tags
-    if read.notes and read.notes not in known["notes"]:
-        known["notes"] = f"{known['notes']}\n\n{read.notes}" if known["notes"] else read.notes
+    add_annotation(result.annotations, paper.id, read.tags, read.notes)
 
 
 def _annotation(entry: bib.Entry, macros: dict[str, str], ours: int) -> tuple[tuple[str, ...], str]:
