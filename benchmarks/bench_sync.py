@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
 
     sys.path.insert(0, str(REPO))
     from benchmarks.synthetic import load_papers
-    from reader_tui.core.library import sync
     from reader_tui.core.library.library import Library
+    from reader_tui.core.library.sync import repository as sync
 
     with tempfile.TemporaryDirectory(prefix="bench-sync-") as tmp:
         root = Path(tmp)

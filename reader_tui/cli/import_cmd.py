@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from ..core.formats.base import ImportFailure, add_annotation
-from ..core.library.catalog_merge import ImportSummary
+from ..core.library.catalog.merge import ImportSummary
 from ..core.library.library import Library
 from ..core.text.words import counted
 from .options import open_library

@@ -108,7 +108,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             return EXIT_OK
         print(format_forum(view, forum))
         return EXIT_OK
-    from ..core.library.group import load_group
+    from ..core.library.sync.group import load_group
 
     group = load_group(library.files.folder).of(view.id)  # a reading group's other members
     if args.json:

@@ -1,4 +1,4 @@
-"""`reader-tui sync`: share the library through git (see `core.library.sync`)."""
+"""`reader-tui sync`: share the library through git (see `core.library.sync.repository`)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _say(text: str) -> None:
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
-    from ..core.library import sync
+    from ..core.library.sync import repository as sync
 
     action, rest = args.action, list(args.rest)
     if action == "merge-driver":
@@ -61,8 +61,8 @@ def _auto_exports_after_sync(args: argparse.Namespace) -> None:
 
 def _auto(args: argparse.Namespace, rest: list[str]) -> int:
     """`sync auto on|off`: whether the TUI syncs on start and on quit (no argument: say)."""
-    from ..core.library import sync
-    from ..core.library.sync_state import AUTO_SYNC, auto_sync
+    from ..core.library.sync import repository as sync
+    from ..core.library.sync.state import AUTO_SYNC, auto_sync
     from .options import open_library
 
     if len(rest) > 1 or (rest and rest[0] not in ("on", "off")):
@@ -84,7 +84,7 @@ def _auto(args: argparse.Namespace, rest: list[str]) -> int:
 def _merge_driver(rest: list[str]) -> int:
     """Called by git: merge base/ours/theirs, the result written over ours. Exit 0 when
     merged (a note changed on both sides is merged with marks, not left to git)."""
-    from ..core.library.sync_merge import merge_files
+    from ..core.library.sync.merge import merge_files
 
     if len(rest) not in (3, 4):
         raise UserError("sync merge-driver BASE OURS THEIRS [PATH] (git runs it: see .gitattributes)", EXIT_USAGE)

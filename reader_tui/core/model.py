@@ -58,7 +58,7 @@ NOTES_MARK = "✎"
 """The one-cell mark of a paper with notes (list rows, the legend in help)."""
 
 #: The first line of a block of a note that both sides of a sync changed (both versions
-#: kept, see `core.library.sync_merge`); `is:conflict` finds the notes that hold one.
+#: kept, see `core.library.sync.merge`); `is:conflict` finds the notes that hold one.
 CONFLICT_START = "<<<<<<< "
 CONFLICT_MIDDLE = "======="
 CONFLICT_END = ">>>>>>> "

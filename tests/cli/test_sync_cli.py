@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.library import sync as sync_module
-from reader_tui.core.library.sync_state import MERGING_FILE
+from reader_tui.core.library.sync import repository as sync_module
+from reader_tui.core.library.sync.state import MERGING_FILE
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 REPO = Path(__file__).resolve().parents[2]

@@ -38,7 +38,7 @@ NOT_BEFORE_THE_LIST = [
     "reader_tui.core.reviews.forum",  # a paper's reviews, read when they are shown
     "reader_tui.core.reviews.records",  # the reviews' records: an import, or the reviews read
     "reader_tui.core.formats.base",  # the importers' results and errors: an import
-    "reader_tui.core.library.catalog_merge",  # an import
+    "reader_tui.core.library.catalog.merge",  # an import
     "reader_tui.core.stats",  # the statistics and the tag picker
     "reader_tui.core.search.index",  # built or loaded on a worker once the list is up
     "reader_tui.core.search.query",  # the first search (the reviews read-ahead waits for its screen)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.library import sync
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.sync import repository as sync
 from reader_tui.core.model import Annotation, Status
 from reader_tui.core.text.display import one_line
 from reader_tui.tui.app import create_app
@@ -244,7 +244,7 @@ async def test_list_rows_show_what_the_other_members_did(library: Library, width
 
 
 def _auto(folder: Path) -> None:
-    from reader_tui.core.library.sync_state import AUTO_SYNC
+    from reader_tui.core.library.sync.state import AUTO_SYNC
 
     library = Library.open(folder)
     library.set_setting(AUTO_SYNC, True)

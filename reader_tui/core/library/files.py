@@ -38,8 +38,8 @@ from tinydb.table import Document, Table
 
 from ..atomic_storage import AtomicJSONStorage, SaveError, StoreError, write_file_atomically
 from ..process_tuning import gc_paused
-from .catalog import CatalogRecords, RecordTexts, Unparsed, check_record
-from .catalog_layout import LayoutRecorder, file_key, load_layout, read_records
+from .catalog.layout import LayoutRecorder, file_key, load_layout, read_records
+from .catalog.records import CatalogRecords, RecordTexts, Unparsed, check_record
 from .locks import exclusive
 from .safe_paths import check_inside
 
@@ -166,7 +166,7 @@ class StoreFiles:
         # replaced since skips parsing it again.
         # Written one annotation per line in sorted order (keys too), so a status change
         # is a one-line git diff and two machines holding the same annotations hold the
-        # same bytes (see `sync`). A file of the older compact shape is read as ever and
+        # same bytes (see `sync.repository`). A file of the older compact shape is read as ever and
         # takes this shape at its next write.
         self._annotations_db = TinyDB(self.annotations_path, storage=AtomicJSONStorage, keep_written=True, sort=True)
         self._thread_lock = threading.RLock()
@@ -224,7 +224,7 @@ class StoreFiles:
 
     def _read_catalog_as_laid_out(self) -> tuple[CatalogRecords, FileSignature] | None:
         """The catalog's records read at the places its layout cache names
-        (`catalog_layout`), or None when there is none for this very file."""
+        (`catalog.layout`), or None when there is none for this very file."""
         try:
             file = open(self.catalog_path, "rb")  # noqa: SIM115 - closed below
         except OSError:

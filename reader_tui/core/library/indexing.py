@@ -64,7 +64,7 @@ def load_search_index(library: Library) -> SearchIndex | None:
     """The library's search index from its cache (after waiting for a build of it that
     another process is running), or None when there is no cache matching the catalog."""
     from ..search import cache as search_cache
-    from .group import load_group
+    from .sync.group import load_group
 
     views = library.views()
     # Building every Paper freed the catalog's record texts, in small pieces the index
@@ -91,7 +91,7 @@ def search_index(
     """
     from ..search import cache as search_cache
     from ..search.index import SearchIndex
-    from .group import load_group
+    from .sync.group import load_group
 
     views = library.views()
     cache = search_cache_path(library.files.folder)
@@ -182,7 +182,7 @@ def provide_indexes(
         child = start_index_child(library.files.folder)
     if child is not None:
         from ..search.index import SearchIndex
-        from .group import load_group
+        from .sync.group import load_group
 
         titles = SearchIndex.build(library.views(), abstracts=False)  # while the child starts
         titles.group = load_group(library.files.folder)

@@ -26,7 +26,7 @@ from ..atomic_storage import ReadOnlyError, StoreError, describe_error
 from ..model import EDITABLE_FIELDS, Annotation, Paper, PaperView, Status, now_iso
 from ..text.display import one_line
 from ..text.words import counted
-from .catalog import Catalog
+from .catalog.records import Catalog
 from .files import (
     ANNOTATIONS_TABLE,
     AnnotationsRead,
@@ -38,14 +38,14 @@ from .files import (
     table,
 )
 from .reviews_store import REVIEWS_FILE, ReviewStore
-from .sync_state import merge_cut_short
+from .sync.state import merge_cut_short
 from .writer import BackgroundWriter, BlockedWrite
 
 if TYPE_CHECKING:
     from ..reviews import Forum
 
     # Imported where an import or the tag counts run: not needed to show the list.
-    from .catalog_merge import ImportSummary
+    from .catalog.merge import ImportSummary
 
 Listener = Callable[[frozenset[str] | None], None]
 """Called with the ids of the papers that changed, or None when everything may have."""
@@ -178,7 +178,7 @@ class Library:
         StoreError on an unreadable store.
         """
         if merge_cut_short(Path(folder)):
-            from .sync import restore_cut_merge
+            from .sync.repository import restore_cut_merge
 
             for note in restore_cut_merge(Path(folder)):
                 print(f"reader-tui: {note}", file=sys.stderr)
@@ -545,7 +545,7 @@ class Library:
         """What `import_papers` would do with `incoming`, written nowhere: the summary
         (new, updated, merged, unchanged, and the merge details) of merging them into the
         catalog on disk. Reviews and the file's tags and notes are not counted."""
-        from .catalog_merge import ImportSummary, merge_papers
+        from .catalog.merge import ImportSummary, merge_papers
 
         summary = ImportSummary()
         merge_papers(
@@ -565,7 +565,7 @@ class Library:
         changing nothing in the Library's memory, so any thread may call it. Raises when
         the catalog write fails (then nothing was written). Hand the result to
         `apply_import` on the thread that changes the Library."""
-        from .catalog_merge import ImportSummary, merge_papers, rescore
+        from .catalog.merge import ImportSummary, merge_papers, rescore
 
         summary = ImportSummary()
         when = now_iso()

@@ -3,7 +3,7 @@ library's folder is partly written by git from what other people pushed, so a na
 may be a symbolic link (to a file or folder elsewhere, or to nothing) made to turn a
 write of the library's into a write outside it, or a read into a leak.
 
-`sync_guard` keeps links out of what a sync takes in; these checks are the second wall,
+`sync.guard` keeps links out of what a sync takes in; these checks are the second wall,
 for a folder that got one some other way (a sync of an older reader-tui, a plain `git
 pull`, a hand-made link).
 """

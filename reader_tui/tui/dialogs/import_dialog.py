@@ -19,7 +19,7 @@ from textual.widgets import Button, Input, ProgressBar, Select, Static
 
 from ...core.atomic_storage import describe_error
 from ...core.formats.base import ImportFailure
-from ...core.library.catalog_merge import ImportSummary
+from ...core.library.catalog.merge import ImportSummary
 from ...core.library.library import Library
 from ...core.paths import styles_dir
 from ...core.text.display import sanitize

@@ -75,9 +75,9 @@ def sync_line(report) -> tuple[str, str]:
 
 def read_state(folder: Path) -> SyncState:
     """Runs git (in a worker): the last sync's time and the group's marks."""
-    from reader_tui.core.library import sync
-    from reader_tui.core.library.group import load_group
-    from reader_tui.core.library.sync_state import last_synced
+    from reader_tui.core.library.sync import repository as sync
+    from reader_tui.core.library.sync.group import load_group
+    from reader_tui.core.library.sync.state import last_synced
 
     group = load_group(folder)
     repository = sync.is_repository(folder)
@@ -87,7 +87,7 @@ def read_state(folder: Path) -> SyncState:
 
 
 def _unsent(folder: Path) -> int:
-    from reader_tui.core.library.sync import REMOTE, git
+    from reader_tui.core.library.sync.repository import REMOTE, git
 
     branch = git(folder, "symbolic-ref", "--short", "HEAD", check=False).stdout.strip()
     if not branch:
@@ -156,13 +156,13 @@ class LibrarySync(Widget):
     def automatic(self) -> bool:
         """Whether this library syncs on start and on quit (`reader-tui sync auto on`),
         when it can: written here, and a repository."""
-        from reader_tui.core.library.sync_state import auto_sync
+        from reader_tui.core.library.sync.state import auto_sync
 
         return (auto_sync(self.library.settings) and not self.library.read_only
                 and (self.library.files.folder / ".git").exists())
 
     def on_mount(self) -> None:
-        from reader_tui.core.library.sync_state import auto_sync
+        from reader_tui.core.library.sync.state import auto_sync
 
         self._seen = self._signature()
         self.call_after_refresh(self.read_state)
@@ -204,8 +204,8 @@ class LibrarySync(Widget):
 
     def _signature(self) -> tuple[float, float]:
         """When the members' files and the last-sync mark last changed (two stats)."""
-        from reader_tui.core.library.sync_changes import MEMBERS_DIR
-        from reader_tui.core.library.sync_state import SYNCED_FILE
+        from reader_tui.core.library.sync.changes import MEMBERS_DIR
+        from reader_tui.core.library.sync.state import SYNCED_FILE
 
         folder = self.library.files.folder
         times = []
@@ -238,7 +238,7 @@ class LibrarySync(Widget):
     def list_waiting(self) -> None:
         """Read what the changes waiting for the next sync are (git and a parse, in a
         thread): a `WaitingListed` follows."""
-        from reader_tui.core.library import sync
+        from reader_tui.core.library.sync import repository as sync
 
         try:
             self.library.flush(timeout=FLUSH_TIMEOUT)  # the changes made here, on disk first
@@ -272,7 +272,7 @@ class LibrarySync(Widget):
 
     def _run_sync(self, timeout: float) -> tuple[str, str, tuple[str, ...]]:
         """One sync (in a thread): its line, severity and the core's other remarks."""
-        from reader_tui.core.library import sync
+        from reader_tui.core.library.sync import repository as sync
 
         folder = self.library.files.folder
         try:

@@ -392,7 +392,7 @@ class PaperBrowser(Vertical):
     def set_group(self, group: Any) -> None:
         """A reading group's marks as just read (a sync, another process): what `by:`,
         `group:` and `is:group-*` search from now on (a running search is run again)."""
-        from reader_tui.core.library.group import GroupMarks
+        from reader_tui.core.library.sync.group import GroupMarks
 
         self._group = group if group is not None else GroupMarks({})
         index = self.worker.index

@@ -14,9 +14,9 @@ import pytest
 from test_catalog_lines import HARD_TEXTS as LINE_TEXTS
 
 from reader_tui.core.atomic_storage import StoreError
-from reader_tui.core.library import catalog_layout
-from reader_tui.core.library.catalog import Unread
-from reader_tui.core.library.catalog_layout import LayoutRecorder, file_key, layout_cache_path, load_layout
+from reader_tui.core.library.catalog import layout as catalog_layout
+from reader_tui.core.library.catalog.layout import LayoutRecorder, file_key, layout_cache_path, load_layout
+from reader_tui.core.library.catalog.records import Unread
 from reader_tui.core.library.files import CATALOG_FILE
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper

@@ -12,7 +12,7 @@ import pytest
 
 from reader_tui import cli
 from reader_tui.core.atomic_storage import StoreError, dump_json_lines, read_json_lines
-from reader_tui.core.library.catalog import RecordTexts
+from reader_tui.core.library.catalog.records import RecordTexts
 from reader_tui.core.library.files import CATALOG_FILE
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reader_tui.core.formats.bibtex.reader import read_bibtex
-from reader_tui.core.library.catalog_merge import ImportSummary
+from reader_tui.core.library.catalog.merge import ImportSummary
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper
 

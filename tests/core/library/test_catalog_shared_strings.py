@@ -3,7 +3,7 @@ author once."""
 
 from pathlib import Path
 
-from reader_tui.core.library.catalog import Catalog
+from reader_tui.core.library.catalog.records import Catalog
 
 
 def _record(pid: str) -> dict:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_catalog_threads import _as_texts  # the records as a catalog of the line shape gives them
 
-from reader_tui.core.library.catalog import Catalog
+from reader_tui.core.library.catalog.records import Catalog
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper, Scores
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from reader_tui.core.library.catalog import Catalog, CatalogRecords, RecordTexts, Unparsed, Unread
+from reader_tui.core.library.catalog.records import Catalog, CatalogRecords, RecordTexts, Unparsed, Unread
 from reader_tui.core.model import Paper
 
 

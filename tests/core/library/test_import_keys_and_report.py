@@ -10,7 +10,7 @@ import pytest
 from reader_tui.cli import main
 from reader_tui.core.formats.bibtex.reader import read_bibtex
 from reader_tui.core.formats.bibtex.writer import export_bibtex
-from reader_tui.core.library.catalog_merge import ImportSummary
+from reader_tui.core.library.catalog.merge import ImportSummary
 from reader_tui.core.library.library import Library
 from reader_tui.core.model import Paper
 

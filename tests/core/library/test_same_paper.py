@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from reader_tui.core.formats.identifiers import fold, normalise_doi, normalise_url, openreview_forum_id
-from reader_tui.core.library.same_paper import Match, match_papers, merge_paper
+from reader_tui.core.library.catalog.same_paper import Match, match_papers, merge_paper
 from reader_tui.core.model import Paper
 
 ABSTRACT = (

@@ -11,8 +11,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from reader_tui.core.library import sync
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.sync import repository as sync
 from reader_tui.core.model import Paper, Status
 
 SECRET = b"-----BEGIN OPENSSH PRIVATE KEY----- alice's own secret\n"

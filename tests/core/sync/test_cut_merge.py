@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from reader_tui.core.atomic_storage import StoreError
-from reader_tui.core.library import sync
 from reader_tui.core.library.files import ANNOTATIONS_FILE
 from reader_tui.core.library.library import Library
-from reader_tui.core.library.sync_state import MERGING_FILE, merge_cut_short
+from reader_tui.core.library.sync import repository as sync
+from reader_tui.core.library.sync.state import MERGING_FILE, merge_cut_short
 from reader_tui.core.model import Paper, Status
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

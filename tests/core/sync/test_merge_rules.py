@@ -1,4 +1,4 @@
-"""The merge rules of a synced library's files (core.library.sync_merge), without git."""
+"""The merge rules of a synced library's files (core.library.sync.merge), without git."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.library.sync import driver_command
-from reader_tui.core.library.sync_merge import (
+from reader_tui.core.library.sync.merge import (
     merge_annotation,
     merge_annotation_tables,
     merge_catalog_tables,
     merge_tags,
     merge_text,
 )
+from reader_tui.core.library.sync.repository import driver_command
 from reader_tui.core.model import has_conflict
 
 T1, T2, T3 = "2026-01-01T10:00:00+00:00", "2026-01-02T10:00:00+00:00", "2026-01-03T10:00:00+00:00"
@@ -101,7 +101,7 @@ def test_catalogs_unite_papers_and_keep_keys_unique() -> None:
 #: How git runs the driver: the command `sync init` writes into .git/config now (a module
 #: that imports only the merge), and the one repositories set up before it still hold.
 DRIVERS = {
-    "sync_driver": lambda o, a, b, path: shlex.split(driver_command().replace("%P", path or "").replace(
+    "sync.driver": lambda o, a, b, path: shlex.split(driver_command().replace("%P", path or "").replace(
         "%O", shlex.quote(str(o))).replace("%A", shlex.quote(str(a))).replace("%B", shlex.quote(str(b)))),
     "reader-tui sync merge-driver": lambda o, a, b, path: [
         sys.executable, "-m", "reader_tui", "sync", "merge-driver", str(o), str(a), str(b), *([path] if path else [])],
@@ -145,14 +145,14 @@ def test_the_driver_refuses_a_damaged_file_in_one_line(tmp_path: Path, command: 
 def test_the_driver_module_loads_the_merge_and_not_the_command() -> None:
     # git starts the driver once per store file merged: it imports no more than the merge
     root = Path(__file__).resolve().parents[3]
-    code = ("import sys, runpy; sys.argv = ['x']\ntry: runpy.run_module('reader_tui.core.library.sync_driver', run_name='__main__')\n"
+    code = ("import sys, runpy; sys.argv = ['x']\ntry: runpy.run_module('reader_tui.core.library.sync.driver', run_name='__main__')\n"
             "except SystemExit as e: assert e.code == 2\n"
-            "from reader_tui.core.library.sync_driver import main; import reader_tui.core.library.sync_merge\n"
+            "from reader_tui.core.library.sync.driver import main; import reader_tui.core.library.sync.merge\n"
             "print(' '.join(sorted(m for m in sys.modules if m.startswith(('reader_tui.', 'filelock', 'argparse', 'textual')))))")
     done = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True, check=True)
     loaded = set(done.stdout.split())
-    assert "reader_tui.core.library.sync_merge" in loaded
+    assert "reader_tui.core.library.sync.merge" in loaded
     assert not {m for m in loaded if m.startswith(("reader_tui.cli", "reader_tui.tui", "filelock", "argparse", "textual"))}
     assert "reader_tui.core.library.library" not in loaded
 
@@ -183,7 +183,7 @@ def test_a_view_setting_stays_as_this_machine_has_it_and_is_not_news() -> None:
     """The cursor, sort, search and filter are one person's view on one machine (issue 34,
     item 9): a merge keeps ours, takes none of theirs, and a sync does not report them."""
     from reader_tui.core.library.files import VIEW_SETTINGS
-    from reader_tui.core.library.sync_changes import _annotation_changes
+    from reader_tui.core.library.sync.changes import _annotation_changes
     from reader_tui.tui.dialogs.export_dialog import EXPORT_SETTING
     from reader_tui.tui.list_order import SETTING as SORT_SETTING
     from reader_tui.tui.navigation import CURSOR_SETTING, VIEW_SETTING

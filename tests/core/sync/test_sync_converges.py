@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reader_tui.core.library import library as library_module
-from reader_tui.core.library import sync
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.sync import repository as sync
 from reader_tui.core.model import Paper, Status
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.library import sync
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.sync import repository as sync
 from reader_tui.core.model import Paper, Status
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -91,7 +91,7 @@ def test_a_sync_that_merges_reads_each_thing_once(logged) -> None:
     log = subprocess.run(["git", "log", "-1", "--format=%an %s"], cwd=a, capture_output=True, text=True, check=True)
     assert log.stdout.strip() == "reader-tui merged: 1 status change"
     # 33 before the configuration was read once, `git status` told what to stage, each file read once;
-    # one more to see what the remote's commit changes (`sync_guard`), one to read its files
+    # one more to see what the remote's commit changes (`sync.guard`), one to read its files
     assert sum(commands.values()) <= 23
     assert commands["diff-tree"] == 1 and commands["cat-file"] == 1
     assert commands["ls-files"] == 0  # status lists what is new and not ignored

@@ -10,21 +10,27 @@ from pathlib import Path
 
 import pytest
 
-from reader_tui.core.library import sync
 from reader_tui.core.library.library import Library
-from reader_tui.core.library.sync_state import last_synced
+from reader_tui.core.library.sync import repository as sync
+from reader_tui.core.library.sync.state import last_synced
 from reader_tui.core.model import Paper
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
-def test_last_synced_is_the_last_sync_that_reached_the_remote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _one_paper_library_with_a_remote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """(the library folder, its bare remote), set up for sync and never synced."""
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
     monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
     remote, folder = tmp_path / "remote.git", tmp_path / "lib"
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
     Library.open(folder).import_papers([Paper(id="p1", title="A paper")])
     sync.init(folder, str(remote))
+    return folder, remote
+
+
+def test_last_synced_is_the_last_sync_that_reached_the_remote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, remote = _one_paper_library_with_a_remote(tmp_path, monkeypatch)
     assert last_synced(folder) is None  # set up, never synced
     sync.sync(folder)
     reached = last_synced(folder)
@@ -95,3 +101,15 @@ def test_sync_packs_the_repository_as_git_gc_auto_would(tmp_path: Path, monkeypa
     library.set_notes("p1", "one")
     sync.sync(folder)
     assert packs() >= 1
+
+
+def test_a_sync_puts_back_the_merge_driver_line_a_plain_git_pull_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A repository set up by an earlier reader-tui names another driver module (or a
+    Python since removed): the next sync writes today's line, so `git pull` merges again."""
+    folder, remote = _one_paper_library_with_a_remote(tmp_path, monkeypatch)
+    key = f"merge.{sync.DRIVER}.driver"
+    earlier = "/gone/python -m reader_tui.core.library.sync_driver %O %A %B %P"
+    subprocess.run(["git", "-C", str(folder), "config", key, earlier], check=True)
+    sync.sync(folder)
+    line = subprocess.run(["git", "-C", str(folder), "config", "--get", key], capture_output=True, text=True, check=True)
+    assert line.stdout.strip() == sync.driver_command()

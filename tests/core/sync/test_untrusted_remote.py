@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from hostile import ALICE_MARKS, GITLINK, REGULAR, SECRET, SYMLINK, Group, git, make_group, marks, tree_digest
 
-from reader_tui.core.library import sync
 from reader_tui.core.library.files import StoreFiles
 from reader_tui.core.library.library import Library
+from reader_tui.core.library.sync import repository as sync
 from reader_tui.core.model import Status
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -154,7 +154,7 @@ def test_a_member_file_of_the_wrong_shape_is_refused(group: Group, content: byte
 
 
 def test_a_huge_member_file_is_refused_without_being_read_whole(group: Group, monkeypatch: pytest.MonkeyPatch) -> None:
-    from reader_tui.core.library import remote_files
+    from reader_tui.core.library.sync import remote_files
 
     monkeypatch.setitem(remote_files.MAX_BYTES, "annotations", 4096)
     group.push({"members/bob.json": (REGULAR, member_file({f"p{i}": "read" for i in range(200)}))})

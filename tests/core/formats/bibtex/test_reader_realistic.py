@@ -12,7 +12,7 @@ import pytest
 from bibtexparser import model as bib
 
 from reader_tui.core.formats.bibtex.reader import read_bibtex
-from reader_tui.core.library.catalog_merge import ImportSummary
+from reader_tui.core.library.catalog.merge import ImportSummary
 from reader_tui.core.library.library import Library
 
 FIXTURE = Path(__file__).parents[3] / "fixtures" / "import_bibtex" / "realistic.bib"

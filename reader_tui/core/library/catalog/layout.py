@@ -33,10 +33,10 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from ..atomic_storage import describe_error
-from ..cache_file import head_piece, read_array, read_head_piece, reading_cache, write_cache
-from ..paths import store_cache_path
-from .catalog import CatalogRecords, RecordTexts, Unread
+from ...atomic_storage import describe_error
+from ...cache_file import head_piece, read_array, read_head_piece, reading_cache, write_cache
+from ...paths import store_cache_path
+from .records import CatalogRecords, RecordTexts, Unread
 
 #: Whether the records' texts may be read after the open (see `read_records`). Not on
 #: Windows, where a file held open cannot be replaced, and the store replaces the catalog

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..model import Paper
-from .catalog import Catalog
+from ...model import Paper
+from .records import Catalog
 
 _WHY = {
     "doi": "the same DOI",
@@ -178,8 +178,8 @@ def merge_papers(
     fills in what the first lacks. Fuzzy matching never joins two BibTeX entries with
     different keys (`same_paper.distinct_entries`).
     """
-    from ..formats.identifiers import BIBTEX_SOURCE
-    from ..text.citekeys import CitekeyAllocator
+    from ...formats.identifiers import BIBTEX_SOURCE
+    from ...text.citekeys import CitekeyAllocator
     from .same_paper import distinct_entries, match_papers, merge_paper
 
     on_disk = Catalog(records, catalog_path)
@@ -269,7 +269,7 @@ def rescore(
     with the scores of each paper in `forums` (paper id -> its forum record as the
     reviews store now holds it) made from that record and merged over the scores the
     paper had in `before` (`reviews.merge_scores`). None when nothing changed."""
-    from ..reviews import merge_scores, summarize
+    from ...reviews import merge_scores, summarize
 
     table = after if after is not None else before
     old, now = Catalog(before, catalog_path), Catalog(table, catalog_path)
@@ -300,7 +300,7 @@ def _rekey(
         return merged, False
     if not _generated_key(old, effective_citekey):
         return merged, False
-    from ..text.citekeys import citekey_base
+    from ...text.citekeys import citekey_base
 
     if citekey_base(merged) == citekey_base(old):  # the same stem (its short name): the key stays
         return merged, False
@@ -311,7 +311,7 @@ def _rekey(
 def _generated_key(paper: Paper, effective_citekey: Callable[[Paper], str]) -> bool:
     """True when `paper`'s citation key is one the app made up: the paper came from no
     .bib (nor took an entry of one in), and the user set no key of their own."""
-    from ..formats.identifiers import BIBTEX_SOURCES
+    from ...formats.identifiers import BIBTEX_SOURCES
 
     if paper.source.startswith(BIBTEX_SOURCES) or paper.entry_type:
         return False
@@ -320,7 +320,7 @@ def _generated_key(paper: Paper, effective_citekey: Callable[[Paper], str]) -> b
 
 def _same_id_why(first: Paper, later: Paper) -> str:
     """Why two records of one import got the same id (see the importers' id rules)."""
-    from ..formats.identifiers import normalise_doi, openreview_forum_id
+    from ...formats.identifiers import normalise_doi, openreview_forum_id
 
     if first.doi and normalise_doi(first.doi) == normalise_doi(later.doi):
         return "the same DOI"

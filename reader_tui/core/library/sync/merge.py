@@ -28,9 +28,9 @@ from typing import Any
 
 import orjson
 
-from ..atomic_storage import StoreError, read_json_file, write_file_atomically
-from ..model import CONFLICT_END, CONFLICT_MIDDLE, CONFLICT_START, has_conflict  # noqa: F401 - has_conflict re-exported
-from .files import ANNOTATIONS_TABLE, META_TABLE, PAPERS_TABLE, SETTINGS_TABLE, VIEW_SETTINGS, check_meta
+from ...atomic_storage import StoreError, read_json_file, write_file_atomically
+from ...model import CONFLICT_END, CONFLICT_MIDDLE, CONFLICT_START, has_conflict  # noqa: F401 - has_conflict re-exported
+from ..files import ANNOTATIONS_TABLE, META_TABLE, PAPERS_TABLE, SETTINGS_TABLE, VIEW_SETTINGS, check_meta
 
 Tables = dict[str, dict[str, Any]]
 
@@ -301,7 +301,7 @@ def read_version(path: Path) -> Tables:
 def merge_files(base: Path, ours: Path, theirs: Path) -> str:
     """Merge three versions of a store file and write the result over `ours` (atomically,
     in the store's own shape): what git's merge driver does. Returns the file's kind."""
-    from ..atomic_storage import dump_json_lines
+    from ...atomic_storage import dump_json_lines
 
     b, o, t = read_version(base), read_version(ours), read_version(theirs)
     meta = (o.get(META_TABLE) or t.get(META_TABLE) or {}).get("1") or {}

@@ -37,8 +37,8 @@ from typing import Any, NamedTuple, Protocol
 
 import orjson
 
-from ..atomic_storage import StoreError
-from ..model import Paper, Scores
+from ...atomic_storage import StoreError
+from ...model import Paper, Scores
 
 #: Record fields whose values repeat from record to record (see `Catalog.__init__`): 21
 #: primary areas (`area`) among 20,000 papers, one year, a venue or two.
@@ -194,7 +194,7 @@ class CatalogRecords(dict):
 
     texts: RecordTexts | None = None
     #: The same records by paper id (their places in `texts`), when the reader made that
-    #: dict already (`catalog_layout.read_records`): the Catalog takes it as it is.
+    #: dict already (`layout.read_records`): the Catalog takes it as it is.
     by_paper: dict[str, int] | None = None
     #: With `by_paper`: the document ids that are not the record's number (usually none).
     unusual_doc_ids: dict[str, str] | None = None

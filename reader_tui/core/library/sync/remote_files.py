@@ -1,6 +1,6 @@
 """The shapes a store file written by someone else must have before a sync merges it or
 the screen shows it: another member's `members/<name>.json`, or any store file that comes
-from a shared remote (`sync_guard`). Such a file is data to check, never trusted: its size
+from a shared remote (`guard`). Such a file is data to check, never trusted: its size
 and nesting are bounded before anything walks it, and its tables must be the store's.
 
 Nothing here reads the disk or runs git; each check returns the problem in a few words
@@ -15,10 +15,10 @@ from typing import Any
 
 import orjson
 
-from ..atomic_storage import StoreError
-from ..model import Annotation
-from .catalog import check_record
-from .files import ANNOTATIONS_TABLE, META_TABLE, PAPERS_TABLE, SETTINGS_TABLE, check_meta
+from ...atomic_storage import StoreError
+from ...model import Annotation
+from ..catalog.records import check_record
+from ..files import ANNOTATIONS_TABLE, META_TABLE, PAPERS_TABLE, SETTINGS_TABLE, check_meta
 
 #: The most bytes a store file from the remote may hold. A member's annotations of a
 #: 100,000-paper conference with long notes stay well under the first; the catalog of one

@@ -40,16 +40,16 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from ..formats.identifiers import (
+from ...formats.identifiers import (
     BIBTEX_SOURCES,
     OWN_EXPORT_SOURCE,
     fold,
     normalise_doi,
     normalise_url,
 )
-from ..model import Paper
-from ..process_tuning import gc_paused
-from ..reviews import merge_scores
+from ...model import Paper
+from ...process_tuning import gc_paused
+from ...reviews import merge_scores
 
 TITLE_THRESHOLD = 95.0
 ABSTRACT_THRESHOLD = 92.0

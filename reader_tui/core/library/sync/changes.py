@@ -12,8 +12,8 @@ from typing import Any
 
 import orjson
 
-from ..model import has_conflict
-from .files import ANNOTATIONS_FILE, ANNOTATIONS_TABLE, CATALOG_FILE, PAPERS_TABLE, SETTINGS_TABLE, VIEW_SETTINGS
+from ...model import has_conflict
+from ..files import ANNOTATIONS_FILE, ANNOTATIONS_TABLE, CATALOG_FILE, PAPERS_TABLE, SETTINGS_TABLE, VIEW_SETTINGS
 
 MEMBERS_DIR = "members"
 

@@ -1,5 +1,5 @@
 """A reading group's marks: what the other members of a synced library did (their
-statuses, tags and notes, from members/<name>.json; see `sync`), read-only here.
+statuses, tags and notes, from members/<name>.json; see `repository`), read-only here.
 
 Searches find them (`by:alice`, `is:group-to-read`, `group:>=2`), `reader-tui show`
 lists them. Nothing here runs git or writes anything.
@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic_storage import StoreError
-from ..model import Annotation, Status
-from .files import ANNOTATIONS_TABLE
+from ...atomic_storage import StoreError
+from ...model import Annotation, Status
+from ..files import ANNOTATIONS_TABLE
+from ..safe_paths import read_regular
+from .changes import MEMBERS_DIR
 from .remote_files import MAX_BYTES, member_name_problem, parse_store_file
-from .safe_paths import read_regular
-from .sync_changes import MEMBERS_DIR
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,7 @@ def member_annotations(folder: Path) -> dict[str, dict[str, dict[str, Any]]]:
     """The other members' annotations (member -> paper id -> annotation document), read
     from members/*.json: empty for a library that is not a reading group's. A file that
     is a link, not a member's name, or not of the annotations' shape is left out."""
-    from .sync import is_repository, member_of
+    from .repository import is_repository, member_of
 
     result: dict[str, dict[str, dict[str, Any]]] = {}
     members = Path(folder) / MEMBERS_DIR

@@ -6,7 +6,7 @@ own annotations under members/<name>.json), .gitattributes and .gitignore. Never
 backups/, the lock, temporary files, damaged files set aside, reviews.sqlite (re-imported
 from the reviews file). The caches live outside the folder (`core.paths`).
 
-The store files merge through reader-tui's merge driver (`sync_merge`), installed in the
+The store files merge through reader-tui's merge driver (`merge`), installed in the
 repository's .git/config and named for the files in .gitattributes, so a plain `git pull`
 merges the same way. The store's lock is held while git rewrites the files (commit and
 merge), never while talking to the remote; a TUI open on the library sees the new files
@@ -33,14 +33,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..atomic_storage import StoreError, write_file_atomically
-from .files import ANNOTATIONS_FILE, CATALOG_FILE, LOCK_FILE
-from .locks import exclusive
+from ...atomic_storage import StoreError, write_file_atomically
+from ..files import ANNOTATIONS_FILE, CATALOG_FILE, LOCK_FILE
+from ..locks import exclusive
+from ..safe_paths import check_inside, read_regular
+from .changes import MEMBERS_DIR, count_waiting, describe_changes, list_waiting, new_conflicts
+from .guard import vet
 from .remote_files import MAX_BYTES, member_name_problem
-from .safe_paths import check_inside, read_regular
-from .sync_changes import MEMBERS_DIR, count_waiting, describe_changes, list_waiting, new_conflicts
-from .sync_guard import vet
-from .sync_state import MERGING_FILE, mark_synced, merge_cut_short
+from .state import MERGING_FILE, mark_synced, merge_cut_short
 
 DRIVER = "reader-tui"
 MEMBER_KEY = "reader-tui.member"
@@ -186,9 +186,9 @@ def is_repository(folder: Path) -> bool:
 
 def driver_command() -> str:
     """The merge driver's command line as git runs it (%O base, %A ours, %B theirs, %P path):
-    `sync_driver`, which imports only the merge. (Repositories set up earlier run
-    `reader-tui sync merge-driver`, which still merges the same.)"""
-    return f"{shlex.quote(sys.executable)} -m reader_tui.core.library.sync_driver %O %A %B %P"
+    `driver`, which imports only the merge. A sync puts it back in a repository whose
+    config holds another line (`reader-tui sync merge-driver` still merges the same)."""
+    return f"{shlex.quote(sys.executable)} -m reader_tui.core.library.sync.driver %O %A %B %P"
 
 
 def install(folder: Path, member: str | None = None) -> None:
@@ -292,7 +292,7 @@ def _config(folder: Path) -> dict[str, str]:
 def init(folder: Path, remote: str | None = None, member: str | None = None) -> str:
     """Make `folder` a synced library: a new repository, the library's own made into one,
     or `remote` cloned into a new library folder. Returns what was done: one line, then one
-    line per file of the remote's that was refused (`sync_guard`). An init that fails
+    line per file of the remote's that was refused (`guard`). An init that fails
     removes the repository it began (and a clone's files), so the next one starts afresh."""
     folder = Path(folder)
     git_program()
@@ -335,7 +335,7 @@ _SCP_LIKE = re.compile(r"^[^/\\]{2,}:")
 
 def _clone(folder: Path, remote: str, member: str | None) -> str:
     """`remote` cloned into `folder` without checking anything out, then the files of its
-    commit checked (`sync_guard.vet`) before git writes any of them."""
+    commit checked (`guard.vet`) before git writes any of them."""
     where = folder.parent if folder.parent.exists() else Path.cwd()
     done = git(where, "clone", "--quiet", "--no-checkout", "--", remote, str(folder), check=False)
     if done.returncode != 0:
@@ -521,7 +521,9 @@ def _sync(
         check_usable(folder)
     member = config.get(MEMBER_KEY, "").strip() or None  # as `member_of` reads it
     identity = _identity(folder, config)
-    if config.get("core.symlinks") != "false":  # set up by a reader-tui that did not guard the remote
+    # set up by a reader-tui that did not guard the remote, or whose driver was another
+    # module or another Python (a plain `git pull` runs the line the config holds)
+    if config.get("core.symlinks") != "false" or config.get(f"merge.{DRIVER}.driver") != driver_command():
         configure(folder, member)
     if member is None and (folder / MEMBERS_DIR).is_dir():
         member = _member_from_git(folder)
@@ -764,7 +766,7 @@ def _merge(
     folder: Path, theirs: str, identity: list[str] | None = None, member: str | None = None
 ) -> tuple[str, list[str], str, list[str]]:
     """Merge `theirs` into HEAD (the driver merges the store files), without what
-    `sync_guard.vet` refuses of it. Returns what came in, the papers whose notes newly
+    `guard.vet` refuses of it. Returns what came in, the papers whose notes newly
     hold a marked block, the commit merged into, and one line per file refused."""
     before = git(folder, "rev-parse", "HEAD").stdout.strip()
     identity = _identity(folder) if identity is None else identity

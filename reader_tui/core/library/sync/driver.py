@@ -1,6 +1,6 @@
 """git's merge driver for a synced library's files, as git runs it (`sync.driver_command`):
 
-    python -m reader_tui.core.library.sync_driver BASE OURS THEIRS [PATH]
+    python -m reader_tui.core.library.sync.driver BASE OURS THEIRS [PATH]
 
 The merged file is written over OURS; exit 0 when merged (a note changed on both sides is
 merged with marks, not left to git), 1 with one line on stderr when a version cannot be
@@ -18,20 +18,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-USAGE = "usage: python -m reader_tui.core.library.sync_driver BASE OURS THEIRS [PATH] (git runs it: see .gitattributes)"
+USAGE = "usage: python -m reader_tui.core.library.sync.driver BASE OURS THEIRS [PATH] (git runs it: see .gitattributes)"
 
 
 def main(argv: Sequence[str]) -> int:
     if len(argv) not in (3, 4):
         print(f"reader-tui: {USAGE}", file=sys.stderr)
         return 2
-    from ..atomic_storage import StoreError, describe_error
-    from .sync_merge import merge_files
+    from ...atomic_storage import StoreError, describe_error
+    from .merge import merge_files
 
     try:
         merge_files(*argv[:3])
     except (StoreError, OSError) as error:
-        from ..text.display import sanitize
+        from ...text.display import sanitize
 
         text = str(error) if isinstance(error, StoreError) else describe_error(error)
         lines = text.strip().splitlines()

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic_storage import StoreError, dump_json_lines
-from .files import ANNOTATIONS_FILE, CATALOG_FILE, SETTINGS_TABLE
+from ...atomic_storage import StoreError, dump_json_lines
+from ..files import ANNOTATIONS_FILE, CATALOG_FILE, SETTINGS_TABLE
+from .changes import MEMBERS_DIR
 from .remote_files import LOCAL_SETTINGS, MAX_BYTES, member_name_problem, parse_store_file
-from .sync_changes import MEMBERS_DIR
 
 _REGULAR = (b"100644", b"100755")
 _KINDS = {b"120000": "a symbolic link", b"160000": "a submodule (a link to another repository)", b"040000": "a folder"}
