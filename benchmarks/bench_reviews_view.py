@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.bench_terminal import SIZE, TmuxTerminal, _wait_idle, forget_place, list_marks, store_titles
+from benchmarks.bench_terminal import SIZE, TmuxTerminal, forget_place, list_marks, store_titles, wait_idle
 from reader_tui.tui.app import PREPARE_REVIEWS_S
 
 SHOWN = ("next / previous review", "No reviews")
@@ -82,9 +82,9 @@ def measure(folder: Path, papers: int, profile: Path | None, seed: int = 15) -> 
         try:
             start = terminal.press_enter()
             terminal.wait_for(marks, start + 180)
-            _wait_idle(terminal.pid, time.perf_counter() + 300)
+            wait_idle(terminal.pid, time.perf_counter() + 300)
             time.sleep(PREPARE_REVIEWS_S)  # the reviews screen made ahead, as a user's would be
-            _wait_idle(terminal.pid, time.perf_counter() + 300)
+            wait_idle(terminal.pid, time.perf_counter() + 300)
             for _ in range(papers):
                 terminal.send("j" * rng.randint(1, 40))
                 _quiet(terminal)

@@ -78,14 +78,21 @@ def list_marks(titles: Sequence[str], count: int = 2) -> list[str]:
     marks: list[str] = []
     rows = list(titles[1:40]) or list(titles[:1])
     for title in rows:
-        found = _PLAIN_WORDS.match(" ".join(title.split()))
-        if found and len(found.group()) >= 10:
-            marks.append(found.group()[:28])
+        mark = plain_start(title)
+        if mark:
+            marks.append(mark)
         if len(marks) == count:
             break
     if not marks:
         raise ValueError("no title among the list's first rows starts with plain words to look for")
     return marks
+
+
+def plain_start(title: str) -> str | None:
+    """The start of `title` that any display shows as it is (plain words, at most 28
+    characters), or None when it has fewer than 10 of them."""
+    found = _PLAIN_WORDS.match(" ".join(title.split()))
+    return found.group()[:28] if found and len(found.group()) >= 10 else None
 
 
 def forget_place(folder: Path) -> None:
@@ -344,7 +351,7 @@ def measure_run(argv: Sequence[str], marks: Sequence[str], env: dict[str, str] |
         start = terminal.press_enter()
         shown = terminal.wait_for(marks, start + LIST_TIMEOUT_S)
         first_key = terminal.wait_cursor_moved(time.perf_counter() + KEY_TIMEOUT_S, lambda: terminal.send("j"))
-        idle = _wait_idle(terminal.pid, time.perf_counter() + IDLE_TIMEOUT_S)
+        idle = wait_idle(terminal.pid, time.perf_counter() + IDLE_TIMEOUT_S)
         peak, resident = status_mb(terminal.pid, "VmHWM:"), status_mb(terminal.pid, "VmRSS:")
         asked = terminal.send("q")
         deadline = asked + QUIT_TIMEOUT_S
@@ -365,7 +372,7 @@ def measure_run(argv: Sequence[str], marks: Sequence[str], env: dict[str, str] |
     )
 
 
-def _wait_idle(pid: int, deadline: float) -> float:
+def wait_idle(pid: int, deadline: float) -> float:
     """The moment after which `pid` used at most IDLE_SHARE of a core for IDLE_WINDOW_S."""
     tick = os.sysconf("SC_CLK_TCK")
     step = 0.1

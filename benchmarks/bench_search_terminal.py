@@ -1,0 +1,183 @@
+"""A search as a user types it, in a real terminal: last key to the results on screen.
+
+    python -m benchmarks.bench_search_terminal --db STORE [--runs 3] [--at-start] [--json]
+
+Starts the TUI as `bench_terminal` does (`python -m reader_tui --db STORE`, 140x45, tmux
+when installed), waits until it is idle (or, with `--at-start`, only until its list is on
+screen: a search typed at the first frame, while the indexes still load), presses `/` and
+types each query a key at a time, a typist's gap apart. It times, from the last key sent,
+until the screen shows that query's answer: the status line's count ("629 papers of
+19,630") and the plain start of the first hit's title, both as the same store gives them
+in this process (`core.library.listing.compute_listing` over the built index). A query
+whose answer does not appear within `ANSWER_TIMEOUT_S` counts as wrong: the TUI showed
+another answer (a dropped key, a search left behind) or none.
+
+The queries are chosen so that their last key changes the answer (the count, or the first
+hit, differs from that of the query without its last letter); a query whose last key
+changes neither is reported as such and not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.bench_terminal import (
+    IDLE_TIMEOUT_S,
+    LIST_TIMEOUT_S,
+    compile_tree,
+    forget_place,
+    list_marks,
+    open_terminal,
+    plain_start,
+    status_mb,
+    store_titles,
+    tui_command,
+    tui_env,
+    wait_idle,
+)
+
+#: What a researcher types: a phrase, a phrase with a typo, an acronym, a hyphenated term.
+QUERIES = (
+    "graph neural netwrok",
+    "diffusion language models",
+    "offline reinforcement learning",
+    "sparse autoencoders",
+    "test-time scaling",
+)
+#: Between two keys: a fast typist, about eight keys a second.
+TYPING_GAP_S = 0.12
+ANSWER_TIMEOUT_S = 10.0
+
+
+@dataclass(slots=True)
+class Answer:
+    """What the screen shows once a query's search is done: the status line's count and
+    the start of the first hit's title (None when it starts with nothing plain to look for)."""
+
+    count: str
+    first_title: str | None
+
+    def marks(self) -> list[str]:
+        return [self.count, *([self.first_title] if self.first_title else [])]
+
+
+def expected_answers(folder: Path, queries: Sequence[str]) -> dict[str, tuple[Answer, Answer]]:
+    """Each query's answer and that of the query without its last letter, as this process
+    lists them from the same store with its built index."""
+    from reader_tui.core.library.indexing import search_index
+    from reader_tui.core.library.library import Library
+    from reader_tui.core.library.listing import compute_listing
+
+    library = Library.open(folder)
+    try:
+        index = search_index(library)[0]
+        total = len(library.papers)
+
+        def answer(query: str) -> Answer:
+            ids = compute_listing(library, search=query, index=index).ids
+            noun = "paper" if len(ids) == 1 else "papers"
+            # between a space and " ·", as the status line begins: "629 papers of" alone is
+            # also the end of "6,629 papers of"
+            count = f" {len(ids):,} {noun}" + (f" of {total:,}" if len(ids) != total else "") + " ·"
+            return Answer(count, plain_start(library.papers[ids[0]].title) if ids else None)
+
+        return {query: (answer(query), answer(query[:-1])) for query in queries}
+    finally:
+        library.close()
+
+
+def type_query(terminal: Any, query: str) -> float:
+    """Type `query` a key at a time; the moment the last key was sent."""
+    sent = 0.0
+    for key in query:
+        sent = terminal.send(key)
+        time.sleep(TYPING_GAP_S)
+    return sent
+
+
+def measure_run(folder: Path, answers: dict[str, tuple[Answer, Answer]], *, at_start: bool) -> dict[str, Any]:
+    """One launch: each query typed, its seconds from the last key to its answer (None:
+    never shown), and the TUI's peak memory at the end."""
+    terminal = open_terminal(tui_command(folder), tui_env(), (140, 45))
+    try:
+        start = terminal.press_enter()
+        terminal.wait_for(list_marks(store_titles(folder)), start + LIST_TIMEOUT_S)
+        if not at_start:
+            wait_idle(terminal.pid, time.perf_counter() + IDLE_TIMEOUT_S)
+        seconds: dict[str, float | None] = {}
+        for query, (answer, _) in answers.items():
+            terminal.send("/")
+            time.sleep(TYPING_GAP_S)
+            last_key = type_query(terminal, query)
+            try:
+                seconds[query] = terminal.wait_for(answer.marks(), last_key + ANSWER_TIMEOUT_S) - last_key
+            except TimeoutError:
+                seconds[query] = None
+            terminal.send("\x1b")  # escape: the search ends, the whole list is back
+            time.sleep(0.5)
+        peak = status_mb(terminal.pid, "VmHWM:")
+    finally:
+        terminal.close()
+    return {"seconds": seconds, "peak_rss_mb": peak}
+
+
+def measure(folder: Path, runs: int = 3, queries: Sequence[str] = QUERIES, at_start: bool = False) -> dict[str, Any]:
+    compile_tree()
+    forget_place(folder)
+    answers = expected_answers(folder, queries)
+    timed = {query: pair for query, pair in answers.items() if pair[0] != pair[1]}
+    results = []
+    for _ in range(runs):
+        forget_place(folder)
+        results.append(measure_run(folder, timed, at_start=at_start))
+    latencies = [s for run in results for s in run["seconds"].values() if s is not None]
+    wrong = sum(s is None for run in results for s in run["seconds"].values())
+    return {
+        "queries": list(timed),
+        "not_timed": [query for query in answers if query not in timed],
+        "searches": len(timed) * runs,
+        "wrong": wrong,
+        "last_key_to_answer_ms": {
+            "median": 1000 * statistics.median(latencies) if latencies else None,
+            "max": 1000 * max(latencies) if latencies else None,
+            "runs": [round(1000 * s, 1) for s in latencies],
+        },
+        "peak_rss_mb": max(run["peak_rss_mb"] for run in results),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_search_terminal",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, required=True, help="the store to open (not changed but for "
+                        "the backup every TUI session takes)")
+    parser.add_argument("--runs", type=int, default=3, help="launches (default 3)")
+    parser.add_argument("--at-start", action="store_true", help="type as soon as the list is on screen")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    figures = measure(args.db, args.runs, at_start=args.at_start)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    when = "as soon as the list is on screen" if args.at_start else "once the TUI is idle"
+    latency = figures["last_key_to_answer_ms"]
+    print(f"{figures['searches']} searches typed {when} ({args.runs} launches, {TYPING_GAP_S * 1000:.0f} ms a key)")
+    if latency["median"] is not None:
+        print(f"last key to the answer on screen: median {latency['median']:.0f} ms, max {latency['max']:.0f} ms")
+    print(f"wrong or no answer within {ANSWER_TIMEOUT_S:.0f} s: {figures['wrong']}")
+    if figures["not_timed"]:
+        print(f"not timed (their last key changes nothing): {', '.join(figures['not_timed'])}")
+    print(f"peak memory of the TUI process: {figures['peak_rss_mb']:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
