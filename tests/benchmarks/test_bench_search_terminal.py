@@ -44,7 +44,7 @@ def test_the_answer_is_the_count_and_first_hit_the_store_gives(library: Path) ->
 
 def test_a_query_whose_last_key_changes_nothing_is_not_timed(library: Path, monkeypatch) -> None:
     monkeypatch.setattr(bench_search_terminal, "measure_run", lambda folder, answers, at_start: {
-        "seconds": dict.fromkeys(answers, 0.01), "peak_rss_mb": 1.0})
+        "seconds": dict.fromkeys(answers, 0.01), "wrong": {}, "peak_rss_mb": 1.0})
     figures = bench_search_terminal.measure(library, runs=2, queries=["graph mole", "protein"])
     assert figures["queries"] == ["graph mole"] and figures["not_timed"] == ["protein"]
     assert figures["searches"] == 2 and figures["wrong"] == 0
@@ -67,3 +67,4 @@ def test_typed_searches_reach_the_screen_and_a_wrong_answer_is_counted(library: 
     monkeypatch.setattr(bench_search_terminal, "ANSWER_TIMEOUT_S", 2.0)
     figures = bench_search_terminal.measure(library, runs=1, queries=["mole"])
     assert figures["wrong"] == 1 and figures["last_key_to_answer_ms"]["runs"] == []
+    assert figures["wrong_shown"] == ["'mole': '1 paper of 5 · 0 read · 0 reading · search: mole'"]
