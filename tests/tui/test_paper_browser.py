@@ -77,3 +77,39 @@ async def test_a_field_search_before_the_index_is_in_waits_and_says_so(library: 
         assert await wait_until(pilot, lambda: len(papers.ids) == len(library.papers))
         await settle(app, pilot)
         assert "waiting for the search index" not in screen_text(app).lower()
+
+
+async def test_keys_typed_while_a_search_runs_wait_as_one_search_for_the_newest_text(
+    library: Library, monkeypatch
+) -> None:
+    """A search thread cannot be stopped: keys typed while one runs must not each start
+    another (at 100,000 papers they would share the GIL and all finish late). The newest
+    text waits, the older ones waiting before it are never computed, and the list shows
+    the newest's result."""
+    import threading
+
+    from reader_tui.tui.widgets import listing_worker
+
+    release = threading.Event()
+    searched: list[str] = []
+    real = listing_worker.compute_listing
+
+    def slow(library, *, search="", **kwargs):
+        searched.append(search)
+        if search == "g":
+            release.wait(10)  # the first key's search still running while the rest are typed
+        return real(library, search=search, **kwargs)
+
+    monkeypatch.setattr(listing_worker, "compute_listing", slow)
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        searched.clear()
+        await pilot.press("slash", "g")
+        assert searched == ["g"]  # searched at once, no pause waited for
+        await pilot.press(*"raph")
+        assert searched == ["g"]  # "gr", "gra", "grap", "graph" wait behind it
+        release.set()
+        await settle(app, pilot)
+        assert searched == ["g", "graph"]
+        assert app.screen.query_one(PaperList).ids == ["p-graphs"]

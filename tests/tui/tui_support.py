@@ -127,15 +127,8 @@ async def wait_until(pilot: Any, condition: Callable[[], object], seconds: float
 
 
 async def settle(app: App[Any], pilot: Any) -> None:
-    """A typed search run (its debounce waited out, not slept through), `settle_workers`,
-    then the detail pane brought up to date with the cursor."""
-    await pilot.pause()
-    browsers = app.screen.query("#browser")
-    if browsers:
-        browser = browsers.first()
-        deadline = asyncio.get_running_loop().time() + 5
-        while browser.typing.pending and asyncio.get_running_loop().time() < deadline:
-            await asyncio.sleep(POLL_S)  # the debounce timer runs meanwhile; settle_workers pauses next
+    """`settle_workers` (a typed search's listings among them), then the detail pane
+    brought up to date with the cursor."""
     await settle_workers(pilot)
     screen = app.screen
     show_now = getattr(screen, "show_current_now", None)

@@ -3,11 +3,15 @@
 It owns the search index the list is searched with (handed to it once built, kept up
 to date with the Library's change events: status, tags and notes are searchable) and
 the thread worker that turns a filter, an order and a search into a `Listing`
-(`core.library.listing.compute_listing`, exclusive in its group, so a newer request cancels an
-older one). Each request gets a token; a result whose token is not the last one given
-is dropped, so a list shown meanwhile (a "more like this" list, a snapshot brought
-back by escape) is never replaced by a late one. The result goes up to the browser as
-`ListingWorker.Listed`, on the UI thread.
+(`core.library.listing.compute_listing`). Every key of a search asks for a listing at
+once (no pause waited for); one is computed at a time: a request made meanwhile waits,
+the newest replacing any older one waiting, and starts as the running one ends. So a
+search answers a key as soon as it can, and a slow search (100,000 papers) is never
+shared with searches the user has already typed past: a thread cannot be stopped, and
+two in the GIL would each take twice as long. Each request gets a token; a result whose
+token is not the last one given is dropped, so a list shown meanwhile (a "more like
+this" list, a snapshot brought back by escape) is never replaced by a late one. The
+result goes up to the browser as `ListingWorker.Listed`, on the UI thread.
 """
 
 from __future__ import annotations
@@ -44,6 +48,14 @@ class ListingWorker(Widget):
         self.index: Any = None
         """The search index once built (None: titles are matched without it)."""
         self._token = 0
+        self._computing = False
+        self._request_waiting: tuple[Any, ...] | None = None
+        """The newest request made while one was computed (None: none)."""
+
+    @property
+    def busy(self) -> bool:
+        """A listing is being computed, or waits to be."""
+        return self._computing or self._request_waiting is not None
 
     def on_mount(self) -> None:
         self.app.library_changed_signal.subscribe(self, self._library_changed)
@@ -57,15 +69,26 @@ class ListingWorker(Widget):
         scores: Mapping[str, float] | None,
         sort_matches: bool = False,
     ) -> None:
-        """Compute the list for these (a result still on its way is dropped)."""
+        """Compute the list for these, now or as the listing being computed ends (a result
+        still on its way is dropped)."""
         self._token += 1
-        self._compute(self._token, list_filter, sort, search, self.index, frozenset(marked), scores, sort_matches)
+        request = (self._token, list_filter, sort, search, frozenset(marked), scores, sort_matches)
+        if self._computing:
+            self._request_waiting = request
+        else:
+            self._start(request)
 
     def drop(self) -> None:
         """The list shows something else now: a result still on its way is not wanted."""
         self._token += 1
+        self._request_waiting = None
 
-    @work(thread=True, exclusive=True, group="search")
+    def _start(self, request: tuple[Any, ...]) -> None:
+        token, list_filter, sort, search, marked, scores, sort_matches = request
+        self._computing = True
+        self._compute(token, list_filter, sort, search, self.index, marked, scores, sort_matches)
+
+    @work(thread=True, group="search")
     def _compute(self, token: int, list_filter, sort, search, index, marked, scores, sort_matches) -> None:
         listing = compute_listing(
             self.library, list_filter=list_filter, sort=sort, search=search, index=index, marked=marked,
@@ -75,6 +98,10 @@ class ListingWorker(Widget):
 
     def on_listing_ready(self, message: ListingReady) -> None:
         message.stop()
+        self._computing = False
+        if self._request_waiting is not None:
+            request, self._request_waiting = self._request_waiting, None
+            self._start(request)
         if message.token == self._token:  # else a newer filter or search is on its way
             self.post_message(self.Listed(message.listing))
 

@@ -221,7 +221,6 @@ class PaperBrowser(Vertical):
 
     def go_to(self, place: Place) -> None:
         """Show `place`: its filter, search and "more like this" list, its paper under the cursor."""
-        self.typing.stop()
         self.typing.keys_at_bar()
         self.list_filter = place.list_filter
         self.search_text = place.search
@@ -291,7 +290,6 @@ class PaperBrowser(Vertical):
     def show_everything(self, keep: str) -> None:
         """Drop the filter, search and "more like this" (a jump to a paper they hide),
         keeping the cursor on `keep`."""
-        self.typing.stop()
         self.list_filter = ListFilter()
         self.search_text = ""
         self._sorted_in_search = False
@@ -308,14 +306,10 @@ class PaperBrowser(Vertical):
         self.underneath.open_search(self._snapshot(), self.place())
 
     def search_for(self, text: str) -> None:
-        """The search bar now holds `text`: search once typing pauses."""
+        """The search bar now holds `text`: search it."""
         if text == self.search_text:
             return
         self.search_text = text
-        self.typing.typed()
-
-    def on_search_typing_paused(self, message: SearchTyping.Paused) -> None:
-        message.stop()
         self._run_search()
 
     def _run_search(self) -> None:
@@ -327,8 +321,6 @@ class PaperBrowser(Vertical):
     def submit_search(self) -> bool:
         """Enter in the search bar: search now. False when there is nothing to search."""
         self.typing.keys_at_bar()
-        if self.typing.stop():
-            self._run_search()
         if not self.search_text.strip():
             return False
         before = self.underneath.place_before_search
@@ -342,7 +334,6 @@ class PaperBrowser(Vertical):
         """Escape: the list, cursor and scroll position as they were before the search
         (`ctrl+o` brings the search back)."""
         self.typing.keys_at_bar()
-        self.typing.stop()
         if self.search_text.strip():
             self.jumping()
         self.search_text = ""
