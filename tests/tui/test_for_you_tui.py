@@ -382,3 +382,36 @@ async def test_a_training_that_fails_says_so(topics: Library, monkeypatch: pytes
         await settle(app, pilot)
         assert "for you could not be trained: MemoryError: no room" in said
         assert "sort: for you (failed)" in screen_text(app)
+
+
+async def test_decisions_while_the_features_are_made_do_not_make_them_again(
+        topics: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision made while the first training makes the features starts a newer
+    training; it waits for those features instead of making its own beside them."""
+    import threading
+
+    from reader_tui.core.related import for_you
+
+    made, go = [], threading.Event()
+    features = for_you.Features
+
+    def held_features(*args, **kwargs):
+        made.append(args[0])
+        go.wait(10)  # the first features take until the decision below started a newer training
+        return features(*args, **kwargs)
+
+    monkeypatch.setattr(for_you, "Features", held_features)
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s", "y")
+        assert await wait_until(pilot, lambda: made)
+        topics.set_status(["g3"], Status.TO_READ)
+        # the newer training has a second to start making features of its own (it must not)
+        await wait_until(pilot, lambda: len(made) > 1, seconds=1.0)
+        go.set()
+        await _trained(app, pilot, 0)
+        await settle(app, pilot)
+        assert len(made) == 1

@@ -73,7 +73,7 @@ LATENT_DIMENSIONS, LATENT_WEIGHT, LATENT_SAMPLE, LATENT_MIN_PAPERS = 128, 1.0, 4
 #: author's "offline reinforcement learning" says more than its three words apart.
 KEYWORD_WEIGHT = 0.5
 #: SVM regularisation (liblinear's C): small, since the labels are few and noisy.
-C = 0.2
+C = 0.1
 #: The head of the order (`closer_first`): the best `CLOSE_POOL` papers are ordered again by
 #: their margin plus `CLOSENESS` times their closeness to the `CLOSE_NEIGHBOURS` nearest
 #: papers kept (less that to the nearest skipped), both in standard deviations.
@@ -553,12 +553,14 @@ def closer_first(margin: Any, matrix: Any, candidates: Any, pos: Sequence[int], 
     those skipped (the mean cosine, rows of `matrix`, to the `CLOSE_NEIGHBOURS` nearest of
     `pos`, less that to the nearest of `neg`), both in standard deviations of the pool:
     a paper that is a near neighbour of a kept one is a safer bet at the top than one the
-    SVM likes for a few of its words. The same margins are handed out in the new order."""
+    SVM likes for a few of its words. The same margins are handed out in the new order.
+    A list of `pool` candidates or fewer keeps the margin's order: it is seen whole, and
+    the SVM has weighed every paper of it."""
     import numpy as np
 
-    top = candidates[np.argsort(-margin[candidates], kind="stable")[:pool]]
-    if len(top) < 2 or not len(pos) or weight <= 0:
+    if len(candidates) <= pool or not len(pos) or weight <= 0:
         return margin
+    top = candidates[np.argsort(-margin[candidates], kind="stable")[:pool]]
     rows = matrix[top]
     closeness = _nearest_mean(rows, matrix[list(pos)])
     if len(neg):
