@@ -19,10 +19,10 @@ the user's decisions (`train`):
 The SVM is then trained again three times with the thirty papers it is surest of as
 positives, half as many again each round (self-training on the unlabelled papers): a
 handful of decisions holds few of a topic's words, and this widens them. The user's notes
-add their words to their papers' rows. A paper's score is the SVM's margin; the head of
-the order puts first the papers closest to those kept (`closer_first`), and is made broad
-(`diversify`, maximal marginal relevance in the same TF-IDF space): the user who keeps
-papers on four sub-topics sees all four near the top, not only the densest one.
+add their words to their papers' rows. A paper's score is the SVM's margin, and the top
+of the order is made broad (`diversify`, maximal marginal relevance in the same TF-IDF
+space): the user who keeps papers on four sub-topics sees all four near the top, not
+only the densest one.
 A retrain builds nothing of the size of the list: the features are made once per index,
 and the notes change only their own papers' rows.
 `benchmarks.bench_for_you` measures all this against the plain recipe, area by area.
@@ -74,10 +74,6 @@ LATENT_DIMENSIONS, LATENT_WEIGHT, LATENT_SAMPLE, LATENT_MIN_PAPERS = 128, 1.0, 4
 KEYWORD_WEIGHT = 0.5
 #: SVM regularisation (liblinear's C): small, since the labels are few and noisy.
 C = 0.1
-#: The head of the order (`closer_first`): the best `CLOSE_POOL` papers are ordered again by
-#: their margin plus `CLOSENESS` times their closeness to the `CLOSE_NEIGHBOURS` nearest
-#: papers kept (less that to the nearest skipped), both in standard deviations.
-CLOSE_POOL, CLOSENESS, CLOSE_NEIGHBOURS = 200, 0.7, 3
 #: Breadth (maximal marginal relevance): the best `DIVERSE_POOL` undecided papers (of those
 #: with a positive score) are put
 #: in an order where each next paper is the one whose score (in standard deviations)
@@ -364,7 +360,7 @@ class ForYou:
 
     features: Features
     coef: Any  # one weight per column: the words', the whole keywords', the latent topics'
-    margin: Any  # the SVM's margin, one per paper (ordinal order), the head's in `closer_first`'s order
+    margin: Any  # the SVM's margin, one per paper (ordinal order)
     positives: tuple[str, ...]
     decided: frozenset[str]
     tag: str | None = None
@@ -500,7 +496,6 @@ def train(
     if tag is not None:
         decided_ids |= set(positive)
     undecided[[ordinal[pid] for pid in decided_ids if pid in ordinal]] = False
-    margin = closer_first(margin, words, np.flatnonzero(undecided), pos, neg)
     order = margin.copy()
     if tag is None:  # a tag is one thing the user keeps: its model ranks by score alone
         pool = diversify(margin, words, np.flatnonzero(undecided))
@@ -544,48 +539,6 @@ def _self_trained(matrix: Any, y: Any, weight: Any, rows: Any, candidates: Any) 
         margin, coef = _fit(matrix, y2, w2, np.union1d(rows, top))
         surest = int(surest * SELF_TRAIN_GROWTH)
     return margin, coef
-
-
-def closer_first(margin: Any, matrix: Any, candidates: Any, pos: Sequence[int], neg: Sequence[int],
-                 pool: int = CLOSE_POOL, weight: float = CLOSENESS) -> Any:
-    """`margin` with the best `pool` of `candidates` (ordinals) ordered again by their
-    margin plus `weight` times how much closer they are to the user's papers than to
-    those skipped (the mean cosine, rows of `matrix`, to the `CLOSE_NEIGHBOURS` nearest of
-    `pos`, less that to the nearest of `neg`), both in standard deviations of the pool:
-    a paper that is a near neighbour of a kept one is a safer bet at the top than one the
-    SVM likes for a few of its words. The same margins are handed out in the new order.
-    A list of `pool` candidates or fewer keeps the margin's order: it is seen whole, and
-    the SVM has weighed every paper of it."""
-    import numpy as np
-
-    if len(candidates) <= pool or not len(pos) or weight <= 0:
-        return margin
-    top = candidates[np.argsort(-margin[candidates], kind="stable")[:pool]]
-    rows = matrix[top]
-    closeness = _nearest_mean(rows, matrix[list(pos)])
-    if len(neg):
-        closeness = closeness - _nearest_mean(rows, matrix[list(neg)])
-    value = _standardised(margin[top]) + weight * _standardised(closeness)
-    out = margin.copy()
-    out[top[np.argsort(-value, kind="stable")]] = np.sort(margin[top])[::-1]
-    return out
-
-
-def _nearest_mean(rows: Any, others: Any) -> Any:
-    """Each of `rows`' mean cosine to its `CLOSE_NEIGHBOURS` nearest `others`."""
-    import numpy as np
-
-    sims = np.sort((rows @ others.T).toarray(), axis=1)
-    return sims[:, -min(CLOSE_NEIGHBOURS, sims.shape[1]):].mean(axis=1)
-
-
-def _standardised(values: Any) -> Any:
-    """`values` less their mean, in standard deviations (unchanged spread when flat)."""
-    import numpy as np
-
-    values = np.asarray(values, dtype=np.float64)
-    spread = float(values.std())
-    return (values - values.mean()) / (spread if spread > 0 else 1.0)
 
 
 def diversify(score: Any, matrix: Any, candidates: Any, pool: int = DIVERSE_POOL,

@@ -244,18 +244,3 @@ def test_notes_change_their_papers_rows_as_a_whole_copy_would():
         if features.keywords is not None else whole
     assert np.allclose(features.svm_matrix(notes) @ vector, seen @ vector[:seen.shape[1]], atol=1e-4)
     assert np.allclose(features.svm_matrix(notes)[rows].toarray(), seen[rows].toarray())
-
-
-def test_the_head_puts_a_neighbour_of_a_kept_paper_first():
-    import numpy as np
-    from scipy import sparse
-
-    # rows 0 and 1, the head of a longer list, score alike; row 1 is a near copy of the kept
-    # row 3, row 0 of the skipped row 4
-    rows = sparse.csr_matrix(np.array([[0, 1], [1, 0], [0.7, 0.7], [1, 0], [0, 1]], dtype=np.float32))
-    margin = np.array([1.0, 0.99, 0.5, 2.0, -2.0])
-    out = for_you.closer_first(margin, rows, np.arange(3), [3], [4], pool=2, weight=2)
-    assert out[1] > out[0] and sorted(out.tolist()) == sorted(margin.tolist())
-    assert for_you.closer_first(margin, rows, np.arange(3), [3], [4], pool=2, weight=0).tolist() == margin.tolist()
-    # a list no longer than the pool is seen whole: the margin's order stands
-    assert for_you.closer_first(margin, rows, np.arange(3), [3], [4]).tolist() == margin.tolist()
