@@ -244,3 +244,17 @@ def test_notes_change_their_papers_rows_as_a_whole_copy_would():
         if features.keywords is not None else whole
     assert np.allclose(features.svm_matrix(notes) @ vector, seen @ vector[:seen.shape[1]], atol=1e-4)
     assert np.allclose(features.svm_matrix(notes)[rows].toarray(), seen[rows].toarray())
+
+
+def test_diversify_gives_each_kept_papers_neighbours_a_place(monkeypatch):
+    import numpy as np
+    from scipy import sparse
+
+    # three candidates near the kept row 4 score above the one near the kept row 5 (and one
+    # far below them all, so that the four are close in standard deviations)
+    rows = sparse.csr_matrix(np.array([[1, 0], [1, 0], [1, 0], [0, 1], [1, 0], [0, 1], [1, 0]], dtype=np.float32))
+    score = np.array([3.0, 2.9, 2.8, 2.0, 9.0, 9.0, -8.0])
+    monkeypatch.setattr(for_you, "DIVERSE_MIN", 3)
+    candidates = np.array([0, 1, 2, 3, 6])
+    assert for_you.diversify(score, rows, candidates, weight=1e-9, kept=[4, 5], coverage=1.0).tolist()[:2] == [0, 3]
+    assert for_you.diversify(score, rows, candidates, weight=1e-9, kept=[4, 5], coverage=0).tolist()[:2] == [0, 1]
