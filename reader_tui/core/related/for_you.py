@@ -83,7 +83,8 @@ DIVERSE_POOL, DIVERSITY = 300, 1.5
 #: ... and less `COVERAGE` times log(1 + n), n the papers above it closest to the same kept
 #: paper as it: every kept paper's neighbours get a place near the top, not only those of
 #: the densest few (clusters of the kept papers reached in the top 20, in
-#: `benchmarks.bench_for_you`: 2.5 of 4 without, 2.8 with, for 0.008 of precision@50).
+#: `benchmarks.bench_for_you` on its tuning seeds: 2.5 of 4 without, 2.8 with, for 0.008
+#: of precision@50).
 COVERAGE = 0.3
 #: ... once at least this many papers have a positive score.
 DIVERSE_MIN = 50
@@ -178,8 +179,9 @@ class Features:
         None without notes; the last notes' are kept, since most decisions leave the notes
         as they were."""
         key = frozenset((pid, text) for pid, text in notes.items() if text)
-        if self._noted is not None and self._noted[0] == key:
-            return self._noted[1:]
+        noted = self._noted  # read once: a second training thread may replace it meanwhile
+        if noted is not None and noted[0] == key:
+            return noted[1], noted[2]
         words = svm = None
         extra = self._words_of(dict(key)) if key else None
         if extra is not None:
@@ -532,7 +534,7 @@ def _self_trained(matrix: Any, y: Any, weight: Any, rows: Any, candidates: Any) 
     `SELF_TRAIN_ROUNDS` times again with the undecided papers it is surest of as positives
     (`SELF_TRAIN_TOP` of 20,000 papers, in proportion on a shorter list, `SELF_TRAIN_GROWTH`
     times more each round): a handful of decisions holds few of a topic's words, and
-    this widens them (+0.09 precision@50 in benchmarks.bench_for_you)."""
+    this widens them (+0.025 precision@50 in benchmarks.bench_for_you, tuning seeds)."""
     import numpy as np
 
     margin, coef = _fit(matrix, y, weight, rows)

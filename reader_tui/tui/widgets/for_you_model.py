@@ -6,8 +6,9 @@ few seconds the first time, which a session that never asks should not pay. Once
 asked, it trains in a thread worker (exclusive, group "for-you") a short while
 (`TRAIN_DELAY`) after each decision, so a run of decisions trains once; the features are
 made in that worker from the search index the screen hands it (`set_index`), once per
-index, however many workers a run of decisions starts meanwhile. The trained model is published on the UI thread through `trained_signal`: the
-browser re-sorts, the detail pane explains, triage picks its next paper.
+index, however many workers a run of decisions starts meanwhile. The trained model is
+published on the UI thread through `trained_signal`: the browser re-sorts, the detail
+pane explains, triage picks its next paper.
 
 Besides the user's model it keeps one tag's (`want(tag)`: "more like tag:X", the papers
 with that tag as the positives), trained in the same worker on the same features, so
