@@ -4,6 +4,7 @@ detail pane says why a paper ranks where it does; triage offers the order."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,23 @@ def _for_you_line(app) -> str:
     from textual.widgets import Static
 
     return str(app.screen.query_one("#sort-for-you", Static).content)
+
+
+def _held(monkeypatch: pytest.MonkeyPatch, name: str, seconds: float) -> tuple[list, threading.Event]:
+    """`for_you.<name>` made to wait for the event returned (at most `seconds`) before it
+    runs; the list gets each call's first argument."""
+    from reader_tui.core.related import for_you
+
+    calls, go = [], threading.Event()
+    real = getattr(for_you, name)
+
+    def held(*args, **kwargs):
+        calls.append(args[0])
+        go.wait(seconds)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(for_you, name, held)
+    return calls, go
 
 
 async def _trained(app, pilot, after: int) -> None:
@@ -278,21 +296,11 @@ async def test_triage_in_for_you_order_follows_each_decision(topics: Library) ->
 async def test_triage_says_it_is_learning_what_it_learned_from_and_why_a_paper_was_chosen(
     topics: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import threading
-
     from textual.widgets import Static
 
-    from reader_tui.core.related import for_you
     from reader_tui.tui.screens.triage_screen import TriageScreen
 
-    go = threading.Event()  # a training waits for it: a slow machine, made certain
-    train = for_you.train
-
-    def slow(*args, **kwargs):
-        go.wait(30)
-        return train(*args, **kwargs)
-
-    monkeypatch.setattr(for_you, "train", slow)
+    _, go = _held(monkeypatch, "train", 30)  # a training waits for `go`: a slow machine, made certain
     topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
     topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
     app = create_app(topics)
@@ -382,3 +390,25 @@ async def test_a_training_that_fails_says_so(topics: Library, monkeypatch: pytes
         await settle(app, pilot)
         assert "for you could not be trained: MemoryError: no room" in said
         assert "sort: for you (failed)" in screen_text(app)
+
+
+async def test_decisions_while_the_features_are_made_do_not_make_them_again(
+        topics: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision made while the first training makes the features starts a newer
+    training; it waits for those features instead of making its own beside them."""
+    # the first features take until the decision below started a newer training
+    made, go = _held(monkeypatch, "Features", 10)
+    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
+    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s", "y")
+        assert await wait_until(pilot, lambda: made)
+        topics.set_status(["g3"], Status.TO_READ)
+        # the newer training has a second to start making features of its own (it must not)
+        await wait_until(pilot, lambda: len(made) > 1, seconds=1.0)
+        go.set()
+        await _trained(app, pilot, 0)
+        await settle(app, pilot)
+        assert len(made) == 1

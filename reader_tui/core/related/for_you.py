@@ -16,13 +16,15 @@ the user's decisions (`train`):
 * weakly negative: papers the user saw and left undecided (`seen`, e.g. passed over in
   triage).
 
-The SVM is then trained again three times with the hundred papers it is surest of as
-weak positives and the thousand it is surest are not wanted as weak negatives
-(self-training on the unlabelled papers): a handful of decisions holds
-few of a topic's words, and this widens them. The user's notes add their words to their
-papers' rows. A paper's score is the SVM's margin, and the top of the order is made broad
-(`diversify`, maximal marginal relevance in the same TF-IDF space): the user who keeps
-papers on four sub-topics sees all four near the top, not only the densest one.
+The SVM is then trained again three times with the thirty papers it is surest of as
+positives, half as many again each round (self-training on the unlabelled papers): a
+handful of decisions holds few of a topic's words, and this widens them. The user's notes
+add their words to their papers' rows. A paper's score is the SVM's margin, and the top
+of the order is made broad (`diversify`, maximal marginal relevance in the same TF-IDF
+space): the user who keeps papers on four sub-topics sees all four near the top, not
+only the densest one.
+A retrain builds nothing of the size of the list: the features are made once per index,
+and the notes change only their own papers' rows.
 `benchmarks.bench_for_you` measures all this against the plain recipe, area by area.
 Every ranked paper can say why (`ForYou.explain`): the words that weigh most for it and
 the one or two of the user's papers it is closest to.
@@ -49,10 +51,9 @@ MIN_POSITIVE, MIN_NEGATIVE = 3, 3
 WEIGHT_DECIDED, WEIGHT_SEEN = 1.0, 0.3
 #: Column weights of the fields (title and short name above keywords/authors above abstract).
 FIELD_WEIGHTS = (2.0, 1.0, 1.0)
-#: Self-training: rounds, how many of the surest papers join the positives, their weight.
-SELF_TRAIN_ROUNDS, SELF_TRAIN_TOP, SELF_TRAIN_WEIGHT = 3, 100, 0.5
-#: ... and how many of the papers it is surest are not wanted join the negatives, their weight.
-SELF_TRAIN_BOTTOM, SELF_TRAIN_BOTTOM_WEIGHT = 1000, 0.2
+#: Self-training: rounds, how many of the surest papers join the positives (of 20,000, in
+#: proportion on a shorter list), how many times more each round, and their weight.
+SELF_TRAIN_ROUNDS, SELF_TRAIN_TOP, SELF_TRAIN_GROWTH, SELF_TRAIN_WEIGHT = 3, 30, 1.5, 1.0
 #: The value a word of the user's notes adds to its paper's row (a title word's is about
 #: 2 times its idf): the user's own words say what the paper is about to them.
 NOTES_WEIGHT = 4.0
@@ -79,6 +80,12 @@ C = 0.1
 #: less `DIVERSITY` times its cosine to the closest paper already above it is highest, so
 #: the top follows each of the things the user keeps, not only the densest one.
 DIVERSE_POOL, DIVERSITY = 300, 1.5
+#: ... and less `COVERAGE` times log(1 + n), n the papers above it closest to the same kept
+#: paper as it: every kept paper's neighbours get a place near the top, not only those of
+#: the densest few (clusters of the kept papers reached in the top 20, in
+#: `benchmarks.bench_for_you` on its tuning seeds: 2.5 of 4 without, 2.8 with, for 0.008
+#: of precision@50).
+COVERAGE = 0.3
 #: ... once at least this many papers have a positive score.
 DIVERSE_MIN = 50
 
@@ -150,23 +157,38 @@ class Features:
         unit length (None: no paper has a keyword two papers share)."""
         self.latent = _latent(self.matrix) if n >= LATENT_MIN_PAPERS else None
         """Each paper's latent topics (rows of unit length), None on a short list."""
-        self._joined = None
-        self._joined = self.joined(self.matrix)
+        self._svm = _Joined(self._words_and_keywords(), self.latent)
+        self._noted: tuple[frozenset[tuple[str, str]], Any, Any] | None = None
 
-    def joined(self, matrix: Any) -> Any:
-        """`matrix` (words) with the columns of the whole keywords and the latent topics
-        after them: what the SVM sees."""
-        if matrix is self.matrix and self._joined is not None:
-            return self._joined
+    def _words_and_keywords(self) -> Any:
+        """The words' columns with the whole keywords' after them (`KEYWORD_WEIGHT`)."""
         import numpy as np
         from scipy import sparse
 
-        parts = [matrix]
-        if self.keywords is not None:
-            parts.append(KEYWORD_WEIGHT * self.keywords)
-        if self.latent is not None:
-            parts.append(sparse.csr_matrix(LATENT_WEIGHT * self.latent))
-        return parts[0] if len(parts) == 1 else sparse.hstack(parts, format="csr", dtype=np.float32)
+        if self.keywords is None:
+            return self.matrix
+        return sparse.hstack([self.matrix, KEYWORD_WEIGHT * self.keywords], format="csr", dtype=np.float32)
+
+    def svm_matrix(self, notes: Mapping[str, str] | None = None) -> Any:
+        """What the SVM sees, with the words of `notes` (id -> text) in their papers' rows:
+        the words, the whole keywords and the latent topics (rows and `@` only)."""
+        return _Patched(self._svm, self._notes_delta(notes or {})[1])
+
+    def _notes_delta(self, notes: Mapping[str, str]) -> tuple[Any, Any]:
+        """The rows `notes` change, as (words, SVM's columns) matrices of their differences,
+        None without notes; the last notes' are kept, since most decisions leave the notes
+        as they were."""
+        key = frozenset((pid, text) for pid, text in notes.items() if text)
+        noted = self._noted  # read once: a second training thread may replace it meanwhile
+        if noted is not None and noted[0] == key:
+            return noted[1], noted[2]
+        words = svm = None
+        extra = self._words_of(dict(key)) if key else None
+        if extra is not None:
+            words = _row_changes(self.matrix, extra)
+            svm = _padded(words, self._svm.shape[1])
+        self._noted = (key, words, svm)
+        return words, svm
 
     def _keywords(self, papers: Sequence[Any]) -> Any:
         """The TF-IDF of the papers' keywords as typed, each a term (lower case, a
@@ -227,14 +249,74 @@ class Features:
         return len(self.ids)
 
     def with_notes(self, notes: Mapping[str, str]) -> Any:
-        """The matrix with the words of the user's `notes` (id -> text) added to their
-        papers' rows (`NOTES_WEIGHT`, in the abstract words' columns)."""
-        if not notes:
-            return self.matrix
-        extra = self._words_of(notes)
-        if extra is None:
-            return self.matrix
-        return _normalised(self.matrix + NOTES_WEIGHT * extra)
+        """The words' matrix with the words of the user's `notes` (id -> text) added to
+        their papers' rows (`NOTES_WEIGHT`, in the abstract words' columns; rows and `@` only)."""
+        return _Patched(self.matrix, self._notes_delta(notes)[0])
+
+
+class _Joined:
+    """The sparse columns (words, keywords) and the dense latent topics side by side,
+    never joined whole: a retrain takes the rows it fits on and one product per column
+    block (the latent block dense, where numpy is fastest)."""
+
+    def __init__(self, words: Any, latent: Any) -> None:
+        import numpy as np
+
+        self.words = words
+        self.latent = None if latent is None else (LATENT_WEIGHT * latent).astype(np.float32)
+        self.shape = (words.shape[0], words.shape[1] + (0 if latent is None else latent.shape[1]))
+
+    def __getitem__(self, rows: Any) -> Any:
+        import numpy as np
+        from scipy import sparse
+
+        if self.latent is None:
+            return self.words[rows]
+        return sparse.hstack([self.words[rows], sparse.csr_matrix(self.latent[rows])], format="csr",
+                             dtype=np.float32)
+
+    def __matmul__(self, vector: Any) -> Any:
+        width = self.words.shape[1]
+        out = self.words @ vector[:width]
+        return out if self.latent is None else out + self.latent @ vector[width:]
+
+
+class _Patched:
+    """A large matrix with a few rows changed by `delta` (None: none), never copied:
+    `rows[...]` and `@ vector` give what the changed matrix would."""
+
+    def __init__(self, base: Any, delta: Any) -> None:
+        self.base, self.delta = base, delta
+        self.shape = base.shape
+
+    def __getitem__(self, rows: Any) -> Any:
+        sub = self.base[rows]
+        return sub if self.delta is None else (sub + self.delta[rows]).tocsr()
+
+    def __matmul__(self, vector: Any) -> Any:
+        out = self.base @ vector
+        return out if self.delta is None else out + self.delta @ vector
+
+
+def _row_changes(matrix: Any, extra: Any) -> Any:
+    """`matrix`'s rows with `NOTES_WEIGHT` times `extra` added and scaled to unit length,
+    less the rows as they were: zero but in the rows `extra` touches."""
+    import numpy as np
+    from scipy import sparse
+
+    touched = np.flatnonzero(np.diff(extra.indptr))
+    before = matrix[touched]
+    change = _normalised(before + NOTES_WEIGHT * extra[touched]) - before
+    place = sparse.csr_matrix((np.ones(len(touched), dtype=np.float32), (touched, np.arange(len(touched)))),
+                              shape=(matrix.shape[0], len(touched)))
+    return (place @ change).tocsr()
+
+
+def _padded(matrix: Any, width: int) -> Any:
+    """`matrix` with empty columns after its own, up to `width`."""
+    from scipy import sparse
+
+    return sparse.csr_matrix((matrix.data, matrix.indices, matrix.indptr), shape=(matrix.shape[0], width))
 
 
 def _latent(matrix: Any) -> Any:
@@ -284,12 +366,12 @@ class ForYou:
     """A trained model: `scores` of every paper (by id), `rank` and `explain`."""
 
     features: Features
-    coef: Any  # one weight per column: the words', then the latent topics'
+    coef: Any  # one weight per column: the words', the whole keywords', the latent topics'
     margin: Any  # the SVM's margin, one per paper (ordinal order)
     positives: tuple[str, ...]
     decided: frozenset[str]
     tag: str | None = None
-    _matrix: Any = field(default=None, repr=False)
+    _matrix: Any = field(default=None, repr=False)  # the words' rows, notes added
     order: Any = None
     """The score the papers are ordered by: the margin, with the best undecided papers'
     margins handed out again in their broad (`diversify`) order (None: the margin)."""
@@ -391,10 +473,13 @@ def train(
     """A model of the user's interest from their decisions on `views` (see the module
     docstring), or None when there is no positive paper to learn from.
 
-    A few tenths of a second at 19,630 papers once `features` exists (build that once per
-    search index: a few seconds). The TUI should call this in a thread worker (`@work(thread=True,
-    exclusive=True, group="for-you")`) a short while (0.3 s) after the last decision, so
-    a run of decisions trains once, and apply the result on the UI thread.
+    About a tenth of a second at 19,630 papers once `features` exists (build that once per
+    search index: a few seconds): nothing of the size of the list is built again, the
+    SVMs are fitted on the papers decided and the few chosen by self-training, and the
+    notes change only their papers' rows. The TUI should call this in a thread worker
+    (`@work(thread=True, exclusive=True, group="for-you")`) a short while (0.3 s) after
+    the last decision, so a run of decisions trains once, and apply the result on the UI
+    thread.
     """
     import numpy as np
 
@@ -404,12 +489,33 @@ def train(
         return None
     if notes is None:
         notes = {v.id: v.notes for v in views if v.notes}
-    matrix = features.with_notes(notes)
+    words, seen_by_svm = features.with_notes(notes), features.svm_matrix(notes)
     n = len(features)
     ordinal = features.ordinal
     pos = [ordinal[pid] for pid in positive if pid in ordinal]
     neg = [ordinal[pid] for pid in negative if pid in ordinal]
     low = [ordinal[pid] for pid in weak if pid in ordinal]
+    y, weight, rows = _labelled(n, pos, neg, low)
+    undecided = np.ones(n, dtype=bool)
+    undecided[pos] = undecided[neg] = False
+    margin, coef = _self_trained(seen_by_svm, y, weight, rows, np.flatnonzero(undecided))
+    decided_ids = {v.id for v in views if v.status != Status.UNREAD or v.tags}
+    if tag is not None:
+        decided_ids |= set(positive)
+    undecided[[ordinal[pid] for pid in decided_ids if pid in ordinal]] = False
+    order = margin.copy()
+    if tag is None:  # a tag is one thing the user keeps: its model ranks by score alone
+        pool = diversify(margin, words, np.flatnonzero(undecided), kept=pos)
+        order[pool] = np.sort(margin[pool])[::-1]  # the same scores, handed out in the broad order
+    return ForYou(features, coef, margin, tuple(positive), frozenset(decided_ids), tag, words, order,
+                  len(pos), len(neg))
+
+
+def _labelled(n: int, pos: list[int], neg: list[int], low: list[int]) -> tuple[Any, Any, Any]:
+    """(label, sample weight, rows to fit on) of the decisions: the positives, the
+    negatives and the papers seen and left undecided (weak negatives)."""
+    import numpy as np
+
     y = np.zeros(n, dtype=np.int8)
     y[pos] = 1
     weight = np.zeros(n, dtype=np.float64)
@@ -420,44 +526,36 @@ def train(
         # nothing said no yet: the papers of the list at large stand in as weak negatives
         rows = np.union1d(rows, np.arange(0, n, max(1, n // 500)))
         weight[rows[y[rows] == 0]] = np.maximum(weight[rows[y[rows] == 0]], WEIGHT_SEEN)
-    seen_by_svm = features.joined(matrix)
-    margin, coef = _fit(seen_by_svm, y, weight, rows)
-    undecided = np.ones(n, dtype=bool)
-    undecided[pos] = undecided[neg] = False
-    candidates = np.flatnonzero(undecided)
-    surest = min(SELF_TRAIN_TOP, max(1, n // 200))  # a hundred of 20,000; a few of a short list
-    unwanted = min(SELF_TRAIN_BOTTOM, max(1, n // 20))
+    return y, weight, rows
+
+
+def _self_trained(matrix: Any, y: Any, weight: Any, rows: Any, candidates: Any) -> tuple[Any, Any]:
+    """The SVM's margins and weights after self-training: fitted on the decisions, then
+    `SELF_TRAIN_ROUNDS` times again with the undecided papers it is surest of as positives
+    (`SELF_TRAIN_TOP` of 20,000 papers, in proportion on a shorter list, `SELF_TRAIN_GROWTH`
+    times more each round): a handful of decisions holds few of a topic's words, and
+    this widens them (+0.025 precision@50 in benchmarks.bench_for_you, tuning seeds)."""
+    import numpy as np
+
+    margin, coef = _fit(matrix, y, weight, rows)
+    surest = min(SELF_TRAIN_TOP, max(1, len(y) * SELF_TRAIN_TOP // 20000))
     for _ in range(SELF_TRAIN_ROUNDS):
-        # self-training: the papers the model is surest of count as weak positives, which
-        # widens a handful of decisions to the words of the whole topic (+0.08 precision@50
-        # in benchmarks.bench_for_you)
-        by_margin = candidates[np.argsort(-margin[candidates], kind="stable")]
-        top, bottom = by_margin[:surest], by_margin[len(by_margin) - unwanted:]
+        top = candidates[np.argsort(-margin[candidates], kind="stable")[:surest]]
         y2, w2 = y.copy(), weight.copy()
         y2[top], w2[top] = 1, SELF_TRAIN_WEIGHT
-        # and its surest "no"s as weak negatives: some eighty skips say little of what
-        # the rest of the list is (+0.008 precision@50)
-        w2[bottom] = np.maximum(w2[bottom], SELF_TRAIN_BOTTOM_WEIGHT)
-        margin, coef = _fit(seen_by_svm, y2, w2, np.union1d(np.union1d(rows, top), bottom))
-    decided_ids = {v.id for v in views if v.status != Status.UNREAD or v.tags}
-    if tag is not None:
-        decided_ids |= set(positive)
-    undecided[[ordinal[pid] for pid in decided_ids if pid in ordinal]] = False
-    order = margin.copy()
-    if tag is None:  # a tag is one thing the user keeps: its model ranks by score alone
-        pool = diversify(margin, matrix, np.flatnonzero(undecided))
-        order[pool] = np.sort(margin[pool])[::-1]  # the same scores, handed out in the broad order
-    return ForYou(features, coef, margin, tuple(positive), frozenset(decided_ids), tag, matrix, order,
-                  len(pos), len(neg))
+        margin, coef = _fit(matrix, y2, w2, np.union1d(rows, top))
+        surest = int(surest * SELF_TRAIN_GROWTH)
+    return margin, coef
 
 
 def diversify(score: Any, matrix: Any, candidates: Any, pool: int = DIVERSE_POOL,
-              weight: float = DIVERSITY) -> Any:
+              weight: float = DIVERSITY, kept: Sequence[int] = (), coverage: float = COVERAGE) -> Any:
     """The best `pool` of `candidates` (ordinals) by `score`, those with a positive score
-    only, in maximal-marginal-relevance order: each next one maximises its score (in standard deviations of the candidates'
-    scores) less `weight`
-    times its cosine (rows of `matrix`, unit length) to the most similar paper already
-    chosen. A few milliseconds for 300 papers."""
+    only, in maximal-marginal-relevance order: each next one maximises its score (in
+    standard deviations of the candidates' scores) less `weight` times its cosine (rows of
+    `matrix`, unit length) to the most similar paper already chosen, less `coverage`
+    times log(1 + n), n the papers already chosen whose closest of the `kept` papers
+    (ordinals) is its own. A few milliseconds for 300 papers."""
     import numpy as np
 
     top = candidates[np.argsort(-score[candidates], kind="stable")[:pool]]
@@ -472,16 +570,29 @@ def diversify(score: Any, matrix: Any, candidates: Any, pool: int = DIVERSE_POOL
     relevance = score[top].astype(np.float64) / (spread if spread > 0 else 1.0)
     rows = matrix[top]
     similar = (rows @ rows.T).toarray()
+    owner = _closest(rows, matrix, kept)
+    shown = np.zeros(owner.max() + 1)
     redundancy = np.zeros(len(top))
     left = np.ones(len(top), dtype=bool)
     chosen = []
     for _ in range(len(top)):
-        value = np.where(left, relevance - weight * redundancy, -np.inf)
+        value = np.where(left, relevance - weight * redundancy - coverage * np.log1p(shown[owner]), -np.inf)
         j = int(np.argmax(value))
         chosen.append(j)
         left[j] = False
         np.maximum(redundancy, similar[j], out=redundancy)
+        shown[owner[j]] += 1
     return top[chosen]
+
+
+def _closest(rows: Any, matrix: Any, kept: Sequence[int]) -> Any:
+    """For each of `rows`, which of the `kept` rows of `matrix` it is closest to (all 0
+    without kept papers)."""
+    import numpy as np
+
+    if not len(kept):
+        return np.zeros(rows.shape[0], dtype=np.int64)
+    return np.asarray((rows @ matrix[list(kept)].T).toarray().argmax(axis=1)).ravel()
 
 
 def _fit(matrix: Any, y: Any, weight: Any, rows: Any) -> tuple[Any, Any]:

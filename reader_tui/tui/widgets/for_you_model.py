@@ -6,8 +6,9 @@ few seconds the first time, which a session that never asks should not pay. Once
 asked, it trains in a thread worker (exclusive, group "for-you") a short while
 (`TRAIN_DELAY`) after each decision, so a run of decisions trains once; the features are
 made in that worker from the search index the screen hands it (`set_index`), once per
-index. The trained model is published on the UI thread through `trained_signal`: the
-browser re-sorts, the detail pane explains, triage picks its next paper.
+index, however many workers a run of decisions starts meanwhile. The trained model is
+published on the UI thread through `trained_signal`: the browser re-sorts, the detail
+pane explains, triage picks its next paper.
 
 Besides the user's model it keeps one tag's (`want(tag)`: "more like tag:X", the papers
 with that tag as the positives), trained in the same worker on the same features, so
@@ -16,6 +17,7 @@ the list can be ranked by a tag while triage's "for you" stays the user's.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Collection
 from typing import Any
@@ -62,6 +64,7 @@ class ForYouModel(Widget):
         self.training = False
         """A training is asked for or running: what is shown may not know the last decision."""
         self._features: tuple[Any, Any] | None = None  # (index, Features)
+        self._making_features = threading.Lock()
         self._timer: Timer | None = None
         self._scores: dict[str, float] | None = None
         self.trained_signal: Signal[Any] = Signal(self, "for-you-trained")
@@ -136,13 +139,14 @@ class ForYouModel(Widget):
 
     @work(thread=True, exclusive=True, group="for-you", exit_on_error=False)
     def _train(self, index: Any, seen: frozenset[str], user: bool, tag: str | None) -> None:
+        from textual.worker import get_current_worker
+
         from reader_tui.core.related import for_you
 
         started = time.perf_counter()
-        features = self._features[1] if self._features and self._features[0] is index else None
-        if features is None:
-            features = for_you.Features(index, self.library.papers.values())
-            self._features = (index, features)
+        features = self._features_of(index)
+        if get_current_worker().is_cancelled:
+            return  # a decision made while the features were made: the newer worker trains
         views = self._decided_views(seen)
         model = for_you.train(features, views, seen=seen) if user else None
         tagged = for_you.train(features, views, tag=tag) if tag is not None else None
@@ -151,6 +155,17 @@ class ForYouModel(Widget):
             (tag, tagged, tagged.scores() if tagged is not None else None) if tag is not None else None,
             time.perf_counter() - started,
         )
+
+    def _features_of(self, index: Any) -> Any:
+        """The features of `index`, made once: a worker that starts while an older one
+        makes them (a decision during those seconds) waits for them instead of making its
+        own beside it on the same two cores."""
+        from reader_tui.core.related import for_you
+
+        with self._making_features:
+            if self._features is None or self._features[0] is not index:
+                self._features = (index, for_you.Features(index, self.library.papers.values()))
+            return self._features[1]
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "for-you" and event.state is WorkerState.ERROR:

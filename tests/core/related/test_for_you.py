@@ -168,7 +168,7 @@ def test_latent_topics_join_the_words_on_a_long_list(monkeypatch):
     monkeypatch.setattr(for_you, "LATENT_DIMENSIONS", 4)
     features = for_you.Features(SearchIndex.build(papers()))
     assert features.latent is not None and features.latent.shape == (30, 4)
-    assert features.joined(features.matrix).shape[1] == len(features.words) + 4
+    assert features.svm_matrix().shape[1] == len(features.words) + 4
     views = decide(papers(), prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED, graph0=Status.SKIPPED)
     model = for_you.train(features, views)
     ranked = [pid for pid, _ in model.rank()]
@@ -192,7 +192,7 @@ def test_whole_keywords_are_columns_the_svm_sees():
                        Annotation()) for v in papers()]
     features = for_you.Features(SearchIndex.build(views), views)
     assert features.keywords is not None and features.keywords.shape == (30, 2)
-    assert features.joined(features.matrix).shape[1] == len(features.words) + 2
+    assert features.svm_matrix().shape[1] == len(features.words) + 2
     decided = decide(views, prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED, graph0=Status.SKIPPED)
     ranked = [pid for pid, _ in for_you.train(features, decided).rank()]
     assert all(pid.startswith("prot") for pid in ranked[:8]), ranked[:8]
@@ -209,3 +209,52 @@ def test_active_triage_asks_about_the_paper_the_model_is_least_sure_of_every_few
     assert margins[unsure] == min(margins.values()) and unsure != ranked[0]
     assert for_you.triage_pick(model, candidates, turn=3, every=0) == ranked[0]
     assert for_you.triage_pick(model, [], turn=0) is None
+
+
+# -- a retrain builds nothing of the size of the list -----------------------------------------
+
+
+def _noted_views():
+    views = decide(papers(), prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED, graph0=Status.SKIPPED)
+    return [PaperView(v.paper, Annotation(status=v.status, notes="momentum and preconditioning"))
+            if v.id == "prot1" else v for v in views]
+
+
+def test_a_retrain_with_the_same_notes_reads_them_once(monkeypatch):
+    features = for_you.Features(SearchIndex.build(papers()))
+    calls = []
+    words_of = for_you.Features._words_of
+    monkeypatch.setattr(for_you.Features, "_words_of", lambda self, texts: calls.append(texts) or words_of(self, texts))
+    for_you.train(features, _noted_views())
+    for_you.train(features, decide(_noted_views(), graph1=Status.SKIPPED))
+    assert len(calls) == 1
+
+
+def test_notes_change_their_papers_rows_as_a_whole_copy_would():
+    import numpy as np
+    from scipy import sparse
+
+    features = for_you.Features(SearchIndex.build(papers()))
+    notes = {"prot1": "momentum and preconditioning"}
+    whole = for_you._normalised(features.matrix + for_you.NOTES_WEIGHT * features._words_of(notes))
+    rows = [0, 1, 2, 15]
+    assert np.allclose(features.with_notes(notes)[rows].toarray(), whole[rows].toarray())
+    vector = np.arange(features.svm_matrix().shape[1], dtype=np.float32)
+    seen = sparse.hstack([whole, for_you.KEYWORD_WEIGHT * features.keywords], format="csr") \
+        if features.keywords is not None else whole
+    assert np.allclose(features.svm_matrix(notes) @ vector, seen @ vector[:seen.shape[1]], atol=1e-4)
+    assert np.allclose(features.svm_matrix(notes)[rows].toarray(), seen[rows].toarray())
+
+
+def test_diversify_gives_each_kept_papers_neighbours_a_place(monkeypatch):
+    import numpy as np
+    from scipy import sparse
+
+    # three candidates near the kept row 4 score above the one near the kept row 5 (and one
+    # far below them all, so that the four are close in standard deviations)
+    rows = sparse.csr_matrix(np.array([[1, 0], [1, 0], [1, 0], [0, 1], [1, 0], [0, 1], [1, 0]], dtype=np.float32))
+    score = np.array([3.0, 2.9, 2.8, 2.0, 9.0, 9.0, -8.0])
+    monkeypatch.setattr(for_you, "DIVERSE_MIN", 3)
+    candidates = np.array([0, 1, 2, 3, 6])
+    assert for_you.diversify(score, rows, candidates, weight=1e-9, kept=[4, 5], coverage=1.0).tolist()[:2] == [0, 3]
+    assert for_you.diversify(score, rows, candidates, weight=1e-9, kept=[4, 5], coverage=0).tolist()[:2] == [0, 1]
