@@ -258,3 +258,48 @@ def test_diversify_gives_each_kept_papers_neighbours_a_place(monkeypatch):
     candidates = np.array([0, 1, 2, 3, 6])
     assert for_you.diversify(score, rows, candidates, weight=1e-9, kept=[4, 5], coverage=1.0).tolist()[:2] == [0, 3]
     assert for_you.diversify(score, rows, candidates, weight=1e-9, kept=[4, 5], coverage=0).tolist()[:2] == [0, 1]
+
+
+def test_kept_papers_on_one_thing_are_one_topic():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    centres = np.eye(3, 16)
+    rows = np.vstack([centre + 0.15 * rng.standard_normal((7, 16)) for centre in centres])
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    topics = for_you.kept_topics(rows)
+    assert len(set(topics.tolist())) == 3
+    assert all(len(set(topics[i * 7:(i + 1) * 7].tolist())) == 1 for i in range(3))
+    assert for_you.kept_topics(rows[:1]).tolist() == [0]
+
+
+def test_the_top_reaches_every_topic_kept_however_dense_one_of_them_is(monkeypatch):
+    """Seven papers kept on each of three things, one of which fills most of the list
+    (offline RL beside world models and bandits, as tried by hand): the first 20 reach all
+    three. Counted by kept paper, each of the dense topic's seven claimed its own share."""
+    import numpy as np
+    from scipy import sparse
+
+    rng = np.random.default_rng(1)
+    centres = np.eye(3, 24)
+    per_topic = {0: 200, 1: 15, 2: 15}  # candidates of each topic: topic 0 dense
+    latent, score, topic_of = [], [], []
+    for topic, count in per_topic.items():
+        latent.append(centres[topic] + 0.2 * rng.standard_normal((count, 24)))
+        # the dense topic's candidates score higher, all of them
+        score.append(np.linspace(3.0, 2.0, count) if topic == 0 else np.linspace(1.2, 0.8, count))
+        topic_of += [topic] * count
+    for topic in per_topic:  # seven kept papers of each topic, after the candidates
+        latent.append(centres[topic] + 0.2 * rng.standard_normal((7, 24)))
+        score.append(np.full(7, 5.0))
+        topic_of += [topic] * 7
+    latent = np.vstack(latent)
+    latent /= np.linalg.norm(latent, axis=1, keepdims=True)
+    score = np.concatenate(score)
+    topic_of = np.array(topic_of)
+    candidates = np.arange(230)
+    kept = list(range(230, 251))
+    words = sparse.csr_matrix(latent)
+    top = for_you.diversify(score, words, candidates, kept=kept, topics=latent)[:20]
+    assert set(topic_of[top].tolist()) == {0, 1, 2}
+    assert (topic_of[top] == 0).sum() >= 10  # the densest, best scored topic still leads
