@@ -38,8 +38,8 @@ list's own order (score 0). The review fields (`rating:`, `reviews:`, `spread:`,
 `withdrawn` when the index is built or loaded (never cached: a review import changes
 them without changing the texts). Ranked results put withdrawn submissions last unless
 the query asks for them (`is:withdrawn`); one that covers the query still comes before
-the papers that do not. Term frequency is read only in the re-rank of the leading hits
-(a paper's tokens are a set in the postings: cheaper to build).
+the papers that do not. The postings hold each pair's term frequency (`postings`), which
+BM25F's saturation reads.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import threading
 from array import array
-from collections import OrderedDict, defaultdict, deque
+from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Iterable
 from functools import lru_cache, partial
 from itertools import chain, count, filterfalse, repeat
@@ -160,11 +160,12 @@ def area_matches(query: str, area: str) -> bool:
 
 class _Head(NamedTuple):
     """What `_append` gives a whole list's build of the titles and meta fields: the title
-    words' numbers paper by paper (each title's distinct words, as first seen) and how many
-    each paper has, how many title words there are (numbered first, in the order first
-    seen), and the meta field's pairs (`word_pairs.Pairs`)."""
+    words' numbers paper by paper (each title's distinct words, as first seen), how often
+    the title has each, and how many each paper has, how many title words there are
+    (numbered first, in the order first seen), and the meta field's pairs (`word_pairs.Pairs`)."""
 
     title_pairs: array
+    title_counts: array
     title_sizes: array
     title_words: int
     meta: Any
@@ -173,10 +174,24 @@ class _Head(NamedTuple):
 def _laid_out(vocab: list[str], place: dict[str, int], words: list[str], pairs: Any, papers: int, ranks: Any) -> Any:
     """A field's `word_pairs.Pairs` laid out flat: by their runs (`FlatPostings.of_runs`),
     or pair by pair where a run spans two segments."""
-    flat = FlatPostings.of_runs(vocab, ranks, *pairs.runs(), papers)
+    flat = FlatPostings.of_runs(vocab, ranks, *pairs.runs(), papers, counts=pairs.counts)
     if flat is None:
-        flat = FlatPostings.of_pairs(vocab, place, words, pairs.words, papers, ordinals=pairs.ordinals, ranks=ranks)
+        flat = FlatPostings.of_pairs(vocab, place, words, pairs.words, papers, ordinals=pairs.ordinals, ranks=ranks,
+                                     counts=pairs.counts)
     return flat
+
+
+#: Runs an iterator to its end in C (a map of appends)
+_consume = deque(maxlen=0).extend
+
+
+def _append_counted(post: defaultdict[str, array], tf: defaultdict[str, array], words: list[str], o: int) -> None:
+    """Add paper `o` to the postings of each of its distinct `words` (in first-seen order),
+    and how often it uses each beside (255 at most: what a byte holds)."""
+    counted = Counter(words)
+    # map(append, ...) keeps the per-word loop in C
+    _consume(map(array.append, map(post.__getitem__, counted), repeat(o)))
+    _consume(map(array.append, map(tf.__getitem__, counted), map(min, counted.values(), repeat(255))))
 
 
 class Hit(NamedTuple):
@@ -229,6 +244,9 @@ class SearchIndex(Matching):
         # token -> ordinals, one map per field. Arrays, not lists: millions of list items
         # would make every full garbage collection of the app walk them (0.5 s seen)
         self._post = tuple(defaultdict(partial(array, "I")) for _ in range(3))
+        # beside each growing field's ordinals, how often the paper uses the word (BM25's
+        # term frequency; flat postings hold their own)
+        self._tf = tuple(defaultdict(partial(array, "B")) for _ in range(3))
         self._titles: list[str] = []  # title + short name as their tokens, for the re-rank and phrases
         self._years: dict[int | None, list[int]] = defaultdict(list)
         self._venues: dict[str, list[int]] = defaultdict(list)
@@ -312,14 +330,11 @@ class SearchIndex(Matching):
                 with bulk_allocations():
                     self._index_all_abstracts(abstracts=abstracts)  # a whole list's: at once
             else:  # (the new papers', appended)
-                post = self._post[ABSTRACT]
-                get, append = post.__getitem__, array.append
-                consume = deque(maxlen=0).extend
+                post, tf = self._post[ABSTRACT], self._tf[ABSTRACT]
                 for o in range(start, len(self._ids)):
                     abstract = abstracts[o]
                     if abstract:
-                        # map(append, ...) keeps the per-token loop in C
-                        consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
+                        _append_counted(post, tf, tokens(abstract), o)
                 self._refresh_vocabulary()
             self._abstracts_done = len(self._ids)
             self._acronyms = mine_acronyms(abstracts)
@@ -385,14 +400,18 @@ class SearchIndex(Matching):
         abstract = _laid_out(vocab, place, words, pairs, n, ranks)
         del pairs
         if head is None:
-            fields = (FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n))
+            title_tf, meta_tf, _ = self._tf
+            fields = (FlatPostings.of_arrays(vocab, place, title_post, n, counts=title_tf),
+                      FlatPostings.of_arrays(vocab, place, meta_post, n, counts=meta_tf))
         else:
             title = FlatPostings.of_pairs(
-                vocab, place, words, numbered(head.title_pairs), n, lengths=numbered(head.title_sizes), ranks=ranks
+                vocab, place, words, numbered(head.title_pairs), n, lengths=numbered(head.title_sizes), ranks=ranks,
+                counts=np.frombuffer(head.title_counts, dtype=np.uint8),
             )
             meta = _laid_out(vocab, place, words, head.meta, n, ranks)
             fields = (title, meta)
         self._post = (*fields, abstract)
+        self._tf = tuple(defaultdict(partial(array, "B")) for _ in range(3))  # (the flat postings hold them)
         self._refresh_vocabulary(vocab, title_vocab)
         # (the layout's temporaries are handed back as `bulk_allocations` ends)
 
@@ -461,6 +480,8 @@ class SearchIndex(Matching):
         """Make postings loaded flat from the cache (`FlatPostings`) growable again, for an
         index that takes more papers. Callers hold the lock."""
         if any(isinstance(post, FlatPostings) for post in self._post):
+            self._tf = tuple(post.thaw_counts() if isinstance(post, FlatPostings) else tf
+                             for post, tf in zip(self._post, self._tf))
             self._post = tuple(
                 post.thaw(self._title_vocab if field == TITLE else None) if isinstance(post, FlatPostings) else post
                 for field, post in enumerate(self._post)
@@ -470,16 +491,15 @@ class SearchIndex(Matching):
         """Index `records` after those indexed, all but their abstracts. With `numbers`
         (`_build_all`: a fresh dict, the index empty), their title and meta words are not
         appended to the postings but numbered there, and their pairs returned (`_Head`)."""
-        consume = deque(maxlen=0).extend
-        append = array.append
         if numbers is not None:
             np = load_numpy()  # (a whole list's build only: word_pairs needs it next)
 
             number = numbers.__getitem__
-            title_pairs, title_sizes, metas = array("I"), array("I"), []
+            title_pairs, title_counts, title_sizes, metas = array("I"), array("B"), array("I"), []
         with self._lock:
             self._thaw()
             title_post, meta_post, _ = self._post
+            title_tf, meta_tf, _ = self._tf
             self._keys = None
             self._keywords = None
             ids, ordinal, kept, titles, status = self._ids, self._ordinal, self._records, self._titles, self._status
@@ -511,10 +531,10 @@ class SearchIndex(Matching):
                 meta_texts = [search_texts((*paper.keywords, *record.authors)) for record, paper in zip(part, papers)]
                 if numbers is None:
                     for o, words, meta in zip(ordinals, title_tokens, meta_texts):
-                        # first-seen order (not a set's): the title words' order is the infix search's
-                        consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
+                        # first-seen order (a Counter's): the title words' order is the infix search's
+                        _append_counted(title_post, title_tf, words, o)
                         if meta:
-                            consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
+                            _append_counted(meta_post, meta_tf, tokens(meta), o)
                 else:
                     # every title word numbered in one C-level pass, in order (the first-seen order
                     # the infix search goes by), then each paper's distinct numbers by one sort of
@@ -525,7 +545,10 @@ class SearchIndex(Matching):
                     keys |= flat
                     keys.sort()
                     if len(keys):
-                        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+                        distinct = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+                        repeats = np.diff(np.append(distinct, len(keys)))
+                        title_counts.frombytes(np.minimum(repeats, 255).astype(np.uint8).tobytes())
+                        keys = keys[distinct]
                     title_pairs.frombytes(keys.astype(np.uint32).tobytes())  # the low 32 bits: the numbers
                     per_paper = np.bincount((keys >> np.uint64(32)).astype(np.int64), minlength=len(sizes))
                     title_sizes.frombytes(per_paper.astype(np.uint32).tobytes())
@@ -557,7 +580,7 @@ class SearchIndex(Matching):
             title_words = len(numbers)
             from .word_pairs import distinct_pairs  # (numpy: a whole list's build only)
 
-            return _Head(title_pairs, title_sizes, title_words, distinct_pairs(metas, number, len(ids) - len(metas)))
+            return _Head(title_pairs, title_counts, title_sizes, title_words, distinct_pairs(metas, number, len(ids) - len(metas)))
 
     def _tie_breaks(self) -> array:
         """Per ordinal, what breaks a tie of scores: a ten-thousandth of the mean rating,

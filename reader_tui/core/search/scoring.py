@@ -22,6 +22,7 @@ from ..text.display import search_texts
 from ..text.doi import normalise_doi
 from ..text.tokens import fold, tokens
 from .acronyms import singular
+from .postings import FlatPostings
 
 TITLE, META, ABSTRACT = 0, 1, 2
 #: How much a match in each field is worth; tags and notes are matched at query time.
@@ -64,6 +65,7 @@ class Matching:
     _ids: list[str]
     _records: list
     _post: tuple
+    _tf: tuple
     _titles: list[str]
     _vocab: list[str]
     _by_length: dict[int, list[str]]
@@ -302,7 +304,7 @@ class Matching:
         weights = self._field_weights()
         scored = []
         for quality, v in candidates:
-            fields = [(weights[field], ordinals) for field, post in enumerate(self._post)
+            fields = [(field, ordinals) for field, post in enumerate(self._post)
                       if (quality != INFIX or field == TITLE) and (ordinals := post.get(v))]
             if fields:
                 # BM25's idf of the vocabulary word, read off its largest field (the
@@ -312,13 +314,16 @@ class Matching:
         # ascending, so later updates leave each paper (nearly always) its best value
         scored.sort(key=lambda item: item[0])
         for scale, v, fields in scored:
-            # BM25F: the word's field weights over each field's length normalisation,
-            # summed over the fields that hold it, then saturated once (k1); every step
+            # BM25F: the word's term frequency in each field times the field's weight over
+            # its length normalisation, summed over the fields, then saturated once (k1); every step
             # a C-level map, as a common word reaches most of the list
             tilde: dict[int, float] = {}
-            for weight, ordinals in fields:
-                tilde.update(zip(ordinals, map(add, map(weight.__getitem__, ordinals),
-                                               map(tilde.get, ordinals, repeat(0.0)))))
+            for field, ordinals in fields:
+                weighted = map(weights[field].__getitem__, ordinals)
+                counts = self._counts(field, v)
+                if counts is not None:
+                    weighted = map(mul, weighted, counts)
+                tilde.update(zip(ordinals, map(add, weighted, map(tilde.get, ordinals, repeat(0.0)))))
             keys = list(tilde)
             sums = list(tilde.values())
             saturated = map(truediv, map(mul, sums, repeat(scale * (K1 + 1))), map(add, sums, repeat(K1)))
@@ -330,6 +335,14 @@ class Matching:
             if len(self._cache) > _CACHE_SIZE:
                 self._cache.popitem(last=False)
         return expansion
+
+    def _counts(self, field: int, word: str) -> Sequence[int] | None:
+        """How often each paper holding `word` in `field` uses it, in the order of its
+        postings; None when every count is 1."""
+        post = self._post[field]
+        if isinstance(post, FlatPostings):
+            return post.frequencies(word)
+        return self._tf[field].get(word)
 
     def _fuzzy(self, word: str, seen: set[str]) -> list[tuple[float, str]]:
         """The nearest vocabulary words within 1 edit (2 for words of 8+ letters),

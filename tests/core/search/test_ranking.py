@@ -77,3 +77,17 @@ def test_a_word_in_a_short_field_outranks_it_in_a_long_one(index):
     # BM25F's length normalisation: "quantization" once in a 40-section survey says less
     top = ids(index.search("quantization"))
     assert top.index("quant") < top.index("long")
+
+
+def test_a_rare_word_used_often_counts_more_than_a_common_one():
+    # The same words in each abstract, as many of them, of the same length: one paper uses
+    # the rare word four times, the other the common one. BM25's term frequency, weighed by
+    # rarity, tells them apart (a count of the query's words in the abstract could not, and
+    # the shorter title would win the tie).
+    papers = [
+        view("rare-often", "Studies of Operators Number One", "kernel kernel kernel kernel sparse and more."),
+        view("common-often", "Studies of Operators", "kernel sparse sparse sparse sparse and more."),
+        *[view(f"sparse-{i}", f"Filler {i}", "sparse models and more.") for i in range(20)],
+    ]
+    assert ids(SearchIndex.build(papers).search("kernel sparse"))[:2] == ["rare-often", "common-often"]
+
