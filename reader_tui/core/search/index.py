@@ -8,10 +8,11 @@ How a query runs (`SearchIndex.search`):
    (typos), words within 1-2 edits ("attenton" -> attention). Expansions are cached,
    since typing extends the query one key at a time.
 2. The postings of the expansions give, per word, the papers it matches and a value:
-   field weight (title/short name 4 > tag 3 > notes 2.5 > keyword/author 2 > abstract 1)
-   times match quality (exact 1 > prefix > infix > fuzzy), plus a little for rare words
-   (idf). Tags and notes change often, so they are matched at query time by substring
-   and rapidfuzz over the few papers that have any.
+   BM25F's (the word's term frequency in each field, weighted by field, title and short
+   name 3, keywords and authors 3, abstract 1, over the field's length normalisation,
+   summed and saturated, times the word's idf) times match quality (exact 1 > prefix >
+   infix > fuzzy). Tags and notes change often, so they are matched at query time by
+   substring and rapidfuzz over the few papers that have any, valued as a short field.
    A word that is an acronym the abstracts define ("reinforcement learning (RL)",
    `acronyms`) also matches papers holding its expansion, and words of the query that
    spell an expansion also match the acronym; a plural also matches its singular, and
@@ -20,26 +21,26 @@ How a query runs (`SearchIndex.search`):
 3. Coverage, not all-or-any: a paper's score is the sum of its words' values plus
    `COVERAGE` times the share of the query's words it has, each word weighted by its
    rarity (idf), so a long question's common words count little. Queries of up to three
-   words need every word; longer ones most of them (`required_words`). Papers covering
+   words need every word; longer ones most of them (`required_words`), or their rarest
+   ones (`LISTED` of the query by rarity: a pasted TL;DR's paper). Papers covering
    the query (`COVERED`) rank first. `SearchResult.complete` says how many hits have every
    word, `partial` that none has (the best partial matches are listed instead, so a
    stray word never empties the list).
 4. The best hundred are re-ranked by what the postings cannot see: how well the display
    title matches the whole query (rapidfuzz WRatio, so "conformal singleton" puts
    "Singleton-Optimized Conformal Prediction" first), query words side by side in the
-   title or abstract (a phrase or proximity bonus) and how often the abstract uses them.
-   Ties never fall to id order: the better-rated paper, then the shorter title, first.
+   title or abstract (a phrase or proximity bonus). Ties never fall to id order: the better-rated paper, then the shorter title, first.
 5. An OpenReview id, DOI or citation key typed alone puts that paper first
    (`SearchResult.found`).
 
-Filters, phrases and exclusions narrow the result; a query of filters only keeps the
+Filters, phrases and exclusions narrow the result (a phrase no paper holds counts as its
+words instead); a query of filters only keeps the
 list's own order (score 0). The review fields (`rating:`, `reviews:`, `spread:`, `area:`,
 `decision:`, `is:withdrawn`) read columns taken from each record's `scores`, `area` and
 `withdrawn` when the index is built or loaded (never cached: a review import changes
 them without changing the texts). Ranked results put withdrawn submissions last unless
 the query asks for them (`is:withdrawn`); one that covers the query still comes before
-the papers that do not. The postings hold each pair's term frequency (`postings`), which
-BM25F's saturation reads.
+the papers that do not.
 """
 
 from __future__ import annotations
@@ -675,11 +676,16 @@ class SearchIndex(Matching):
         notes = dict(self._notes)
         allowed = self._allowed(query, tags, notes, set(marked))
         result = SearchResult()
-        words = [t for term in query.terms for t in tokens(term)]
+        phrase_hits = [self._phrase_matches(p, notes) for p in query.phrases]
+        # a phrase no paper holds (a quotation in a pasted TL;DR) counts as its words: it
+        # never empties the list
+        terms = [*query.terms, *(p for p, (m, _) in zip(query.phrases, phrase_hits) if not m.values)]
+        phrase_hits = [hit for hit in phrase_hits if hit[0].values]
+        words = [t for term in terms for t in tokens(term)]
         if len(words) > 1 or not words:
             content = [w for w in words if w not in STOPWORDS]
             words = content or words
-        if not words and not query.phrases:
+        if not words and not phrase_hits:
             ordinals = range(len(self._ids)) if allowed is None else sorted(allowed)
             removed = self._removed
             kept = filterfalse(removed.__contains__, ordinals) if removed else ordinals
@@ -693,7 +699,6 @@ class SearchIndex(Matching):
         # earlier words are complete; the last one may still be being typed
         matches = [self._match_word(w, tags, notes, i == len(words) - 1) for i, w in enumerate(words)]
         matches = self._with_acronyms(words, matches)
-        phrase_hits = [self._phrase_matches(p, notes) for p in query.phrases]
         every = matches + [m for m, _ in phrase_hits]
         n = max(len(self._ids), 2)
         # a rare word weighs more in how much of the query a paper covers (idf)

@@ -10,7 +10,7 @@ from bisect import bisect_left
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Sequence
 from itertools import chain, compress, repeat
-from operator import add, mul, truediv
+from operator import add, mul, or_, truediv
 from typing import NamedTuple
 
 from rapidfuzz import fuzz
@@ -418,6 +418,11 @@ COVERAGE = 12.0
 #: all: a long query's common word ("really") may be missing.
 COVERED = 0.85
 
+#: The share of a long query (by rarity) that lists a paper with fewer than
+#: `required_words`: a pasted TL;DR paraphrases its paper, which then holds its rare words
+#: but not the common ones around them.
+LISTED = 0.5
+
 
 def required_words(n: int) -> int:
     """How many of `n` query words a paper must match to be listed: all of up to three,
@@ -457,19 +462,54 @@ def _combine(
     counts = Counter(chain.from_iterable(m.values.keys() for m in matches))
     if allowed is not None:
         counts = Counter({o: c for o, c in counts.items() if o in allowed})
-    listed = [o for o, c in counts.items() if c >= needed]
+    if needed < n:
+        listed = _with_share(matches, weights, counts, needed, LISTED * total)
+    else:
+        listed = [o for o, c in counts.items() if c >= needed]
     partial = not listed
     if partial:
         listed = list(counts)
+    sums, cover = _sums_and_cover(matches, weights, listed)
+    bar = COVERED * total
+    covered = set(compress(listed, map(bar.__le__, cover)))
+    scale = COVERAGE / total
+    return dict(zip(listed, map(add, sums, map(mul, cover, repeat(scale))))), partial, complete, covered
+
+
+def _words_for_share(weights: Sequence[float], share: float) -> int:
+    """The fewest words whose weights reach `share`: the heaviest ones."""
+    reached = 0.0
+    for k, w in enumerate(sorted(weights, reverse=True), 1):
+        reached += w
+        if reached >= share:
+            return k
+    return len(weights)
+
+
+def _with_share(
+    matches: Sequence[_Expansion], weights: Sequence[float], counts: Counter, needed: int, share: float
+) -> list[int]:
+    """The papers with `needed` of the words, or with words of `share` of their weight."""
+    # a paper with fewer words than the heaviest ones reaching `share` cannot have it
+    fewest = _words_for_share(weights, share)
+    if fewest >= needed:
+        return [o for o, c in counts.items() if c >= needed]
+    candidates = [o for o, c in counts.items() if c >= fewest]
+    cover = _sums_and_cover(matches, weights, candidates)[1]
+    return list(compress(candidates, map(or_, map(needed.__le__, map(counts.__getitem__, candidates)),
+                                           map(share.__le__, cover))))
+
+
+def _sums_and_cover(
+    matches: Sequence[_Expansion], weights: Sequence[float], listed: list[int]
+) -> tuple[list[float], list[float]]:
+    """Per listed paper, the sum of its words' values and the weight of the words it has."""
     sums = [0.0] * len(listed)
     cover = [0.0] * len(listed)
     for m, w in zip(matches, weights):
         sums = list(map(add, sums, map(m.values.get, listed, repeat(0.0))))
         cover = list(map(add, cover, map(mul, map(m.values.__contains__, listed), repeat(w))))
-    bar = COVERED * total
-    covered = set(compress(listed, map(bar.__le__, cover)))
-    scale = COVERAGE / total
-    return dict(zip(listed, map(add, sums, map(mul, cover, repeat(scale))))), partial, complete, covered
+    return sums, cover
 
 
 def _quality(word: str, text: str, *, inside: float, fuzzy_at: int) -> float:

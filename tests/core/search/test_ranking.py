@@ -91,3 +91,21 @@ def test_a_rare_word_used_often_counts_more_than_a_common_one():
     ]
     assert ids(SearchIndex.build(papers).search("kernel sparse"))[:2] == ["rare-often", "common-often"]
 
+
+def test_a_pasted_tldr_finds_its_paper_holding_only_its_rare_words():
+    # The TL;DR paraphrases its paper, which has its four rare words of ten; the other
+    # papers have its six common ones, most of the query's words, and nothing else of it
+    papers = [
+        view("target", "Glosa Forecasting for Agents", "Agents forecast their own actions: predictability."),
+        *[view(f"common-{i}", f"Study {i}", "We propose a new training method that improves results.")
+          for i in range(20)],
+    ]
+    query = "We propose a new training method that improves results for agents forecasting GLOSA predictability"
+    assert ids(SearchIndex.build(papers).search(query))[0] == "target"
+
+
+def test_a_quoted_phrase_no_paper_holds_counts_as_its_words(index):
+    # a TL;DR pasted with its quotation marks: the phrase is nowhere, its words are
+    result = index.search('We propose "equivariant protein inverse folders" for a target backbone.')
+    assert ids(result)[:1] == ["protein"]
+    assert ids(index.search('"inverse folding" protein')) == ["protein"]  # a phrase a paper holds: required
