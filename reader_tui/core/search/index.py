@@ -721,7 +721,7 @@ class SearchIndex(Matching):
         keys = list(scores)
         tie = dict(zip(keys, map(add, map(scores.__getitem__, keys), map(prior.__getitem__, keys))))
         ranked = sorted(keys, key=tie.__getitem__, reverse=True)
-        self._rerank(ranked, scores, " ".join(query.terms + query.phrases), words, matches)
+        self._rerank(ranked, scores, " ".join(query.terms + query.phrases), matches)
         # papers that cover the query first, then those with fewer of its words (coverage);
         # withdrawn papers last in each, unless the query asks for them
         withdrawn = self._withdrawn

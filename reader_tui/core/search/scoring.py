@@ -37,6 +37,9 @@ BM25_SCALE = 0.5
 #: Added for a query that is one of the paper's own keywords, whole: the authors' word
 #: for what the paper is about.
 KEYWORD_BONUS = 2.0
+#: The re-rank's most for a display title like the whole query, and for the query's
+#: words side by side (in the title or a keyword; half that in the abstract).
+TITLE_LIKE, SIDE_BY_SIDE = 2.0, 1.5
 EXACT, PREFIX, INFIX, FUZZY1, FUZZY2 = 1.0, 0.8, 0.7, 0.6, 0.45
 #: Common words that say nothing about a paper: dropped unless the query has nothing else.
 STOPWORDS = frozenset(
@@ -80,49 +83,47 @@ class Matching:
     _removed: set[int]
 
     def _rerank(
-        self, ranked: list[int], scores: dict[int, float], text: str,
-        words: Sequence[str] = (), matches: Sequence[_Expansion] = (),
+        self, ranked: list[int], scores: dict[int, float], text: str, matches: Sequence[_Expansion] = (),
     ) -> None:
-        """Re-rank the leading hits by what the postings cannot see: up to 2 points for a
-        display title like the whole query, up to 1.5 for query words side by side (in the
-        title or a keyword, else the abstract), and a little for how often the abstract
-        uses them."""
+        """Re-rank the leading hits by what the postings cannot see: up to TITLE_LIKE for a
+        display title like the whole query, up to SIDE_BY_SIDE for the query's words side
+        by side (in the title or a keyword, else the abstract)."""
         head = ranked[:_RERANK]
         if not head or not text.strip():
             return
         text = fold(text).lower()
-        pairs = len(words) - 1
         for o in head:
             similarity = fuzz.WRatio(text, self._titles[o], processor=default_process)
             if similarity > 50:
-                scores[o] += 2.0 * (similarity - 50) / 50
-            if not matches:
-                continue
-            found = [m.words.get(o) for m in matches]
-            if not any(found):
-                continue
-            title = " " + self._titles[o] + " "
-            # rapidfuzz's C preprocessing (lower case, punctuation to spaces), not the
-            # tokeniser: ten times cheaper, and a stray accent only costs a bonus
-            paper = getattr(self._records[o], "paper", self._records[o])
-            abstract = f" {default_process(paper.abstract or '')} "
-            if pairs > 0:
-                # keywords apart (the spaces a separator leaves stop a pair across two)
-                keywords = f" {default_process(' ; '.join(paper.keywords))} "
-                near = 0.0
-                for a, b in zip(found, found[1:]):
-                    if not a or not b:
-                        continue
-                    pair = f" {a} {b} "
-                    if pair in title or pair in keywords:
-                        near += 1.0
-                    elif pair in abstract:
-                        near += 0.5
-                scores[o] += 1.5 * near / pairs
-            uses = sum(abstract.count(f" {w} ") for w in found if w)
-            scores[o] += 0.25 * math.log1p(uses)
+                scores[o] += TITLE_LIKE * (similarity - 50) / 50
+            if len(matches) > 1:
+                scores[o] += SIDE_BY_SIDE * self._side_by_side(o, [m.words.get(o) for m in matches])
         head.sort(key=scores.__getitem__, reverse=True)
         ranked[: len(head)] = head
+
+    def _side_by_side(self, o: int, found: list[str | None]) -> float:
+        """The share of the query's neighbouring words (as `found` in paper `o`, in query
+        order) that the paper has side by side: 1 a pair in its title or a keyword, half
+        in its abstract."""
+        if not any(found):
+            return 0.0
+        title = " " + self._titles[o] + " "
+        # rapidfuzz's C preprocessing (lower case, punctuation to spaces), not the
+        # tokeniser: ten times cheaper, and a stray accent only costs a bonus
+        paper = getattr(self._records[o], "paper", self._records[o])
+        abstract = f" {default_process(paper.abstract or '')} "
+        # keywords apart (the spaces a separator leaves stop a pair across two)
+        keywords = f" {default_process(' ; '.join(paper.keywords))} "
+        near = 0.0
+        for a, b in zip(found, found[1:]):
+            if not a or not b:
+                continue
+            pair = f" {a} {b} "
+            if pair in title or pair in keywords:
+                near += 1.0
+            elif pair in abstract:
+                near += 0.5
+        return near / (len(found) - 1)
 
     def _with_acronyms(self, words: list[str], matches: list[_Expansion]) -> list[_Expansion]:
         """Each word's matches widened by the corpus's acronyms, both ways: "rl" also
