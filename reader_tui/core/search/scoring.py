@@ -147,10 +147,13 @@ class Matching:
                 acronym = spans.get(tuple(content[start : start + size]))
                 if acronym is None or acronym in words:
                     continue
-                # a little below the words themselves: "DLM" may mean another model
+                # a little below the words themselves ("DLM" may mean another model), and
+                # no rarer than each: a rare acronym must not outweigh the words it spells
                 base = self._expand(acronym, last=False)
-                alias = _Expansion(dict(zip(base.values, map(mul, base.values.values(), repeat(0.8)))), base.words)
+                rarity = self._idf(self._largest_df(acronym))
                 for i in range(start, start + size):
+                    scale = 0.8 * min(1.0, self._idf(self._largest_df(words[i])) / rarity)
+                    alias = _Expansion(dict(zip(base.values, map(mul, base.values.values(), repeat(scale)))), base.words)
                     matches[i] = _merge(matches[i], alias)
         return matches
 
@@ -246,9 +249,7 @@ class Matching:
                 dynamic[o] = (value, matched)
 
         # in BM25F's units: the word's idf, a tag or a note saturated as a short field
-        n = max(len(self._ids), 2)
-        df = len(static.values)
-        idf = BM25_SCALE * math.log(1 + (n - df + 0.5) / (df + 0.5))
+        idf = BM25_SCALE * self._idf(len(static.values))
         tag_value = idf * TAG_WEIGHT * (K1 + 1) / (K1 + TAG_WEIGHT)
         notes_value = idf * NOTES_WEIGHT * (K1 + 1) / (K1 + NOTES_WEIGHT)
         for o, paper_tags in tags.items():
@@ -283,6 +284,9 @@ class Matching:
         df = self._df(word)
         if df:
             candidates.append((EXACT, word))
+        # a completion, near word or inflection is worth no more than the word as typed:
+        # a rare one is more likely noise than what the user meant
+        ceiling = self._idf(self._largest_df(word)) if df else math.inf
         one = singular(word)  # "models" finds "model" (and, as a prefix, "models" finds "model")
         if one != word and self._df(one):
             candidates.append((EXACT * 0.95, one))
@@ -301,7 +305,6 @@ class Matching:
                 candidates += self._fuzzy(word, seen)
         values: dict[int, float] = {}
         words: dict[int, str] = {}
-        n = max(len(self._ids), 2)
         weights = self._field_weights()
         scored = []
         for quality, v in candidates:
@@ -310,8 +313,8 @@ class Matching:
             if fields:
                 # BM25's idf of the vocabulary word, read off its largest field (the
                 # fields overlap, so their sum would overcount a common word)
-                df = max(len(ordinals) for _, ordinals in fields)
-                scored.append((BM25_SCALE * quality * math.log(1 + (n - df + 0.5) / (df + 0.5)), v, fields))
+                idf = min(self._idf(max(len(ordinals) for _, ordinals in fields)), ceiling)
+                scored.append((BM25_SCALE * quality * idf, v, fields))
         # ascending, so later updates leave each paper (nearly always) its best value
         scored.sort(key=lambda item: item[0])
         for scale, v, fields in scored:
@@ -361,6 +364,15 @@ class Matching:
         # and their plurals: "netwrok" means networks as much as network
         plurals = [(quality, v + "s") for quality, v in near if self._df(v + "s") and v + "s" not in seen]
         return near + [p for p in plurals if p not in near]
+
+    def _idf(self, df: int) -> float:
+        """BM25's idf of a word that `df` of the papers hold."""
+        n = max(len(self._ids), 2)
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    def _largest_df(self, word: str) -> int:
+        """How many papers use `word` in the field that most use it in (BM25's df here)."""
+        return max(len(post.get(word, ())) for post in self._post)
 
     def _df(self, word: str) -> int:
         """How many papers use `word` in some field (an upper bound: fields overlap)."""

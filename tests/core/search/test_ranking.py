@@ -109,3 +109,13 @@ def test_a_quoted_phrase_no_paper_holds_counts_as_its_words(index):
     result = index.search('We propose "equivariant protein inverse folders" for a target backbone.')
     assert ids(result)[:1] == ["protein"]
     assert ids(index.search('"inverse folding" protein')) == ["protein"]  # a phrase a paper holds: required
+
+
+def test_a_rare_completion_is_worth_no_more_than_the_word_typed():
+    # "DiffusionNFT" is one paper's word: rare, but not what "diffusion" asks for more
+    papers = [
+        view("nft", "DiffusionNFT: Online Reinforcement with Forward Steps", "We train samplers online."),
+        view("word", "Online Diffusion Reinforcement with Forward Steps", "We train samplers online."),
+        *[view(f"diffusion-{i}", f"Filler {i}", "A diffusion model and more.") for i in range(20)],
+    ]
+    assert ids(SearchIndex.build(papers).search("diffusion"))[:2] == ["word", "nft"]
