@@ -68,7 +68,6 @@ from .scoring import (
     ABSTRACT,
     BM25F_WEIGHT,
     EXACT,
-    FIELD_WEIGHT,
     FUZZY1,
     FUZZY2,
     INFIX,
@@ -88,7 +87,7 @@ from .scoring import (
 
 #: the field weights and match qualities stay importable from here, where the scheme is told
 __all__ = [
-    "ABSTRACT", "EXACT", "FIELD_WEIGHT", "FUZZY1", "FUZZY2", "INFIX", "META", "NOTES_WEIGHT", "PREFIX",
+    "ABSTRACT", "EXACT", "FUZZY1", "FUZZY2", "INFIX", "META", "NOTES_WEIGHT", "PREFIX",
     "STOPWORDS", "TAG_WEIGHT", "TITLE", "Hit", "SearchIndex", "SearchResult", "tokens",
 ]
 

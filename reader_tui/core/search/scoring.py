@@ -25,8 +25,7 @@ from .acronyms import singular
 from .postings import FlatPostings
 
 TITLE, META, ABSTRACT = 0, 1, 2
-#: How much a match in each field is worth; tags and notes are matched at query time.
-FIELD_WEIGHT = {TITLE: 4.0, META: 2.0, ABSTRACT: 1.0}
+#: A tag's and a note's BM25F weight (they are matched at query time, as short fields).
 TAG_WEIGHT, NOTES_WEIGHT = 3.0, 2.5
 #: BM25F's saturation and length normalisation, and each field's weight in it (title and
 #: short name 3, keywords and authors 3, abstract 1: the textbook's).
@@ -179,9 +178,10 @@ class Matching:
         return matches
 
     def _all_words(self, words: Sequence[str], shown: str, fields: Sequence[int] = (TITLE, META, ABSTRACT)) -> _Expansion:
-        """Papers holding every one of `words` in one of `fields` (the best field's value)."""
-        values: dict[int, float] = {}
-        for field in fields:
+        """Papers holding every one of `words` in one of `fields`, valued in BM25F's units as
+        the word `shown` (which they stand for) once in the best such field."""
+        found: dict[int, int] = {}  # ordinal -> its best field
+        for field in reversed(fields):  # (the best field, the title, last)
             post = self._post[field]
             common: set[int] | None = None
             for w in dict.fromkeys(words):
@@ -190,11 +190,10 @@ class Matching:
                     common = set()
                     break
                 common = set(holders) if common is None else common.intersection(holders)
-            value = FIELD_WEIGHT[field] * EXACT
-            for o in common or ():
-                if value > values.get(o, 0.0):
-                    values[o] = value
-        return _Expansion(values, dict.fromkeys(values, shown))
+            found.update(dict.fromkeys(common or (), field))
+        idf = self._idf(self._largest_df(shown) or len(found))
+        value = {field: BM25_SCALE * idf * (K1 + 1) * w / (K1 + w) for field, w in BM25F_WEIGHT.items()}
+        return _Expansion({o: value[field] for o, field in found.items()}, dict.fromkeys(found, shown))
 
     def _keyword_papers(self, words: Sequence[str]) -> Sequence[int]:
         """The ordinals of the papers that list the words `words` (plurals folded) as one
@@ -381,7 +380,7 @@ class Matching:
     def _phrase_matches(self, phrase: str, notes: dict) -> tuple[_Expansion, tuple[str, ...]]:
         """Papers whose title, notes, a keyword or author, or abstract contain `phrase`
         (whole words at its start, so `"linear atten"` finds "linear attention"), valued
-        by field."""
+        in BM25F's units as a word that rare, once in the best field holding it."""
         words = tokens(phrase)
         if not words:
             return _Expansion({}, {}), ()
@@ -394,18 +393,24 @@ class Matching:
             candidates &= holders
         candidates.update(notes)
         needle = " " + " ".join(words)
-        values = {}
-        for o in candidates:
-            record = self._records[o]
-            if needle in " " + " ".join(tokens(self._titles[o])):
-                values[o] = FIELD_WEIGHT[TITLE] * 1.5
-            elif needle in " " + " ".join(tokens(notes.get(o, ""))):
-                values[o] = NOTES_WEIGHT * 1.5
-            elif needle in " " + " ".join(tokens(search_texts((*record.keywords, *record.authors)))):
-                values[o] = FIELD_WEIGHT[META] * 1.5
-            elif needle in " " + " ".join(tokens(record.abstract or "")):
-                values[o] = FIELD_WEIGHT[ABSTRACT] * 1.5
+        weights = {o: w for o in candidates if (w := self._phrase_weight(o, needle, notes))}
+        idf = BM25_SCALE * self._idf(len(weights))
+        values = {o: idf * (K1 + 1) * w / (K1 + w) for o, w in weights.items()}
         return _Expansion(values, dict.fromkeys(values, words[0])), tuple(words)
+
+    def _phrase_weight(self, o: int, needle: str, notes: dict) -> float:
+        """The BM25F weight of the best field of paper `o` that holds `needle` (a phrase's
+        tokens, a space before each), or 0."""
+        record = self._records[o]
+        if needle in " " + " ".join(tokens(self._titles[o])):
+            return BM25F_WEIGHT[TITLE]
+        if needle in " " + " ".join(tokens(notes.get(o, ""))):
+            return NOTES_WEIGHT
+        if needle in " " + " ".join(tokens(search_texts((*record.keywords, *record.authors)))):
+            return BM25F_WEIGHT[META]
+        if needle in " " + " ".join(tokens(record.abstract or "")):
+            return BM25F_WEIGHT[ABSTRACT]
+        return 0.0
 
 
 def _merge(a: _Expansion, b: _Expansion) -> _Expansion:
