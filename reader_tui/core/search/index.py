@@ -22,7 +22,8 @@ How a query runs (`SearchIndex.search`):
    `COVERAGE` times the share of the query's words it has, each word weighted by its
    rarity (idf), so a long question's common words count little. Queries of up to three
    words need every word; longer ones most of them (`required_words`), or their rarest
-   ones (`LISTED` of the query by rarity: a pasted TL;DR's paper). Papers covering
+   ones (`LISTED` of the query by rarity), and a text pasted (`PASTED` words or more: a
+   TL;DR, whose paper paraphrases it) any of them. Papers covering
    the query (`COVERED`) rank first. `SearchResult.complete` says how many hits have every
    word, `partial` that none has (the best partial matches are listed instead, so a
    stray word never empties the list).

@@ -43,6 +43,8 @@ EXACT, PREFIX, INFIX, FUZZY1, FUZZY2 = 1.0, 0.8, 0.7, 0.6, 0.45
 #: Common words that say nothing about a paper: dropped unless the query has nothing else.
 STOPWORDS = frozenset(
     "a an and are as at be by for from in into is it of on or the to via we with without".split()
+    # a possessive's s ("LLM's")
+    + ["s"]
     # the words a question is made of: "does reinforcement learning really improve reasoning"
     + "does do did how what which why can could really truly actually whether this that these those".split()
 )
@@ -442,9 +444,17 @@ COVERED = 0.85
 LISTED = 0.5
 
 
+#: From this many words on, a query is a text pasted (a TL;DR, a sentence of an abstract):
+#: its paper paraphrases it, so any of its words lists a paper, and the rank decides.
+PASTED = 7
+
+
 def required_words(n: int) -> int:
     """How many of `n` query words a paper must match to be listed: all of up to three,
-    most of a longer query (a sentence typed as a question has words no paper needs)."""
+    most of a longer query (a sentence typed as a question has words no paper needs), any
+    of a pasted text (`PASTED`)."""
+    if n >= PASTED:
+        return 1
     return n if n <= 3 else math.ceil(0.6 * n)
 
 

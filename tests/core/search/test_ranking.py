@@ -119,3 +119,15 @@ def test_a_rare_completion_is_worth_no_more_than_the_word_typed():
         *[view(f"diffusion-{i}", f"Filler {i}", "A diffusion model and more.") for i in range(20)],
     ]
     assert ids(SearchIndex.build(papers).search("diffusion"))[:2] == ["word", "nft"]
+
+
+def test_a_pasted_sentence_lists_a_paper_with_few_of_its_words():
+    # Nine words: a text pasted, answered by rank. The paper holds two of its rare words,
+    # less than half of the query by rarity; the others hold its six common words
+    papers = [
+        view("target", "Signal Timing for Drivers", "Glosa advice gains predictability."),
+        *[view(f"common-{i}", f"Study {i}", "We propose a new training method that improves results.")
+          for i in range(20)],
+    ]
+    query = "We propose a new training method that improves results: glosa forecasting predictability"
+    assert ids(SearchIndex.build(papers).search(query))[0] == "target"
