@@ -189,10 +189,15 @@ _consume = deque(maxlen=0).extend
 def _append_counted(post: defaultdict[str, array], tf: defaultdict[str, array], words: list[str], o: int) -> None:
     """Add paper `o` to the postings of each of its distinct `words` (in first-seen order),
     and how often it uses each beside (255 at most: what a byte holds)."""
-    counted = Counter(words)
+    distinct = dict.fromkeys(words)
     # map(append, ...) keeps the per-word loop in C
-    _consume(map(array.append, map(post.__getitem__, counted), repeat(o)))
-    _consume(map(array.append, map(tf.__getitem__, counted), map(min, counted.values(), repeat(255))))
+    _consume(map(array.append, map(post.__getitem__, distinct), repeat(o)))
+    if len(distinct) == len(words):  # (most titles and keywords: no Counter to make)
+        counts: Iterable[int] = repeat(1, len(distinct))
+    else:
+        counted = Counter(words)
+        counts = map(min, map(counted.__getitem__, distinct), repeat(255))
+    _consume(map(array.append, map(tf.__getitem__, distinct), counts))
 
 
 class Hit(NamedTuple):
