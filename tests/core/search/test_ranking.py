@@ -79,29 +79,38 @@ def test_a_word_in_a_short_field_outranks_it_in_a_long_one(index):
     assert top.index("quant") < top.index("long")
 
 
-def test_a_rare_word_used_often_counts_more_than_a_common_one():
-    # The same words in each abstract, as many of them, of the same length: one paper uses
-    # the rare word four times, the other the common one. BM25's term frequency, weighed by
-    # rarity, tells them apart (a count of the query's words in the abstract could not, and
-    # the shorter title would win the tie).
-    papers = [
-        view("rare-often", "Studies of Operators Number One", "kernel kernel kernel kernel sparse and more."),
-        view("common-often", "Studies of Operators", "kernel sparse sparse sparse sparse and more."),
-        *[view(f"sparse-{i}", f"Filler {i}", "sparse models and more.") for i in range(20)],
-    ]
-    assert ids(SearchIndex.build(papers).search("kernel sparse"))[:2] == ["rare-often", "common-often"]
+ROUTINE = "We propose a new training method that improves results."
+
+
+def ranked(query, *papers, filler):
+    """The ids `query` finds among `papers` and twenty papers whose abstract is `filler`."""
+    corpus = [*papers, *[view(f"filler-{i}", f"Study {i}", filler) for i in range(20)]]
+    return ids(SearchIndex.build(corpus).search(query))
+
+
+@pytest.mark.parametrize("query, papers, filler", [
+    # The same words in each abstract, as many of them, of the same length: the first paper
+    # uses the rare word four times, the second the common one. BM25's term frequency,
+    # weighed by rarity, tells them apart (a count of the query's words in the abstract
+    # could not, and the shorter title would win the tie).
+    ("kernel sparse", [view("rare-often", "Studies of Operators Number One", "kernel kernel kernel kernel sparse."),
+                       view("common-often", "Studies of Operators", "kernel sparse sparse sparse sparse.")],
+     "sparse models and more."),
+    # "DiffusionNFT" is one paper's word: rare, but not what "diffusion" asks for more
+    ("diffusion", [view("word", "Online Diffusion Reinforcement with Forward Steps", "We train samplers online."),
+                   view("nft", "DiffusionNFT: Online Reinforcement with Forward Steps", "We train samplers online.")],
+     "A diffusion model and more."),
+], ids=["a rare word used often counts more than a common one", "a rare completion is worth no more than the word typed"])
+def test_the_first_of_two_papers_ranks_first(query, papers, filler):
+    assert ranked(query, *reversed(papers), filler=filler)[:2] == [p.id for p in papers]
 
 
 def test_a_pasted_tldr_finds_its_paper_holding_only_its_rare_words():
     # The TL;DR paraphrases its paper, which has its four rare words of ten; the other
     # papers have its six common ones, most of the query's words, and nothing else of it
-    papers = [
-        view("target", "Glosa Forecasting for Agents", "Agents forecast their own actions: predictability."),
-        *[view(f"common-{i}", f"Study {i}", "We propose a new training method that improves results.")
-          for i in range(20)],
-    ]
+    target = view("target", "Glosa Forecasting for Agents", "Agents forecast their own actions: predictability.")
     query = "We propose a new training method that improves results for agents forecasting GLOSA predictability"
-    assert ids(SearchIndex.build(papers).search(query))[0] == "target"
+    assert ranked(query, target, filler=ROUTINE)[0] == "target"
 
 
 def test_a_quoted_phrase_no_paper_holds_counts_as_its_words(index):
@@ -111,23 +120,9 @@ def test_a_quoted_phrase_no_paper_holds_counts_as_its_words(index):
     assert ids(index.search('"inverse folding" protein')) == ["protein"]  # a phrase a paper holds: required
 
 
-def test_a_rare_completion_is_worth_no_more_than_the_word_typed():
-    # "DiffusionNFT" is one paper's word: rare, but not what "diffusion" asks for more
-    papers = [
-        view("nft", "DiffusionNFT: Online Reinforcement with Forward Steps", "We train samplers online."),
-        view("word", "Online Diffusion Reinforcement with Forward Steps", "We train samplers online."),
-        *[view(f"diffusion-{i}", f"Filler {i}", "A diffusion model and more.") for i in range(20)],
-    ]
-    assert ids(SearchIndex.build(papers).search("diffusion"))[:2] == ["word", "nft"]
-
-
 def test_a_pasted_sentence_lists_a_paper_with_few_of_its_words():
     # Nine words: a text pasted, answered by rank. The paper holds two of its rare words,
     # less than half of the query by rarity; the others hold its six common words
-    papers = [
-        view("target", "Signal Timing for Drivers", "Glosa advice gains predictability."),
-        *[view(f"common-{i}", f"Study {i}", "We propose a new training method that improves results.")
-          for i in range(20)],
-    ]
+    target = view("target", "Signal Timing for Drivers", "Glosa advice gains predictability.")
     query = "We propose a new training method that improves results: glosa forecasting predictability"
-    assert ids(SearchIndex.build(papers).search(query))[0] == "target"
+    assert ranked(query, target, filler=ROUTINE)[0] == "target"
