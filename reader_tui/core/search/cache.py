@@ -47,8 +47,8 @@ from .postings import FlatPostings
 #: 3: nested-brace accents ({\c{c}}), letter commands (\ss, \"\i) and ø ł ß æ folded;
 #: 4: each field's postings flat over the vocabulary (`FlatPostings`), title words' order kept,
 #: their arrays raw after the pickle; 5: the acronyms the abstracts define; 6: ordinals in
-#: 16 bits, in segments of 65,536 papers (`postings.FlatPostings`)
-FORMAT = 6
+#: 16 bits, in segments of 65,536 papers (`postings.FlatPostings`); 7: each pair's term frequency
+FORMAT = 7
 KIND = "search index"
 #: The attributes of a SearchIndex this module knows how to store or rebuild (a test checks
 #: that the index has no others, so a new field cannot be silently left out of the cache).
@@ -56,7 +56,7 @@ KNOWN_ATTRIBUTES = frozenset({
     "_ids", "_ordinal", "_records", "_removed", "_post", "_titles", "_years", "_venues", "_status",
     "_tags", "_notes", "_vocab", "_by_length", "_title_vocab", "_abstracts_done", "_cache", "_lock",
     "index_abstracts_on_search", "_rating", "_spread", "_nreviews", "_moved", "_areas", "_decisions", "_withdrawn",
-    "_acronyms", "_keys", "_prior", "_weights", "_keywords",
+    "_acronyms", "_keys", "_prior", "_weights", "_keywords", "_tf",
 })
 _CATALOG_FIELDS = attrgetter("short_name", "abstract", "keywords", "venue", "year")
 
@@ -124,9 +124,9 @@ def _state(index: SearchIndex) -> dict:
     sorted vocabulary (`FlatPostings`), not tens of thousands of small arrays."""
     vocab = index._vocab
     fields, shapes = [], []
-    for post in index._post:
-        flat = post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post, len(index._ids))
-        fields.append(flat.arrays)
+    for post, tf in zip(index._post, index._tf):
+        flat = post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post, len(index._ids), counts=tf)
+        fields.append((*flat.arrays, flat.counts))
         shapes.append((flat.segments, flat.bits))
     return {
         "shapes": shapes,
@@ -165,7 +165,7 @@ def load(
                 arrays = [read_array(body, typecode, count) for typecode, count in state.pop("arrays")]
                 if body.read(1) or state.pop("byteorder") != sys.byteorder:
                     raise ValueError("not the arrays this machine wrote")
-                state["fields"] = list(zip(arrays[0::2], arrays[1::2], strict=True))
+                state["fields"] = list(zip(arrays[0::3], arrays[1::3], arrays[2::3], strict=True))
                 return _restore(cls, records, state)
         except Exception:  # noqa: BLE001 - a cache must never stop the app: rebuild instead
             return None
@@ -185,8 +185,8 @@ def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
     vocab = state["vocab"].split("\n") if state["vocab"] else []
     # flat, sharing the vocabulary's strings (FlatPostings checks that they line up)
     index._post = tuple(
-        FlatPostings(vocab, starts, flat, segments, bits)
-        for (starts, flat), (segments, bits) in zip(state["fields"], state["shapes"], strict=True)
+        FlatPostings(vocab, starts, flat, segments, bits, counts)
+        for (starts, flat, counts), (segments, bits) in zip(state["fields"], state["shapes"], strict=True)
     )
     if len(index._post) != 3:
         raise ValueError("damaged postings")

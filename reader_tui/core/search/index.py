@@ -8,10 +8,11 @@ How a query runs (`SearchIndex.search`):
    (typos), words within 1-2 edits ("attenton" -> attention). Expansions are cached,
    since typing extends the query one key at a time.
 2. The postings of the expansions give, per word, the papers it matches and a value:
-   field weight (title/short name 4 > tag 3 > notes 2.5 > keyword/author 2 > abstract 1)
-   times match quality (exact 1 > prefix > infix > fuzzy), plus a little for rare words
-   (idf). Tags and notes change often, so they are matched at query time by substring
-   and rapidfuzz over the few papers that have any.
+   BM25F's (the word's term frequency in each field, weighted by field, title and short
+   name 3, keywords and authors 3, abstract 1, over the field's length normalisation,
+   summed and saturated, times the word's idf) times match quality (exact 1 > prefix >
+   infix > fuzzy). Tags and notes change often, so they are matched at query time by
+   substring and rapidfuzz over the few papers that have any, valued as a short field.
    A word that is an acronym the abstracts define ("reinforcement learning (RL)",
    `acronyms`) also matches papers holding its expansion, and words of the query that
    spell an expansion also match the acronym; a plural also matches its singular, and
@@ -20,26 +21,27 @@ How a query runs (`SearchIndex.search`):
 3. Coverage, not all-or-any: a paper's score is the sum of its words' values plus
    `COVERAGE` times the share of the query's words it has, each word weighted by its
    rarity (idf), so a long question's common words count little. Queries of up to three
-   words need every word; longer ones most of them (`required_words`). Papers covering
+   words need every word; longer ones most of them (`required_words`), or their rarest
+   ones (`LISTED` of the query by rarity), and a text pasted (`PASTED` words or more: a
+   TL;DR, whose paper paraphrases it) any of them. Papers covering
    the query (`COVERED`) rank first. `SearchResult.complete` says how many hits have every
    word, `partial` that none has (the best partial matches are listed instead, so a
    stray word never empties the list).
 4. The best hundred are re-ranked by what the postings cannot see: how well the display
    title matches the whole query (rapidfuzz WRatio, so "conformal singleton" puts
    "Singleton-Optimized Conformal Prediction" first), query words side by side in the
-   title or abstract (a phrase or proximity bonus) and how often the abstract uses them.
-   Ties never fall to id order: the better-rated paper, then the shorter title, first.
+   title or abstract (a phrase or proximity bonus). Ties never fall to id order: the better-rated paper, then the shorter title, first.
 5. An OpenReview id, DOI or citation key typed alone puts that paper first
    (`SearchResult.found`).
 
-Filters, phrases and exclusions narrow the result; a query of filters only keeps the
+Filters, phrases and exclusions narrow the result (a phrase no paper holds counts as its
+words instead); a query of filters only keeps the
 list's own order (score 0). The review fields (`rating:`, `reviews:`, `spread:`, `area:`,
 `decision:`, `is:withdrawn`) read columns taken from each record's `scores`, `area` and
 `withdrawn` when the index is built or loaded (never cached: a review import changes
 them without changing the texts). Ranked results put withdrawn submissions last unless
 the query asks for them (`is:withdrawn`); one that covers the query still comes before
-the papers that do not. Term frequency is read only in the re-rank of the leading hits
-(a paper's tokens are a set in the postings: cheaper to build).
+the papers that do not.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from __future__ import annotations
 import math
 import threading
 from array import array
-from collections import OrderedDict, defaultdict, deque
+from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Iterable
 from functools import lru_cache, partial
 from itertools import chain, count, filterfalse, repeat
@@ -67,7 +69,6 @@ from .scoring import (
     ABSTRACT,
     BM25F_WEIGHT,
     EXACT,
-    FIELD_WEIGHT,
     FUZZY1,
     FUZZY2,
     INFIX,
@@ -87,7 +88,7 @@ from .scoring import (
 
 #: the field weights and match qualities stay importable from here, where the scheme is told
 __all__ = [
-    "ABSTRACT", "EXACT", "FIELD_WEIGHT", "FUZZY1", "FUZZY2", "INFIX", "META", "NOTES_WEIGHT", "PREFIX",
+    "ABSTRACT", "EXACT", "FUZZY1", "FUZZY2", "INFIX", "META", "NOTES_WEIGHT", "PREFIX",
     "STOPWORDS", "TAG_WEIGHT", "TITLE", "Hit", "SearchIndex", "SearchResult", "tokens",
 ]
 
@@ -160,11 +161,12 @@ def area_matches(query: str, area: str) -> bool:
 
 class _Head(NamedTuple):
     """What `_append` gives a whole list's build of the titles and meta fields: the title
-    words' numbers paper by paper (each title's distinct words, as first seen) and how many
-    each paper has, how many title words there are (numbered first, in the order first
-    seen), and the meta field's pairs (`word_pairs.Pairs`)."""
+    words' numbers paper by paper (each title's distinct words, as first seen), how often
+    the title has each, and how many each paper has, how many title words there are
+    (numbered first, in the order first seen), and the meta field's pairs (`word_pairs.Pairs`)."""
 
     title_pairs: array
+    title_counts: array
     title_sizes: array
     title_words: int
     meta: Any
@@ -173,10 +175,29 @@ class _Head(NamedTuple):
 def _laid_out(vocab: list[str], place: dict[str, int], words: list[str], pairs: Any, papers: int, ranks: Any) -> Any:
     """A field's `word_pairs.Pairs` laid out flat: by their runs (`FlatPostings.of_runs`),
     or pair by pair where a run spans two segments."""
-    flat = FlatPostings.of_runs(vocab, ranks, *pairs.runs(), papers)
+    flat = FlatPostings.of_runs(vocab, ranks, *pairs.runs(), papers, counts=pairs.counts)
     if flat is None:
-        flat = FlatPostings.of_pairs(vocab, place, words, pairs.words, papers, ordinals=pairs.ordinals, ranks=ranks)
+        flat = FlatPostings.of_pairs(vocab, place, words, pairs.words, papers, ordinals=pairs.ordinals, ranks=ranks,
+                                     counts=pairs.counts)
     return flat
+
+
+#: Runs an iterator to its end in C (a map of appends)
+_consume = deque(maxlen=0).extend
+
+
+def _append_counted(post: defaultdict[str, array], tf: defaultdict[str, array], words: list[str], o: int) -> None:
+    """Add paper `o` to the postings of each of its distinct `words` (in first-seen order),
+    and how often it uses each beside (255 at most: what a byte holds)."""
+    distinct = dict.fromkeys(words)
+    # map(append, ...) keeps the per-word loop in C
+    _consume(map(array.append, map(post.__getitem__, distinct), repeat(o)))
+    if len(distinct) == len(words):  # (most titles and keywords: no Counter to make)
+        counts: Iterable[int] = repeat(1, len(distinct))
+    else:
+        counted = Counter(words)
+        counts = map(min, map(counted.__getitem__, distinct), repeat(255))
+    _consume(map(array.append, map(tf.__getitem__, distinct), counts))
 
 
 class Hit(NamedTuple):
@@ -229,6 +250,9 @@ class SearchIndex(Matching):
         # token -> ordinals, one map per field. Arrays, not lists: millions of list items
         # would make every full garbage collection of the app walk them (0.5 s seen)
         self._post = tuple(defaultdict(partial(array, "I")) for _ in range(3))
+        # beside each growing field's ordinals, how often the paper uses the word (BM25's
+        # term frequency; flat postings hold their own)
+        self._tf = tuple(defaultdict(partial(array, "B")) for _ in range(3))
         self._titles: list[str] = []  # title + short name as their tokens, for the re-rank and phrases
         self._years: dict[int | None, list[int]] = defaultdict(list)
         self._venues: dict[str, list[int]] = defaultdict(list)
@@ -312,14 +336,11 @@ class SearchIndex(Matching):
                 with bulk_allocations():
                     self._index_all_abstracts(abstracts=abstracts)  # a whole list's: at once
             else:  # (the new papers', appended)
-                post = self._post[ABSTRACT]
-                get, append = post.__getitem__, array.append
-                consume = deque(maxlen=0).extend
+                post, tf = self._post[ABSTRACT], self._tf[ABSTRACT]
                 for o in range(start, len(self._ids)):
                     abstract = abstracts[o]
                     if abstract:
-                        # map(append, ...) keeps the per-token loop in C
-                        consume(map(append, map(get, set(tokens(abstract))), repeat(o)))
+                        _append_counted(post, tf, tokens(abstract), o)
                 self._refresh_vocabulary()
             self._abstracts_done = len(self._ids)
             self._acronyms = mine_acronyms(abstracts)
@@ -385,14 +406,18 @@ class SearchIndex(Matching):
         abstract = _laid_out(vocab, place, words, pairs, n, ranks)
         del pairs
         if head is None:
-            fields = (FlatPostings.of_arrays(vocab, place, title_post, n), FlatPostings.of_arrays(vocab, place, meta_post, n))
+            title_tf, meta_tf, _ = self._tf
+            fields = (FlatPostings.of_arrays(vocab, place, title_post, n, counts=title_tf),
+                      FlatPostings.of_arrays(vocab, place, meta_post, n, counts=meta_tf))
         else:
             title = FlatPostings.of_pairs(
-                vocab, place, words, numbered(head.title_pairs), n, lengths=numbered(head.title_sizes), ranks=ranks
+                vocab, place, words, numbered(head.title_pairs), n, lengths=numbered(head.title_sizes), ranks=ranks,
+                counts=np.frombuffer(head.title_counts, dtype=np.uint8),
             )
             meta = _laid_out(vocab, place, words, head.meta, n, ranks)
             fields = (title, meta)
         self._post = (*fields, abstract)
+        self._tf = tuple(defaultdict(partial(array, "B")) for _ in range(3))  # (the flat postings hold them)
         self._refresh_vocabulary(vocab, title_vocab)
         # (the layout's temporaries are handed back as `bulk_allocations` ends)
 
@@ -461,6 +486,8 @@ class SearchIndex(Matching):
         """Make postings loaded flat from the cache (`FlatPostings`) growable again, for an
         index that takes more papers. Callers hold the lock."""
         if any(isinstance(post, FlatPostings) for post in self._post):
+            self._tf = tuple(post.thaw_counts() if isinstance(post, FlatPostings) else tf
+                             for post, tf in zip(self._post, self._tf))
             self._post = tuple(
                 post.thaw(self._title_vocab if field == TITLE else None) if isinstance(post, FlatPostings) else post
                 for field, post in enumerate(self._post)
@@ -470,16 +497,15 @@ class SearchIndex(Matching):
         """Index `records` after those indexed, all but their abstracts. With `numbers`
         (`_build_all`: a fresh dict, the index empty), their title and meta words are not
         appended to the postings but numbered there, and their pairs returned (`_Head`)."""
-        consume = deque(maxlen=0).extend
-        append = array.append
         if numbers is not None:
             np = load_numpy()  # (a whole list's build only: word_pairs needs it next)
 
             number = numbers.__getitem__
-            title_pairs, title_sizes, metas = array("I"), array("I"), []
+            title_pairs, title_counts, title_sizes, metas = array("I"), array("B"), array("I"), []
         with self._lock:
             self._thaw()
             title_post, meta_post, _ = self._post
+            title_tf, meta_tf, _ = self._tf
             self._keys = None
             self._keywords = None
             ids, ordinal, kept, titles, status = self._ids, self._ordinal, self._records, self._titles, self._status
@@ -511,10 +537,10 @@ class SearchIndex(Matching):
                 meta_texts = [search_texts((*paper.keywords, *record.authors)) for record, paper in zip(part, papers)]
                 if numbers is None:
                     for o, words, meta in zip(ordinals, title_tokens, meta_texts):
-                        # first-seen order (not a set's): the title words' order is the infix search's
-                        consume(map(append, map(title_post.__getitem__, dict.fromkeys(words)), repeat(o)))
+                        # first-seen order (a Counter's): the title words' order is the infix search's
+                        _append_counted(title_post, title_tf, words, o)
                         if meta:
-                            consume(map(append, map(meta_post.__getitem__, set(tokens(meta))), repeat(o)))
+                            _append_counted(meta_post, meta_tf, tokens(meta), o)
                 else:
                     # every title word numbered in one C-level pass, in order (the first-seen order
                     # the infix search goes by), then each paper's distinct numbers by one sort of
@@ -525,7 +551,10 @@ class SearchIndex(Matching):
                     keys |= flat
                     keys.sort()
                     if len(keys):
-                        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+                        distinct = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+                        repeats = np.diff(np.append(distinct, len(keys)))
+                        title_counts.frombytes(np.minimum(repeats, 255).astype(np.uint8).tobytes())
+                        keys = keys[distinct]
                     title_pairs.frombytes(keys.astype(np.uint32).tobytes())  # the low 32 bits: the numbers
                     per_paper = np.bincount((keys >> np.uint64(32)).astype(np.int64), minlength=len(sizes))
                     title_sizes.frombytes(per_paper.astype(np.uint32).tobytes())
@@ -557,7 +586,7 @@ class SearchIndex(Matching):
             title_words = len(numbers)
             from .word_pairs import distinct_pairs  # (numpy: a whole list's build only)
 
-            return _Head(title_pairs, title_sizes, title_words, distinct_pairs(metas, number, len(ids) - len(metas)))
+            return _Head(title_pairs, title_counts, title_sizes, title_words, distinct_pairs(metas, number, len(ids) - len(metas)))
 
     def _tie_breaks(self) -> array:
         """Per ordinal, what breaks a tie of scores: a ten-thousandth of the mean rating,
@@ -652,11 +681,16 @@ class SearchIndex(Matching):
         notes = dict(self._notes)
         allowed = self._allowed(query, tags, notes, set(marked))
         result = SearchResult()
-        words = [t for term in query.terms for t in tokens(term)]
+        phrase_hits = [self._phrase_matches(p, notes) for p in query.phrases]
+        # a phrase no paper holds (a quotation in a pasted TL;DR) counts as its words: it
+        # never empties the list
+        terms = [*query.terms, *(p for p, (m, _) in zip(query.phrases, phrase_hits) if not m.values)]
+        phrase_hits = [hit for hit in phrase_hits if hit[0].values]
+        words = [t for term in terms for t in tokens(term)]
         if len(words) > 1 or not words:
             content = [w for w in words if w not in STOPWORDS]
             words = content or words
-        if not words and not query.phrases:
+        if not words and not phrase_hits:
             ordinals = range(len(self._ids)) if allowed is None else sorted(allowed)
             removed = self._removed
             kept = filterfalse(removed.__contains__, ordinals) if removed else ordinals
@@ -670,7 +704,6 @@ class SearchIndex(Matching):
         # earlier words are complete; the last one may still be being typed
         matches = [self._match_word(w, tags, notes, i == len(words) - 1) for i, w in enumerate(words)]
         matches = self._with_acronyms(words, matches)
-        phrase_hits = [self._phrase_matches(p, notes) for p in query.phrases]
         every = matches + [m for m, _ in phrase_hits]
         n = max(len(self._ids), 2)
         # a rare word weighs more in how much of the query a paper covers (idf)
@@ -693,7 +726,7 @@ class SearchIndex(Matching):
         keys = list(scores)
         tie = dict(zip(keys, map(add, map(scores.__getitem__, keys), map(prior.__getitem__, keys))))
         ranked = sorted(keys, key=tie.__getitem__, reverse=True)
-        self._rerank(ranked, scores, " ".join(query.terms + query.phrases), words, matches)
+        self._rerank(ranked, scores, " ".join(query.terms + query.phrases), matches)
         # papers that cover the query first, then those with fewer of its words (coverage);
         # withdrawn papers last in each, unless the query asks for them
         withdrawn = self._withdrawn

@@ -11,6 +11,12 @@ field as two arrays over the index's sorted vocabulary, which it shares: word
 (empty for a word the field lacks). A word is found by bisection. `thaw` gives the dict
 back, for an index that grows again (an import into the running app).
 
+Each pair's term frequency (how often the paper's field uses the word, at most 255: BM25's
+saturation makes more no different) is a byte in `counts`, beside its ordinal in `flat`;
+a word's counts are `counts[starts[i]:starts[i + segments]]`, its ordinals' order. One byte
+a pair: a third of what its ordinal costs. Postings made without counts have none (every
+count 1).
+
 Ordinals are stored in 16 bits (`array("H")`, half the size of 32-bit ones: 31 MB less
 at 100,000 papers). A list of more than 65,536 papers is cut into *segments* of 65,536
 ordinals: each word then has one run of `flat` per segment, holding its ordinals less
@@ -62,17 +68,21 @@ class FlatPostings(Mapping[str, Sequence[int]]):
     """word -> ordinals (ascending) of one field, read-only, over a sorted vocabulary.
 
     `starts` (array "I") has `segments` entries per vocabulary word, plus one; `flat`
-    (array "H") the ordinals, each less its segment's first (`segment << bits`)."""
+    (array "H") the ordinals, each less its segment's first (`segment << bits`); `counts`
+    (array "B") each pair's term frequency, or nothing (every count 1)."""
 
-    __slots__ = ("_bits", "_flat", "_segments", "_starts", "_vocab")
+    __slots__ = ("_bits", "_counts", "_flat", "_segments", "_starts", "_vocab")
 
     def __init__(
-        self, vocab: list[str], starts: array, flat: array, segments: int = 1, bits: int | None = None
+        self, vocab: list[str], starts: array, flat: array, segments: int = 1, bits: int | None = None,
+        counts: array | None = None,
     ) -> None:
         bits = BITS if bits is None else bits
+        counts = array("B") if counts is None else counts
         if (
             segments < 1 or len(starts) != len(vocab) * segments + 1 or starts[-1] != len(flat)
             or flat.typecode != "H" or starts.typecode != "I" or not 0 < bits <= 16
+            or counts.typecode != "B" or len(counts) not in (0, len(flat))
         ):
             raise ValueError("the postings do not line up with the vocabulary")
         self._vocab = vocab
@@ -80,13 +90,16 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         self._flat = flat
         self._segments = segments
         self._bits = bits
+        self._counts = counts
 
     @classmethod
     def of(
-        cls, vocab: list[str], postings: Mapping[str, Sequence[int]], papers: int, bits: int | None = None
+        cls, vocab: list[str], postings: Mapping[str, Sequence[int]], papers: int, bits: int | None = None,
+        counts: Mapping[str, Sequence[int]] | None = None,
     ) -> FlatPostings:
         """The postings of one field (a word -> ascending ordinals mapping whose words are
-        all in `vocab`, sorted; ordinals below `papers`) made flat."""
+        all in `vocab`, sorted; ordinals below `papers`) made flat, with `counts` (a word ->
+        term frequencies mapping, in its ordinals' order) when given."""
         bits = BITS if bits is None else bits
         segments = segments_for(papers, bits)
         flat = array("H")
@@ -98,23 +111,28 @@ class FlatPostings(Mapping[str, Sequence[int]]):
                 if ordinals:
                     flat.fromlist(ordinals.tolist() if isinstance(ordinals, array) else list(ordinals))
                 starts.append(len(flat))
-            return cls(vocab, starts, flat, 1, bits)
-        for word in vocab:
-            ordinals = get(word) or ()
-            lo = 0
-            for segment in range(segments):
-                base = segment << bits
-                hi = bisect_left(ordinals, base + (1 << bits), lo)
-                if hi > lo:
-                    flat.extend(map(sub, ordinals[lo:hi], repeat(base)))
-                starts.append(len(flat))
-                lo = hi
-        return cls(vocab, starts, flat, segments, bits)
+        else:
+            for word in vocab:
+                ordinals = get(word) or ()
+                lo = 0
+                for segment in range(segments):
+                    base = segment << bits
+                    hi = bisect_left(ordinals, base + (1 << bits), lo)
+                    if hi > lo:
+                        flat.extend(map(sub, ordinals[lo:hi], repeat(base)))
+                    starts.append(len(flat))
+                    lo = hi
+        flat_counts = array("B")
+        if counts is not None:
+            for word in vocab:
+                if get(word):
+                    flat_counts.extend(counts[word])
+        return cls(vocab, starts, flat, segments, bits, flat_counts)
 
     @classmethod
     def of_pairs(
         cls, vocab: list[str], place: Mapping[str, int], words: Sequence[str], numbers: Any, papers: int, *,
-        ordinals: Any = None, lengths: Any = None, bits: int | None = None, ranks: Any = None,
+        ordinals: Any = None, lengths: Any = None, bits: int | None = None, ranks: Any = None, counts: Any = None,
     ) -> FlatPostings:
         """One field's postings from its distinct (word, paper) pairs, at once: pair k is the
         word `words[numbers[k]]` (a numpy integer array) in the paper of ordinal
@@ -122,7 +140,7 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         of them for paper i. Each word's pairs come in ascending ordinal order. `place` gives
         each of `words` its index in the sorted `vocab` (or `ranks` gives them all, a numpy
         array: a caller laying out several fields over one vocabulary makes it once); ordinals
-        are below `papers`.
+        are below `papers`. `counts`, sliced as `numbers` is, gives each pair's term frequency.
 
         A counting sort, a chunk of pairs at a time (their cells counted, then each chunk's
         64-bit keys sorted and its ordinals written in place): no array as long as all the
@@ -159,14 +177,19 @@ class FlatPostings(Mapping[str, Sequence[int]]):
                 found += at >> bits
             return found, at
 
-        counts = np.zeros(cells, dtype=np.int64)
+        # a pair's count rides below its ordinal in the sorted keys
+        count_bits = 8 if counts is not None else 0
+
+        run_sizes = np.zeros(cells, dtype=np.int64)
         for chunk in chunks:
-            counts += np.bincount(cell(chunk)[0], minlength=cells)
+            run_sizes += np.bincount(cell(chunk)[0], minlength=cells)
         ends = np.zeros(cells + 1, dtype=np.int64)
-        np.cumsum(counts, out=ends[1:])
-        del counts
+        np.cumsum(run_sizes, out=ends[1:])
+        del run_sizes
         ordinals_out = array("H", [0]) * int(ends[-1])  # written through a numpy view: no copy
         flat = np.frombuffer(ordinals_out, dtype=np.uint16) if len(ordinals_out) else np.zeros(0, dtype=np.uint16)
+        counts_out = array("B", [0]) * (int(ends[-1]) if counts is not None else 0)
+        flat_counts = np.frombuffer(counts_out, dtype=np.uint8) if len(counts_out) else None
         cursor = ends[:-1].copy()  # where each run's next ordinal goes
         for chunk in chunks:
             keys, at = cell(chunk)
@@ -175,27 +198,33 @@ class FlatPostings(Mapping[str, Sequence[int]]):
             keys <<= bits
             keys |= at & mask
             del at
+            if counts is not None:
+                keys <<= count_bits
+                keys |= np.minimum(counts[chunk[0] : chunk[1]], 255).astype(np.int64)
             keys.sort()
-            at = keys >> bits  # the cells, sorted: a run's pairs side by side, ascending
+            at = keys >> (bits + count_bits)  # the cells, sorted: a run's pairs side by side, ascending
             first = np.flatnonzero(np.concatenate(([True], at[1:] != at[:-1])))
             size = np.diff(np.append(first, len(at)))
             within = np.arange(len(at), dtype=np.int64) - np.repeat(first, size)
-            flat[cursor[at] + within] = keys & mask
+            if flat_counts is not None:
+                flat_counts[cursor[at] + within] = keys & 255
+            flat[cursor[at] + within] = (keys >> count_bits) & mask
             cursor[at[first]] += size
         starts = array("I")
         starts.frombytes(ends.astype(np.uint32).tobytes())
-        del ends, cursor, flat  # (the view: the array can grow again)
-        return cls(vocab, starts, ordinals_out, segments, bits)
+        del ends, cursor, flat, flat_counts  # (the views: the arrays can grow again)
+        return cls(vocab, starts, ordinals_out, segments, bits, counts_out)
 
     @classmethod
     def of_runs(
         cls, vocab: list[str], ranks: Any, run_words: Any, run_sizes: Any, run_firsts: Any, local: Any, papers: int,
-        bits: int | None = None,
+        bits: int | None = None, counts: Any = None,
     ) -> FlatPostings | None:
         """One field's postings from its distinct (word, paper) pairs given as runs
         (`word_pairs.Pairs.runs`): run k is word number `run_words[k]` (`ranks` gives each
         number's place in the sorted `vocab`) in `run_sizes[k]` papers, whose ordinals are
-        `run_firsts[k]` plus the next `run_sizes[k]` items of `local`, ascending. A word's
+        `run_firsts[k]` plus the next `run_sizes[k]` items of `local`, ascending, and
+        `counts` (when given) the term frequency of each, beside `local`. A word's
         runs come in ascending ordinal order. None when a run spans two segments (a chunk
         of papers across a multiple of 2**bits, which `word_pairs`' chunks never are at 16
         bits): the caller lays such pairs out with `of_pairs`.
@@ -239,6 +268,8 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         total = int(dst[-1])
         ordinals_out = array("H", [0]) * total  # written through a numpy view: no copy
         flat = np.frombuffer(ordinals_out, dtype=np.uint16) if total else np.zeros(0, dtype=np.uint16)
+        counts_out = array("B", [0]) * (total if counts is not None else 0)
+        flat_counts = np.frombuffer(counts_out, dtype=np.uint8) if len(counts_out) else None
         # blocks of about _CHUNK_PAIRS pairs (whole runs): bounds the temporaries
         # (ascending: its distinct items in order. Not np.unique, whose first call imports
         # numpy.ma, 13 ms of a cold build, to ask whether a handful of ints is masked)
@@ -266,20 +297,22 @@ class FlatPostings(Mapping[str, Sequence[int]]):
                 found = local[at].astype(np.int64)
                 found += np.repeat(firsts[r0:r1], sizes[r0:r1])
                 found &= mask
+            if flat_counts is not None:
+                flat_counts[a:b] = counts[at]
             del at
             flat[a:b] = found
         starts = array("I")
         starts.frombytes(ends.astype(np.uint32).tobytes())
-        del ends, flat  # (the view: the array can grow again)
-        return cls(vocab, starts, ordinals_out, segments, bits)
+        del ends, flat, flat_counts  # (the views: the arrays can grow again)
+        return cls(vocab, starts, ordinals_out, segments, bits, counts_out)
 
     @classmethod
     def of_arrays(
         cls, vocab: list[str], place: Mapping[str, int], postings: Mapping[str, array], papers: int,
-        bits: int | None = None,
+        bits: int | None = None, counts: Mapping[str, array] | None = None,
     ) -> FlatPostings:
-        """`of` for a word -> ordinals mapping of `array("I")`s (what a build appends to), at
-        once with numpy (`of_pairs`)."""
+        """`of` for a word -> ordinals mapping of `array("I")`s (what a build appends to), and
+        its word -> counts mapping of `array("B")`s when given, at once with numpy (`of_pairs`)."""
         np = load_numpy()
 
         words = list(postings)
@@ -287,7 +320,10 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         sizes = np.fromiter(map(len, runs), dtype=np.int64, count=len(runs))
         ordinals = np.frombuffer(b"".join(runs), dtype=np.uint32) if runs else np.zeros(0, dtype=np.uint32)
         numbers = np.repeat(np.arange(len(words), dtype=np.int64), sizes)
-        return cls.of_pairs(vocab, place, words, numbers, papers, ordinals=ordinals, bits=bits)
+        frequencies = None
+        if counts is not None:
+            frequencies = np.frombuffer(b"".join(map(counts.__getitem__, words)), dtype=np.uint8)
+        return cls.of_pairs(vocab, place, words, numbers, papers, ordinals=ordinals, bits=bits, counts=frequencies)
 
     def _cell(self, word: str) -> int:
         """The first `starts` entry of `word`, or -1 when it is not in the vocabulary."""
@@ -313,6 +349,14 @@ class FlatPostings(Mapping[str, Sequence[int]]):
             if lo != hi:
                 found += map(add, flat[lo:hi], repeat(segment << bits)) if segment else flat[lo:hi].tolist()
         return found
+
+    def frequencies(self, word: str) -> Sequence[int] | None:
+        """The term frequencies of `word`, in its ordinals' order; None when the postings
+        hold no counts (every count 1) or lack the word."""
+        k = self._cell(word) if self._counts else -1
+        if k < 0:
+            return None
+        return self._counts[self._starts[k] : self._starts[k + self._segments]]
 
     def get(self, word: str, default=None):  # type: ignore[override]
         k = self._cell(word)
@@ -350,6 +394,11 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         return self._starts, self._flat
 
     @property
+    def counts(self) -> array:
+        """Each pair's term frequency beside `flat` (empty: every count 1)."""
+        return self._counts
+
+    @property
     def segments(self) -> int:
         return self._segments
 
@@ -377,6 +426,14 @@ class FlatPostings(Mapping[str, Sequence[int]]):
             ordinals = self.get(word)
             if ordinals is not None:
                 thawed[word] = array("I", ordinals)
+        return thawed
+
+    def thaw_counts(self) -> defaultdict[str, array]:
+        """The counts beside `thaw`'s postings, as a word -> array("B") dict that can grow."""
+        thawed: defaultdict[str, array] = defaultdict(partial(array, "B"))
+        for word in self:
+            found = self.frequencies(word)
+            thawed[word] = array("B", found) if found is not None else array("B", [1]) * len(self[word])
         return thawed
 
 

@@ -10,7 +10,7 @@ from bisect import bisect_left
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Sequence
 from itertools import chain, compress, repeat
-from operator import add, mul, truediv
+from operator import add, mul, or_, truediv
 from typing import NamedTuple
 
 from rapidfuzz import fuzz
@@ -22,10 +22,10 @@ from ..text.display import search_texts
 from ..text.doi import normalise_doi
 from ..text.tokens import fold, tokens
 from .acronyms import singular
+from .postings import FlatPostings
 
 TITLE, META, ABSTRACT = 0, 1, 2
-#: How much a match in each field is worth; tags and notes are matched at query time.
-FIELD_WEIGHT = {TITLE: 4.0, META: 2.0, ABSTRACT: 1.0}
+#: A tag's and a note's BM25F weight (they are matched at query time, as short fields).
 TAG_WEIGHT, NOTES_WEIGHT = 3.0, 2.5
 #: BM25F's saturation and length normalisation, and each field's weight in it (title and
 #: short name 3, keywords and authors 3, abstract 1: the textbook's).
@@ -36,10 +36,15 @@ BM25_SCALE = 0.5
 #: Added for a query that is one of the paper's own keywords, whole: the authors' word
 #: for what the paper is about.
 KEYWORD_BONUS = 2.0
+#: The re-rank's most for a display title like the whole query, and for the query's
+#: words side by side (in the title or a keyword; half that in the abstract).
+TITLE_LIKE, SIDE_BY_SIDE = 2.0, 1.5
 EXACT, PREFIX, INFIX, FUZZY1, FUZZY2 = 1.0, 0.8, 0.7, 0.6, 0.45
 #: Common words that say nothing about a paper: dropped unless the query has nothing else.
 STOPWORDS = frozenset(
     "a an and are as at be by for from in into is it of on or the to via we with without".split()
+    # a possessive's s ("LLM's")
+    + ["s"]
     # the words a question is made of: "does reinforcement learning really improve reasoning"
     + "does do did how what which why can could really truly actually whether this that these those".split()
 )
@@ -64,6 +69,7 @@ class Matching:
     _ids: list[str]
     _records: list
     _post: tuple
+    _tf: tuple
     _titles: list[str]
     _vocab: list[str]
     _by_length: dict[int, list[str]]
@@ -78,49 +84,47 @@ class Matching:
     _removed: set[int]
 
     def _rerank(
-        self, ranked: list[int], scores: dict[int, float], text: str,
-        words: Sequence[str] = (), matches: Sequence[_Expansion] = (),
+        self, ranked: list[int], scores: dict[int, float], text: str, matches: Sequence[_Expansion] = (),
     ) -> None:
-        """Re-rank the leading hits by what the postings cannot see: up to 2 points for a
-        display title like the whole query, up to 1.5 for query words side by side (in the
-        title or a keyword, else the abstract), and a little for how often the abstract
-        uses them."""
+        """Re-rank the leading hits by what the postings cannot see: up to TITLE_LIKE for a
+        display title like the whole query, up to SIDE_BY_SIDE for the query's words side
+        by side (in the title or a keyword, else the abstract)."""
         head = ranked[:_RERANK]
         if not head or not text.strip():
             return
         text = fold(text).lower()
-        pairs = len(words) - 1
         for o in head:
             similarity = fuzz.WRatio(text, self._titles[o], processor=default_process)
             if similarity > 50:
-                scores[o] += 2.0 * (similarity - 50) / 50
-            if not matches:
-                continue
-            found = [m.words.get(o) for m in matches]
-            if not any(found):
-                continue
-            title = " " + self._titles[o] + " "
-            # rapidfuzz's C preprocessing (lower case, punctuation to spaces), not the
-            # tokeniser: ten times cheaper, and a stray accent only costs a bonus
-            paper = getattr(self._records[o], "paper", self._records[o])
-            abstract = f" {default_process(paper.abstract or '')} "
-            if pairs > 0:
-                # keywords apart (the spaces a separator leaves stop a pair across two)
-                keywords = f" {default_process(' ; '.join(paper.keywords))} "
-                near = 0.0
-                for a, b in zip(found, found[1:]):
-                    if not a or not b:
-                        continue
-                    pair = f" {a} {b} "
-                    if pair in title or pair in keywords:
-                        near += 1.0
-                    elif pair in abstract:
-                        near += 0.5
-                scores[o] += 1.5 * near / pairs
-            uses = sum(abstract.count(f" {w} ") for w in found if w)
-            scores[o] += 0.25 * math.log1p(uses)
+                scores[o] += TITLE_LIKE * (similarity - 50) / 50
+            if len(matches) > 1:
+                scores[o] += SIDE_BY_SIDE * self._side_by_side(o, [m.words.get(o) for m in matches])
         head.sort(key=scores.__getitem__, reverse=True)
         ranked[: len(head)] = head
+
+    def _side_by_side(self, o: int, found: list[str | None]) -> float:
+        """The share of the query's neighbouring words (as `found` in paper `o`, in query
+        order) that the paper has side by side: 1 a pair in its title or a keyword, half
+        in its abstract."""
+        if not any(found):
+            return 0.0
+        title = " " + self._titles[o] + " "
+        # rapidfuzz's C preprocessing (lower case, punctuation to spaces), not the
+        # tokeniser: ten times cheaper, and a stray accent only costs a bonus
+        paper = getattr(self._records[o], "paper", self._records[o])
+        abstract = f" {default_process(paper.abstract or '')} "
+        # keywords apart (the spaces a separator leaves stop a pair across two)
+        keywords = f" {default_process(' ; '.join(paper.keywords))} "
+        near = 0.0
+        for a, b in zip(found, found[1:]):
+            if not a or not b:
+                continue
+            pair = f" {a} {b} "
+            if pair in title or pair in keywords:
+                near += 1.0
+            elif pair in abstract:
+                near += 0.5
+        return near / (len(found) - 1)
 
     def _with_acronyms(self, words: list[str], matches: list[_Expansion]) -> list[_Expansion]:
         """Each word's matches widened by the corpus's acronyms, both ways: "rl" also
@@ -144,10 +148,13 @@ class Matching:
                 acronym = spans.get(tuple(content[start : start + size]))
                 if acronym is None or acronym in words:
                     continue
-                # a little below the words themselves: "DLM" may mean another model
+                # a little below the words themselves ("DLM" may mean another model), and
+                # no rarer than each: a rare acronym must not outweigh the words it spells
                 base = self._expand(acronym, last=False)
-                alias = _Expansion(dict(zip(base.values, map(mul, base.values.values(), repeat(0.8)))), base.words)
+                rarity = self._idf(self._largest_df(acronym))
                 for i in range(start, start + size):
+                    scale = 0.8 * min(1.0, self._idf(self._largest_df(words[i])) / rarity)
+                    alias = _Expansion(dict(zip(base.values, map(mul, base.values.values(), repeat(scale)))), base.words)
                     matches[i] = _merge(matches[i], alias)
         return matches
 
@@ -173,9 +180,10 @@ class Matching:
         return matches
 
     def _all_words(self, words: Sequence[str], shown: str, fields: Sequence[int] = (TITLE, META, ABSTRACT)) -> _Expansion:
-        """Papers holding every one of `words` in one of `fields` (the best field's value)."""
-        values: dict[int, float] = {}
-        for field in fields:
+        """Papers holding every one of `words` in one of `fields`, valued in BM25F's units as
+        the word `shown` (which they stand for) once in the best such field."""
+        found: dict[int, int] = {}  # ordinal -> its best field
+        for field in reversed(fields):  # (the best field, the title, last)
             post = self._post[field]
             common: set[int] | None = None
             for w in dict.fromkeys(words):
@@ -184,11 +192,10 @@ class Matching:
                     common = set()
                     break
                 common = set(holders) if common is None else common.intersection(holders)
-            value = FIELD_WEIGHT[field] * EXACT
-            for o in common or ():
-                if value > values.get(o, 0.0):
-                    values[o] = value
-        return _Expansion(values, dict.fromkeys(values, shown))
+            found.update(dict.fromkeys(common or (), field))
+        idf = self._idf(self._largest_df(shown) or len(found))
+        value = {field: BM25_SCALE * idf * (K1 + 1) * w / (K1 + w) for field, w in BM25F_WEIGHT.items()}
+        return _Expansion({o: value[field] for o, field in found.items()}, dict.fromkeys(found, shown))
 
     def _keyword_papers(self, words: Sequence[str]) -> Sequence[int]:
         """The ordinals of the papers that list the words `words` (plurals folded) as one
@@ -243,9 +250,7 @@ class Matching:
                 dynamic[o] = (value, matched)
 
         # in BM25F's units: the word's idf, a tag or a note saturated as a short field
-        n = max(len(self._ids), 2)
-        df = len(static.values)
-        idf = BM25_SCALE * math.log(1 + (n - df + 0.5) / (df + 0.5))
+        idf = BM25_SCALE * self._idf(len(static.values))
         tag_value = idf * TAG_WEIGHT * (K1 + 1) / (K1 + TAG_WEIGHT)
         notes_value = idf * NOTES_WEIGHT * (K1 + 1) / (K1 + NOTES_WEIGHT)
         for o, paper_tags in tags.items():
@@ -280,6 +285,9 @@ class Matching:
         df = self._df(word)
         if df:
             candidates.append((EXACT, word))
+        # a completion, near word or inflection is worth no more than the word as typed:
+        # a rare one is more likely noise than what the user meant
+        ceiling = self._idf(self._largest_df(word)) if df else math.inf
         one = singular(word)  # "models" finds "model" (and, as a prefix, "models" finds "model")
         if one != word and self._df(one):
             candidates.append((EXACT * 0.95, one))
@@ -298,27 +306,29 @@ class Matching:
                 candidates += self._fuzzy(word, seen)
         values: dict[int, float] = {}
         words: dict[int, str] = {}
-        n = max(len(self._ids), 2)
         weights = self._field_weights()
         scored = []
         for quality, v in candidates:
-            fields = [(weights[field], ordinals) for field, post in enumerate(self._post)
+            fields = [(field, ordinals) for field, post in enumerate(self._post)
                       if (quality != INFIX or field == TITLE) and (ordinals := post.get(v))]
             if fields:
                 # BM25's idf of the vocabulary word, read off its largest field (the
                 # fields overlap, so their sum would overcount a common word)
-                df = max(len(ordinals) for _, ordinals in fields)
-                scored.append((BM25_SCALE * quality * math.log(1 + (n - df + 0.5) / (df + 0.5)), v, fields))
+                idf = min(self._idf(max(len(ordinals) for _, ordinals in fields)), ceiling)
+                scored.append((BM25_SCALE * quality * idf, v, fields))
         # ascending, so later updates leave each paper (nearly always) its best value
         scored.sort(key=lambda item: item[0])
         for scale, v, fields in scored:
-            # BM25F: the word's field weights over each field's length normalisation,
-            # summed over the fields that hold it, then saturated once (k1); every step
+            # BM25F: the word's term frequency in each field times the field's weight over
+            # its length normalisation, summed over the fields, then saturated once (k1); every step
             # a C-level map, as a common word reaches most of the list
             tilde: dict[int, float] = {}
-            for weight, ordinals in fields:
-                tilde.update(zip(ordinals, map(add, map(weight.__getitem__, ordinals),
-                                               map(tilde.get, ordinals, repeat(0.0)))))
+            for field, ordinals in fields:
+                weighted = map(weights[field].__getitem__, ordinals)
+                counts = self._counts(field, v)
+                if counts is not None:
+                    weighted = map(mul, weighted, counts)
+                tilde.update(zip(ordinals, map(add, weighted, map(tilde.get, ordinals, repeat(0.0)))))
             keys = list(tilde)
             sums = list(tilde.values())
             saturated = map(truediv, map(mul, sums, repeat(scale * (K1 + 1))), map(add, sums, repeat(K1)))
@@ -330,6 +340,14 @@ class Matching:
             if len(self._cache) > _CACHE_SIZE:
                 self._cache.popitem(last=False)
         return expansion
+
+    def _counts(self, field: int, word: str) -> Sequence[int] | None:
+        """How often each paper holding `word` in `field` uses it, in the order of its
+        postings; None when every count is 1."""
+        post = self._post[field]
+        if isinstance(post, FlatPostings):
+            return post.frequencies(word)
+        return self._tf[field].get(word)
 
     def _fuzzy(self, word: str, seen: set[str]) -> list[tuple[float, str]]:
         """The nearest vocabulary words within 1 edit (2 for words of 8+ letters),
@@ -348,6 +366,15 @@ class Matching:
         plurals = [(quality, v + "s") for quality, v in near if self._df(v + "s") and v + "s" not in seen]
         return near + [p for p in plurals if p not in near]
 
+    def _idf(self, df: int) -> float:
+        """BM25's idf of a word that `df` of the papers hold."""
+        n = max(len(self._ids), 2)
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    def _largest_df(self, word: str) -> int:
+        """How many papers use `word` in the field that most use it in (BM25's df here)."""
+        return max(len(post.get(word, ())) for post in self._post)
+
     def _df(self, word: str) -> int:
         """How many papers use `word` in some field (an upper bound: fields overlap)."""
         return sum(len(post.get(word, ())) for post in self._post)
@@ -355,7 +382,7 @@ class Matching:
     def _phrase_matches(self, phrase: str, notes: dict) -> tuple[_Expansion, tuple[str, ...]]:
         """Papers whose title, notes, a keyword or author, or abstract contain `phrase`
         (whole words at its start, so `"linear atten"` finds "linear attention"), valued
-        by field."""
+        in BM25F's units as a word that rare, once in the best field holding it."""
         words = tokens(phrase)
         if not words:
             return _Expansion({}, {}), ()
@@ -368,18 +395,24 @@ class Matching:
             candidates &= holders
         candidates.update(notes)
         needle = " " + " ".join(words)
-        values = {}
-        for o in candidates:
-            record = self._records[o]
-            if needle in " " + " ".join(tokens(self._titles[o])):
-                values[o] = FIELD_WEIGHT[TITLE] * 1.5
-            elif needle in " " + " ".join(tokens(notes.get(o, ""))):
-                values[o] = NOTES_WEIGHT * 1.5
-            elif needle in " " + " ".join(tokens(search_texts((*record.keywords, *record.authors)))):
-                values[o] = FIELD_WEIGHT[META] * 1.5
-            elif needle in " " + " ".join(tokens(record.abstract or "")):
-                values[o] = FIELD_WEIGHT[ABSTRACT] * 1.5
+        weights = {o: w for o in candidates if (w := self._phrase_weight(o, needle, notes))}
+        idf = BM25_SCALE * self._idf(len(weights))
+        values = {o: idf * (K1 + 1) * w / (K1 + w) for o, w in weights.items()}
         return _Expansion(values, dict.fromkeys(values, words[0])), tuple(words)
+
+    def _phrase_weight(self, o: int, needle: str, notes: dict) -> float:
+        """The BM25F weight of the best field of paper `o` that holds `needle` (a phrase's
+        tokens, a space before each), or 0."""
+        record = self._records[o]
+        if needle in " " + " ".join(tokens(self._titles[o])):
+            return BM25F_WEIGHT[TITLE]
+        if needle in " " + " ".join(tokens(notes.get(o, ""))):
+            return NOTES_WEIGHT
+        if needle in " " + " ".join(tokens(search_texts((*record.keywords, *record.authors)))):
+            return BM25F_WEIGHT[META]
+        if needle in " " + " ".join(tokens(record.abstract or "")):
+            return BM25F_WEIGHT[ABSTRACT]
+        return 0.0
 
 
 def _merge(a: _Expansion, b: _Expansion) -> _Expansion:
@@ -405,10 +438,23 @@ COVERAGE = 12.0
 #: all: a long query's common word ("really") may be missing.
 COVERED = 0.85
 
+#: The share of a long query (by rarity) that lists a paper with fewer than
+#: `required_words`: a pasted TL;DR paraphrases its paper, which then holds its rare words
+#: but not the common ones around them.
+LISTED = 0.5
+
+
+#: From this many words on, a query is a text pasted (a TL;DR, a sentence of an abstract):
+#: its paper paraphrases it, so any of its rarer words lists a paper, and the rank decides.
+PASTED = 7
+
 
 def required_words(n: int) -> int:
     """How many of `n` query words a paper must match to be listed: all of up to three,
-    most of a longer query (a sentence typed as a question has words no paper needs)."""
+    most of a longer query (a sentence typed as a question has words no paper needs), one
+    of a pasted text (`PASTED`: one of its rarer half, see `_combine`)."""
+    if n >= PASTED:
+        return 1
     return n if n <= 3 else math.ceil(0.6 * n)
 
 
@@ -441,22 +487,70 @@ def _combine(
         return {o: s + COVERAGE for o, s in scores.items()}, False, complete, complete
     # Every per-paper step below is a C-level map or count: a long query over common
     # words reaches most of the list (loops in Python cost 50 ms at 20,000 papers).
-    counts = Counter(chain.from_iterable(m.values.keys() for m in matches))
-    if allowed is not None:
-        counts = Counter({o: c for o, c in counts.items() if o in allowed})
-    listed = [o for o, c in counts.items() if c >= needed]
-    partial = not listed
-    if partial:
-        listed = list(counts)
+    if needed == 1:
+        listed = _holding_rare_words(matches, weights, allowed)
+        partial = False
+    else:
+        counts = Counter(chain.from_iterable(m.values.keys() for m in matches))
+        if allowed is not None:
+            counts = Counter({o: c for o, c in counts.items() if o in allowed})
+        if needed < n:
+            listed = _with_share(matches, weights, counts, needed, LISTED * total)
+        else:
+            listed = [o for o, c in counts.items() if c >= needed]
+        partial = not listed
+        if partial:
+            listed = list(counts)
+    sums, cover = _sums_and_cover(matches, weights, listed)
+    bar = COVERED * total
+    covered = set(compress(listed, map(bar.__le__, cover)))
+    scale = COVERAGE / total
+    return dict(zip(listed, map(add, sums, map(mul, cover, repeat(scale))))), partial, complete, covered
+
+
+def _holding_rare_words(matches: Sequence[_Expansion], weights: Sequence[float], allowed: set[int] | None) -> list[int]:
+    """The papers holding one of the rarer half of the words (by `weights`): what a text
+    pasted lists. A paper with only its common words ranks too low to be its paper, and
+    leaving them out spares a sum over most of the list (0.25 s for a TL;DR)."""
+    median = sorted(weights, reverse=True)[(len(weights) - 1) // 2]
+    listed = set().union(*(m.values.keys() for m, w in zip(matches, weights) if w >= median))
+    return list(listed if allowed is None else listed & allowed)
+
+
+def _words_for_share(weights: Sequence[float], share: float) -> int:
+    """The fewest words whose weights reach `share`: the heaviest ones."""
+    reached = 0.0
+    for k, w in enumerate(sorted(weights, reverse=True), 1):
+        reached += w
+        if reached >= share:
+            return k
+    return len(weights)
+
+
+def _with_share(
+    matches: Sequence[_Expansion], weights: Sequence[float], counts: Counter, needed: int, share: float
+) -> list[int]:
+    """The papers with `needed` of the words, or with words of `share` of their weight."""
+    # a paper with fewer words than the heaviest ones reaching `share` cannot have it
+    fewest = _words_for_share(weights, share)
+    if fewest >= needed:
+        return [o for o, c in counts.items() if c >= needed]
+    candidates = [o for o, c in counts.items() if c >= fewest]
+    cover = _sums_and_cover(matches, weights, candidates)[1]
+    return list(compress(candidates, map(or_, map(needed.__le__, map(counts.__getitem__, candidates)),
+                                           map(share.__le__, cover))))
+
+
+def _sums_and_cover(
+    matches: Sequence[_Expansion], weights: Sequence[float], listed: list[int]
+) -> tuple[list[float], list[float]]:
+    """Per listed paper, the sum of its words' values and the weight of the words it has."""
     sums = [0.0] * len(listed)
     cover = [0.0] * len(listed)
     for m, w in zip(matches, weights):
         sums = list(map(add, sums, map(m.values.get, listed, repeat(0.0))))
         cover = list(map(add, cover, map(mul, map(m.values.__contains__, listed), repeat(w))))
-    bar = COVERED * total
-    covered = set(compress(listed, map(bar.__le__, cover)))
-    scale = COVERAGE / total
-    return dict(zip(listed, map(add, sums, map(mul, cover, repeat(scale))))), partial, complete, covered
+    return sums, cover
 
 
 def _quality(word: str, text: str, *, inside: float, fuzzy_at: int) -> float:

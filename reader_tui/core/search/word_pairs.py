@@ -30,7 +30,8 @@ and Python only once per *distinct* word of a chunk of papers:
    chunks (`_Known`); only a word not seen before is spelled out as a string and
    numbered in the caller's dict (50,000 at 19,630 papers).
 
-The pairs are kept per chunk as runs (`Pairs`), 2 bytes a pair.
+The pairs are kept per chunk as runs (`Pairs`), 2 bytes a pair, and how often the text
+uses the word (the sort puts a word's repeats side by side: their run is the count), 1 byte.
 
 The pairs are exactly those of `set(tokens(text))` for each text (a property test holds
 them to it over the whole of Unicode). numpy is imported when this runs, for a whole
@@ -171,25 +172,28 @@ class Pairs:
     numbers and ordinals of 32 bits each took 8 (100 MB at 100,000 papers).
 
     `words[a:b]` and `ordinals[a:b]` give pairs a..b whole, as int64 numpy arrays: what
-    `FlatPostings.of_pairs` reads, a chunk at a time. Each word's ordinals ascend."""
+    `FlatPostings.of_pairs` reads, a chunk at a time. Each word's ordinals ascend. `counts`
+    gives each pair's term frequency (at most 255), one byte a pair."""
 
     def __init__(self, np: Any) -> None:
         self._np = np
         self._run_words = array("I")
         self._run_sizes = array("I")
         self._local = array("H")
+        self._counts = array("B")
         self._chunk_starts: list[int] = []  # the index of each chunk's first pair
         self._chunk_firsts: list[int] = []  # the ordinal of each chunk's first text
         self._chunk_runs: list[int] = []  # how many runs each chunk has
         self._run_ends: Any = None
 
-    def _add(self, words: Any, sizes: Any, local: Any, first: int) -> None:
+    def _add(self, words: Any, sizes: Any, local: Any, counts: Any, first: int) -> None:
         self._chunk_starts.append(len(self._local))
         self._chunk_firsts.append(first)
         self._chunk_runs.append(len(words))
         self._run_words.frombytes(words.astype(self._np.uint32).tobytes())
         self._run_sizes.frombytes(sizes.astype(self._np.uint32).tobytes())
         self._local.frombytes(local.astype(self._np.uint16).tobytes())
+        self._counts.frombytes(self._np.minimum(counts, 255).astype(self._np.uint8).tobytes())
         self._run_ends = None
 
     def __len__(self) -> int:
@@ -204,6 +208,11 @@ class Pairs:
         firsts = np.repeat(np.asarray(self._chunk_firsts, dtype=np.int64), self._chunk_runs)
         return (np.frombuffer(self._run_words, dtype=np.uint32), np.frombuffer(self._run_sizes, dtype=np.uint32),
                 firsts, np.frombuffer(self._local, dtype=np.uint16))
+
+    @property
+    def counts(self) -> Any:
+        """Each pair's term frequency (a numpy uint8 array, the pairs' order)."""
+        return self._np.frombuffer(self._counts, dtype=self._np.uint8)
 
     @property
     def words(self) -> _Slicer:
@@ -296,7 +305,7 @@ def _encoded(text: str | None) -> bytes:
 
 def _chunk_pairs(
     np: Any, chunk: list[bytes], text_starts: list[int], known: _Known
-) -> tuple[Any, Any, Any] | None:
+) -> tuple[Any, Any, Any, Any] | None:
     """One chunk's distinct pairs (`_distinct`), or None."""
     # a space before each text and after the last, then the padding (room for `_packed`'s
     # windows; zero bytes, which read as spaces): one join, one translation
@@ -358,9 +367,9 @@ def _numbered(data: bytes, starts: Any, ends: Any, known: _Known) -> Any:
     return numbered + np.uint64(_STRING_WORD)
 
 
-def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
+def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any, Any]:
     """The distinct (value, text) pairs, grouped by word, texts ascending: the runs' word
-    numbers, the runs' sizes, and each pair's text.
+    numbers, the runs' sizes, each pair's text and how many times the text has the pair.
 
     A word whose value leaves the keys' low bits free (below 2**53 at 2,048 texts a chunk:
     every word of up to 10 letters, 91% of them) and its text are one key as they are: one
@@ -377,21 +386,27 @@ def _distinct(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, A
     return tuple(np.concatenate((a, b)) for a, b in zip(one, other))  # type: ignore[return-value]
 
 
-def _exact(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
+def _exact(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any, Any]:
     """`_distinct` of values below 2**(64 - _DOC_BITS): each pair one key, word above text."""
     keys = values << np.uint64(_DOC_BITS)
     keys |= text_of
     keys.sort()
-    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    keys, counts = _counted(np, keys)
     texts = keys & np.uint64((1 << _DOC_BITS) - 1)
     keys >>= np.uint64(_DOC_BITS)  # the words' values, ascending
     runs = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
     words = known.numbers(keys[runs])
     sizes = np.diff(np.append(runs, len(keys)))
-    return words, sizes, texts
+    return words, sizes, texts, counts
 
 
-def _hashed(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any]:
+def _counted(np: Any, keys: Any) -> tuple[Any, Any]:
+    """Sorted `keys` made distinct, and how many times each was there."""
+    first = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[first], np.diff(np.append(first, len(keys)))
+
+
+def _hashed(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any, Any, Any]:
     """`_distinct` of any values: each hashed into the keys' high bits by a multiplier
     checked to hash the chunk's distinct values apart, the text in the low bits."""
     distinct = np.sort(values)  # (np.unique hashes in numpy 2: several times slower)
@@ -409,14 +424,14 @@ def _hashed(np: Any, values: Any, text_of: Any, known: _Known) -> tuple[Any, Any
     keys = (values * np.uint64(multiplier)) & high
     keys |= text_of
     keys.sort()
-    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    keys, counts = _counted(np, keys)
     texts = keys & low
     word_of = keys & high
     runs = np.flatnonzero(np.concatenate(([True], word_of[1:] != word_of[:-1])))
     # the runs' hashes ascend, as `ordered` does: run k is the word distinct[order[k]]
     words = known.numbers(distinct)[order]
     sizes = np.diff(np.append(runs, len(keys)))
-    return words, sizes, texts
+    return words, sizes, texts, counts
 
 
 class _Known:

@@ -2,7 +2,7 @@
 reference build, the papers appended one by one, on a list whose texts hold every kind
 of text the tokeniser meets: non-BMP letters, right-to-left scripts, combining marks,
 CJK, control characters, odd spaces, LaTeX, words either side of what packs in 64 bits,
-acronym definitions. The same postings, vocabulary, title order, acronyms, titles and
+acronym definitions. The same postings (term frequencies too), vocabulary, title order, acronyms, titles and
 hits, in one chunk of texts or many; and a cache that loads back the same."""
 
 from __future__ import annotations
@@ -73,7 +73,8 @@ QUERIES = [
 
 
 def _state(index: SearchIndex) -> tuple:
-    fields = [{word: list(ordinals) for word, ordinals in post.items()} for post in index._post]
+    fields = [{word: list(zip(ordinals, index._counts(field, word) or [1] * len(ordinals), strict=True))
+               for word, ordinals in post.items()} for field, post in enumerate(index._post)]
     return (fields, index._vocab, index._by_length, index._title_vocab, list(index._acronyms.items()), index._titles,
             index._ids, index.abstracts_indexed)
 

@@ -39,7 +39,8 @@ def _fields(index: SearchIndex) -> list[dict[str, list[int]]]:
 def test_a_flattened_index_that_takes_more_papers_searches_like_a_fresh_build(papers):
     grown = SearchIndex.build(papers[:-5])
     vocab, n = grown._vocab, len(grown._ids)
-    grown._post = tuple(FlatPostings.of(vocab, post, n) for post in grown._post)  # as loaded
+    # as loaded: flat, the counts inside
+    grown._post = tuple(FlatPostings.of(vocab, post, n, counts=tf) for post, tf in zip(grown._post, grown._tf))
     grown.add(papers[-5:])
     fresh = SearchIndex.build(papers)
     assert _fields(grown) == _fields(fresh) and grown._title_vocab == fresh._title_vocab

@@ -28,8 +28,8 @@ def _both(texts, bits):
     place = {w: i for i, w in enumerate(vocab)}
     ranks = np.array([place[w] for w in words], dtype=np.int64)
     by_pairs = FlatPostings.of_pairs(vocab, place, words, pairs.words, len(texts), ordinals=pairs.ordinals,
-                                     ranks=ranks, bits=bits)
-    by_runs = FlatPostings.of_runs(vocab, ranks, *pairs.runs(), len(texts), bits=bits)
+                                     ranks=ranks, bits=bits, counts=pairs.counts)
+    by_runs = FlatPostings.of_runs(vocab, ranks, *pairs.runs(), len(texts), bits=bits, counts=pairs.counts)
     return by_pairs, by_runs, pairs
 
 
@@ -50,6 +50,7 @@ def _check(texts, bits):
     assert by_runs is not None
     assert by_runs.arrays[0].tobytes() == by_pairs.arrays[0].tobytes()
     assert by_runs.arrays[1].tobytes() == by_pairs.arrays[1].tobytes()
+    assert by_runs.counts.tobytes() == by_pairs.counts.tobytes()
     assert (by_runs.segments, by_runs.bits) == (by_pairs.segments, by_pairs.bits)
     assert dict(by_runs.items()) == dict(by_pairs.items())
 

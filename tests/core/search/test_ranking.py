@@ -77,3 +77,52 @@ def test_a_word_in_a_short_field_outranks_it_in_a_long_one(index):
     # BM25F's length normalisation: "quantization" once in a 40-section survey says less
     top = ids(index.search("quantization"))
     assert top.index("quant") < top.index("long")
+
+
+ROUTINE = "We propose a new training method that improves results."
+
+
+def ranked(query, *papers, filler):
+    """The ids `query` finds among `papers` and twenty papers whose abstract is `filler`."""
+    corpus = [*papers, *[view(f"filler-{i}", f"Study {i}", filler) for i in range(20)]]
+    return ids(SearchIndex.build(corpus).search(query))
+
+
+@pytest.mark.parametrize("query, papers, filler", [
+    # The same words in each abstract, as many of them, of the same length: the first paper
+    # uses the rare word four times, the second the common one. BM25's term frequency,
+    # weighed by rarity, tells them apart (a count of the query's words in the abstract
+    # could not, and the shorter title would win the tie).
+    ("kernel sparse", [view("rare-often", "Studies of Operators Number One", "kernel kernel kernel kernel sparse."),
+                       view("common-often", "Studies of Operators", "kernel sparse sparse sparse sparse.")],
+     "sparse models and more."),
+    # "DiffusionNFT" is one paper's word: rare, but not what "diffusion" asks for more
+    ("diffusion", [view("word", "Online Diffusion Reinforcement with Forward Steps", "We train samplers online."),
+                   view("nft", "DiffusionNFT: Online Reinforcement with Forward Steps", "We train samplers online.")],
+     "A diffusion model and more."),
+], ids=["a rare word used often counts more than a common one", "a rare completion is worth no more than the word typed"])
+def test_the_first_of_two_papers_ranks_first(query, papers, filler):
+    assert ranked(query, *reversed(papers), filler=filler)[:2] == [p.id for p in papers]
+
+
+def test_a_pasted_tldr_finds_its_paper_holding_only_its_rare_words():
+    # The TL;DR paraphrases its paper, which has its four rare words of ten; the other
+    # papers have its six common ones, most of the query's words, and nothing else of it
+    target = view("target", "Glosa Forecasting for Agents", "Agents forecast their own actions: predictability.")
+    query = "We propose a new training method that improves results for agents forecasting GLOSA predictability"
+    assert ranked(query, target, filler=ROUTINE)[0] == "target"
+
+
+def test_a_quoted_phrase_no_paper_holds_counts_as_its_words(index):
+    # a TL;DR pasted with its quotation marks: the phrase is nowhere, its words are
+    result = index.search('We propose "equivariant protein inverse folders" for a target backbone.')
+    assert ids(result)[:1] == ["protein"]
+    assert ids(index.search('"inverse folding" protein')) == ["protein"]  # a phrase a paper holds: required
+
+
+def test_a_pasted_sentence_lists_a_paper_with_few_of_its_words():
+    # Nine words: a text pasted, answered by rank. The paper holds two of its rare words,
+    # less than half of the query by rarity; the others hold its six common words
+    target = view("target", "Signal Timing for Drivers", "Glosa advice gains predictability.")
+    query = "We propose a new training method that improves results: glosa forecasting predictability"
+    assert ranked(query, target, filler=ROUTINE)[0] == "target"

@@ -1,5 +1,5 @@
 """A whole field tokenised at once (`word_pairs.distinct_pairs`, numpy) gives exactly the
-distinct words `tokens` gives each text, whatever the texts hold: every code point of
+distinct words `tokens` gives each text, and how often it gives each, whatever the texts hold: every code point of
 Unicode (non-BMP, lone surrogates, right-to-left scripts, combining marks, CJK, control
 characters, odd whitespace), LaTeX accents and commands, words on either side of the
 12 letters that fit in 64 bits; in one chunk or many, and when the first multipliers
@@ -7,7 +7,7 @@ tried hash two words alike."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from itertools import count
 
 from hypothesis import given, settings
@@ -18,9 +18,10 @@ from reader_tui.core.search import word_pairs
 from reader_tui.core.text.tokens import tokens
 
 
-def by_text(texts: list[str | None]) -> list[set[str]]:
-    """`distinct_pairs` read back as each text's set of words, checking on the way what
-    `FlatPostings.of_pairs` needs: each word's texts in ascending order, none twice."""
+def by_text(texts: list[str | None]) -> list[Counter[str]]:
+    """`distinct_pairs` read back as each text's words and how often it uses each,
+    checking on the way what `FlatPostings.of_pairs` needs: each word's texts in ascending
+    order, none twice."""
     numbers: defaultdict[str, int] = defaultdict(count().__next__)
     pairs = word_pairs.distinct_pairs(texts, numbers.__getitem__)
     # read in slices of 3, as FlatPostings.of_pairs reads them in chunks
@@ -28,20 +29,20 @@ def by_text(texts: list[str | None]) -> list[set[str]]:
     ordinals = [o for a in range(0, len(pairs), 3) for o in pairs.ordinals[a : a + 3].tolist()]
     assert words == pairs.words[:].tolist() and ordinals == pairs.ordinals[:].tolist()
     spelled = list(numbers)
-    found: list[set[str]] = [set() for _ in texts]
+    found: list[Counter[str]] = [Counter() for _ in texts]
     last: dict[int, int] = {}
-    for word, ordinal in zip(words, ordinals):
+    for word, ordinal, times in zip(words, ordinals, pairs.counts.tolist(), strict=True):
         assert last.get(word, -1) < ordinal
         last[word] = ordinal
-        found[ordinal].add(spelled[word])
+        found[ordinal][spelled[word]] = times
     return found
 
 
-def expected(texts: list[str | None]) -> list[set[str]]:
-    return [set(tokens(text or "")) for text in texts]
+def expected(texts: list[str | None]) -> list[Counter[str]]:
+    return [Counter(tokens(text or "")) for text in texts]
 
 
-def in_chunks(texts: list[str | None], doc_bits: int, chunk_bytes: int) -> list[set[str]]:
+def in_chunks(texts: list[str | None], doc_bits: int, chunk_bytes: int) -> list[Counter[str]]:
     """`by_text` with texts taken `2**doc_bits` at a time, cut into chunks of about
     `chunk_bytes` (a text longer than that is a chunk of its own)."""
     kept = word_pairs._DOC_BITS, word_pairs._CHUNK_BYTES
