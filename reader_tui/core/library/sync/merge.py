@@ -22,7 +22,7 @@ pure functions of parsed files, tested without git.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,23 @@ def merge_dicts(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mappin
         if value is not _MISSING:
             result[name] = value
     return result
+
+
+def _merge_each(keys: Iterable[str], base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any],
+                merge_one: Callable[[dict, Any, Any], Any]) -> dict[str, Any]:
+    """Each of `keys` (in that order) merged three-way: on one side only, it is new there or
+    removed on the other (`pick`: a record moved onto another paper is removed); on both,
+    `merge_one(base's or {}, ours, theirs)`."""
+    merged: dict[str, Any] = {}
+    for key in keys:
+        bd, od, td = base.get(key, _MISSING), ours.get(key, _MISSING), theirs.get(key, _MISSING)
+        if od is _MISSING or td is _MISSING:
+            kept = pick(bd, od, td)
+            if kept is not _MISSING:
+                merged[key] = kept
+        else:
+            merged[key] = merge_one(bd if isinstance(bd, dict) else {}, od, td)
+    return merged
 
 
 def _ordered_union(*mappings: Iterable[str]) -> list[str]:
@@ -194,17 +211,7 @@ def merge_annotation_tables(base: Tables, ours: Tables, theirs: Tables) -> Table
     """The annotations file merged: annotations paper by paper, settings key by key."""
     result: Tables = {META_TABLE: dict(ours.get(META_TABLE) or theirs.get(META_TABLE) or {})}
     b, o, t = (x.get(ANNOTATIONS_TABLE) or {} for x in (base, ours, theirs))
-    merged: dict[str, Any] = {}
-    for doc_id in _ordered_union(o, t, b):
-        bd, od, td = b.get(doc_id, _MISSING), o.get(doc_id, _MISSING), t.get(doc_id, _MISSING)
-        if od is _MISSING or td is _MISSING:
-            # on one side only: new there, or removed (moved onto another paper) on the other
-            kept = pick(bd, od, td)
-            if kept is not _MISSING:
-                merged[doc_id] = kept
-            continue
-        merged[doc_id] = merge_annotation(bd if isinstance(bd, dict) else {}, od, td)
-    result[ANNOTATIONS_TABLE] = merged
+    result[ANNOTATIONS_TABLE] = _merge_each(_ordered_union(o, t, b), b, o, t, merge_annotation)
     settings = [(x.get(SETTINGS_TABLE) or {}).get("1") or {} for x in (base, ours, theirs)]
     result[SETTINGS_TABLE] = {"1": _merge_settings(*settings)} if any(settings[1:]) else {}
     for name in _ordered_union(ours, theirs):
@@ -241,15 +248,7 @@ def merge_catalog_tables(base: Tables, ours: Tables, theirs: Tables) -> Tables:
         return {r["id"]: r for r in (tables.get(PAPERS_TABLE) or {}).values() if isinstance(r, dict) and "id" in r}
 
     b, o, t = by_id(base), by_id(ours), by_id(theirs)
-    papers: dict[str, dict[str, Any]] = {}
-    for pid in _ordered_union(b, o, t):
-        bd, od, td = b.get(pid, _MISSING), o.get(pid, _MISSING), t.get(pid, _MISSING)
-        if od is _MISSING or td is _MISSING:
-            kept = pick(bd, od, td)
-            if kept is not _MISSING:
-                papers[pid] = kept
-        else:
-            papers[pid] = merge_dicts(bd if isinstance(bd, dict) else {}, od, td)
+    papers = _merge_each(_ordered_union(b, o, t), b, o, t, merge_dicts)
     # A paper merged into another on one side (its id now an alias there) is not kept apart.
     aliases = {a for record in papers.values() for a in record.get("aliases") or () if isinstance(a, str)}
     papers = {pid: r for pid, r in papers.items() if pid not in aliases or pid in b and pid in o and pid in t}

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -352,11 +352,7 @@ def _clone(folder: Path, remote: str, member: str | None) -> str:
         refused = [r.line() for r in refusals]
     if member is None and (folder / MEMBERS_DIR).is_dir():
         member = _member_from_git(folder)
-    install(folder, member)
-    if member:
-        _member_to_own(folder, member)
-    with exclusive(folder / LOCK_FILE):
-        _commit(folder, "reader-tui: sync set up on this machine")
+    _install_and_commit(folder, member, _member_to_own, "reader-tui: sync set up on this machine")
     if empty:
         return (f"{folder}: {remote} is empty: nothing to clone yet, so this library starts empty; "
                 "once a member has run `reader-tui sync`, run it here to bring in their library")
@@ -379,15 +375,21 @@ def _has_review_scores(folder: Path) -> bool:
 def _init_here(folder: Path, remote: str | None, member: str | None) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     git(folder, "init", "--quiet")
-    install(folder, member)
-    if member:
-        _own_to_member(folder, member)
-    with exclusive(folder / LOCK_FILE):
-        _commit(folder, "reader-tui: the library, as it was when sync was set up")
+    _install_and_commit(folder, member, _own_to_member, "reader-tui: the library, as it was when sync was set up")
     if remote:
         _set_remote(folder, remote)
         return f"{folder}: made a repository; run `reader-tui sync` to merge it with {remote}"
     return f"{folder}: made a repository (add a remote with `reader-tui sync init REMOTE`)"
+
+
+def _install_and_commit(folder: Path, member: str | None, move: Callable[[Path, str], None], message: str) -> None:
+    """`install`, then, for a reading-group `member`, `move` their annotations between the
+    library's own file and theirs, and commit the library as it now is."""
+    install(folder, member)
+    if member:
+        move(folder, member)
+    with exclusive(folder / LOCK_FILE):
+        _commit(folder, message)
 
 
 def _remove_half_made(folder: Path, made_folder: bool, *, clone: bool) -> None:
