@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from ..search.filters import ListFilter
@@ -132,8 +133,13 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
         hits = ListFilter(search=text).search_hits(index, allowed, marked)
     except QueryError as error:
         return Listing([], error=str(error))
-    order = [hit.id for hit in hits]
-    matched = {hit.id: frozenset(hit.matched or ()) for hit in hits}
+    # Tens of thousands of hits at 100,000 papers, which share a few dozen combinations of
+    # matched words: one frozenset per combination, and C-level maps over the hits (a
+    # frozenset per hit took 25 ms of a two-letter search's time).
+    order = list(map(attrgetter("id"), hits))
+    words = list(map(attrgetter("matched"), hits))
+    as_sets = {combination: frozenset(combination or ()) for combination in set(words)}
+    matched = dict(zip(order, map(as_sets.__getitem__, words)))
     complete = getattr(hits, "complete", None)
     every_word = complete if complete is not None and complete < len(order) else None
     # (a search indexes the abstracts first, unless a child process is indexing them)
