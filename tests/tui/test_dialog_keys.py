@@ -17,7 +17,7 @@ from reader_tui.core.library.library import Library
 from reader_tui.tui.app import create_app
 from reader_tui.tui.dialogs.export_dialog import ExportDialog, ExportRequest
 from reader_tui.tui.dialogs.tag_editor import TagEditor
-from tui_support import ModalHarness, enter_text, screen_text, settle
+from tui_support import ModalHarness, enter_text, screen_text, settle, wait_until
 
 TODAY = date(2026, 3, 1)
 
@@ -92,22 +92,27 @@ async def test_markdown_has_no_abstracts_and_tab_visits_the_same_fields() -> Non
         assert box.value and str(box.label) == "with abstracts"
 
 
+async def _open_export(app, pilot) -> ExportDialog:
+    """`x`, and the export dialog once it is up: the screen says "opening the export
+    dialog…" first and pushes the dialog after that message is drawn (a frame later)."""
+    await pilot.press("x")
+    assert await wait_until(pilot, lambda: isinstance(app.screen, ExportDialog))
+    return app.screen
+
+
 async def test_format_destination_and_path_are_remembered(library: Library, tmp_path: Path) -> None:
     app = create_app(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-        await pilot.press("x")
-        dialog = app.screen
-        assert isinstance(dialog, ExportDialog)
+        dialog = await _open_export(app, pilot)
         app.screen.query_one("#export-format").focus()
         await pilot.press("down")  # Markdown
         await enter_text(pilot, "#export-path", str(tmp_path / "reading.md"))
         await settle(app, pilot)
         assert (tmp_path / "reading.md").exists()
         assert library.settings["export"]["format"] == "markdown"
-        await pilot.press("x")
-        again = app.screen
-        assert isinstance(again, ExportDialog) and again is not dialog
+        again = await _open_export(app, pilot)
+        assert again is not dialog
         assert again.format == "markdown"
         assert again.query_one("#export-format-markdown").value
         assert again.query_one("#export-path", Input).value == str(tmp_path / "reading.md")
@@ -146,7 +151,7 @@ async def test_an_export_says_it_is_exporting_at_once_and_then_how_it_went(libra
     app = create_app(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-        await pilot.press("x")
+        await _open_export(app, pilot)
         await enter_text(pilot, "#export-path", str(tmp_path / "all.bib"))
         await pilot.pause()
         status = str(app.screen.query_one("#status-text").render())
