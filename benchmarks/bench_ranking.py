@@ -1,4 +1,4 @@
-"""Search ranking side by side with a textbook: reader-tui, BM25F and SQLite FTS5 in one run.
+"""Search ranking side by side with a textbook: reader-tui, BM25F, SQLite FTS5 and bm25s in one run.
 
     python -m benchmarks.bench_ranking --data /work/shared/data/iclr2026-openreview.jsonl.gz \\
         --reviews /work/shared/data/iclr2026-reviews.jsonl.gz [--seed 1]
@@ -17,7 +17,15 @@ The engines: reader-tui's `SearchIndex.search` (the query pasted as a user would
 the syntax rejects counts as a miss); a textbook BM25F over title, abstract and keywords
 (k1 1.2, b 0.75, field weights 3/1/3, per-field length normalisation, no stemming, no
 phrases, the project's tokeniser); and SQLite FTS5's bm25() with the same column weights
-(an in-memory table, its default unicode61 tokeniser, the query's words OR-ed).
+(an in-memory table, its default unicode61 tokeniser, the query's words OR-ed); and bm25s
+(`pip install bm25s`, a benchmark-only candidate, skipped when absent: method "lucene", k1 1.2,
+b 0.75; it has no fields, so a paper is one document, title 3 times + keywords 3 times +
+abstract, after the 3/1/3 weights), with its default tokeniser (English stopwords) as
+"bm25s" and with the project's as "bm25s-tokens"; the query's words once each.
+
+Each engine's build time, per-query p50/p95 and "build RSS +MB" (resident memory grown by the
+build; run one engine alone with --engines for a clean figure, as an earlier engine's freed
+memory is reused) follow the table.
 
 Queries are random samples with a fixed seed; report one seed (1) and tune on another
 (2). No query's target text is used by any engine beyond the index every query sees.
@@ -28,6 +36,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import math
+import os
 import random
 import re
 import sqlite3
@@ -41,6 +50,7 @@ from pathlib import Path
 from reader_tui.core.text.tokens import tokens
 
 K = 20
+ENGINES = ("reader-tui", "BM25F", "FTS5", "bm25s", "bm25s-tokens")
 
 
 # -- queries ---------------------------------------------------------------------------
@@ -180,6 +190,33 @@ class FTS5:
         return [row[0] for row in rows]
 
 
+class BM25S:
+    """bm25s (numpy/scipy, no fields): title x3 + keywords x3 + abstract as one document."""
+
+    def __init__(self, records: Sequence, split: Callable[[str], list[str]] | None = None) -> None:
+        import bm25s  # benchmark-only: not a dependency of reader-tui
+
+        if split is None:
+            def split(text: str) -> list[str]:
+                return bm25s.tokenize([text], return_ids=False, show_progress=False)[0]
+        self.split, self.ids = split, [r.id for r in records]
+        docs = [split(" ".join([r.title] * 3 + [" ; ".join(r.keywords)] * 3 + [r.abstract or ""])) for r in records]
+        self.model = bm25s.BM25(method="lucene", k1=1.2, b=0.75)
+        self.model.index(docs, show_progress=False)
+
+    def search(self, query: str, limit: int = K) -> list[str]:
+        import numpy as np
+
+        words = list(dict.fromkeys(self.split(query)))
+        if not words:
+            return []
+        scores = self.model.get_scores(words)
+        limit = min(limit, len(scores))
+        top = np.argpartition(-scores, limit - 1)[:limit]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [self.ids[o] for o in top if scores[o] > 0]
+
+
 class Reader:
     """reader-tui's search through its public API, the query as typed."""
 
@@ -234,23 +271,31 @@ def measure(search: Callable[[str, int], list[str]], queries: dict, graded: list
 
 
 def run(records: Sequence, tldrs: dict[str, str], *, seed: int = 1, n: int = 200, topics: int = 100,
-        min_papers: int = 20, engines: Sequence[str] = ("reader-tui", "BM25F", "FTS5")) -> dict:
+        min_papers: int = 20, engines: Sequence[str] = ENGINES) -> dict:
     import json
 
     from .bench_relevance import JUDGMENTS, grades
+    from .bench_terminal import status_mb
 
     queries = make_queries(records, tldrs, seed, n, topics, min_papers)
     graded = [(q["q"], grades(records, q)) for q in json.loads(JUDGMENTS.read_text())["queries"]]
-    makers = {"reader-tui": Reader, "BM25F": BM25F, "FTS5": FTS5}
+    makers = {"reader-tui": Reader, "BM25F": BM25F, "FTS5": FTS5, "bm25s": BM25S,
+              "bm25s-tokens": lambda records: BM25S(records, tokens)}
     table, speed = {}, {}
     for name in engines:
-        start = time.perf_counter()
-        engine = makers[name](records)
-        built = time.perf_counter() - start
+        engine = None  # the last engine's memory goes before this one's is measured
+        rss, start = status_mb(os.getpid(), "VmRSS:"), time.perf_counter()
+        try:
+            engine = makers[name](records)
+        except ImportError as error:
+            print(f"{name}: skipped, not installed ({error})")
+            continue
+        built, grown = time.perf_counter() - start, status_mb(os.getpid(), "VmRSS:") - rss
         table[name], times = measure(engine.search, queries, graded)
         times.sort()
         speed[name] = {"build s": round(built, 2), "p50 ms": round(times[len(times) // 2], 1),
-                       "p95 ms": round(times[int(len(times) * 0.95)], 1), "rejected": getattr(engine, "errors", 0)}
+                       "p95 ms": round(times[int(len(times) * 0.95)], 1), "build RSS +MB": round(grown),
+                       "rejected": getattr(engine, "errors", 0)}
     return {"seed": seed, "queries": {k: len(v) for k, v in queries.items()}, "table": table, "speed": speed}
 
 
@@ -262,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=200, help="known-item queries per kind")
     parser.add_argument("--topics", type=int, default=100)
     parser.add_argument("--min-papers", type=int, default=20, help="papers a topic keyword needs")
-    parser.add_argument("--engines", default="reader-tui,BM25F,FTS5")
+    parser.add_argument("--engines", default=",".join(ENGINES))
     args = parser.parse_args(argv)
     from .synthetic import load_views
 
@@ -270,13 +315,15 @@ def main(argv: list[str] | None = None) -> int:
     result = run(records, read_tldrs(args.reviews), seed=args.seed, n=args.n, topics=args.topics,
                  min_papers=args.min_papers, engines=args.engines.split(","))
     names = list(result["table"])
+    if not names:
+        return 1
     print(f"seed {result['seed']}, {len(records)} papers; queries: "
           + ", ".join(f"{k.split(' (')[0]} {v}" for k, v in result["queries"].items()))
     print("| measure | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     for kind in next(iter(result["table"].values())):
         print(f"| {kind} | " + " | ".join(f"{result['table'][e][kind]:.3f}" for e in names) + " |")
-    for key in ("p50 ms", "p95 ms", "build s", "rejected"):
+    for key in ("p50 ms", "p95 ms", "build s", "build RSS +MB", "rejected"):
         print(f"| {key} | " + " | ".join(str(result["speed"][e][key]) for e in names) + " |")
     return 0
 
