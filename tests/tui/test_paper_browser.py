@@ -113,3 +113,35 @@ async def test_keys_typed_while_a_search_runs_wait_as_one_search_for_the_newest_
         await settle(app, pilot)
         assert searched == ["g", "graph"]
         assert app.screen.query_one(PaperList).ids == ["p-graphs"]
+
+
+async def test_keys_typed_fast_after_escape_or_enter_reach_the_list_and_the_next_search(library: Library) -> None:
+    """A busy app hands a fast typist's keys to the focused widget in one go: escape then
+    "/diffusion" reached the closing bar and were lost, and an enter typed ahead of the
+    bar opened the paper under the cursor instead of entering the search."""
+    app = create_app(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+
+        def burst(keys: list[str]) -> None:
+            for key in keys:
+                app.post_message(events.Key(key, {"slash": "/", "escape": None, "enter": "\r"}.get(key, key)))
+
+        burst(["slash", *"graph"])
+        await settle(app, pilot)
+        bar = app.screen.query_one("#search", Input)
+        assert bar.value == "graph"
+        burst(["escape", "slash", *"diffusion"])
+        await settle(app, pilot)
+        assert bar.value == "diffusion" and bar.display
+        assert app.screen.query_one(PaperList).ids[0] == "p-diffusion"
+        burst(["escape", "slash", *"reward", "enter"])  # entered: the list has the keys
+        await settle(app, pilot)
+        papers = app.screen.query_one(PaperList)
+        assert bar.value == "reward" and papers.has_focus and papers.ids[0] == "p-rl"
+        await pilot.press("j")
+        assert papers.cursor == min(1, len(papers.ids) - 1)
+        bar.focus()  # back in the bar by hand: its keys are its own again
+        await pilot.press("end", "s")
+        await settle(app, pilot)
+        assert bar.value == "rewards"

@@ -47,6 +47,8 @@ from reader_tui.tui.widgets.paper_list import PaperList
 from reader_tui.tui.widgets.related_list import RelatedList
 from reader_tui.tui.widgets.saved_searches import SavedSearchList
 from reader_tui.tui.widgets.search_bar import SearchBar
+from reader_tui.tui.widgets.search_typing import ENTER as SEARCH_ENTERED
+from reader_tui.tui.widgets.search_typing import OPEN as SEARCH_OPENED
 from reader_tui.tui.widgets.search_typing import SearchTyping
 from reader_tui.tui.widgets.side_pane import SidePane
 from reader_tui.tui.widgets.status_bar import StatusBar
@@ -195,12 +197,12 @@ class MainScreen(Screen):
         bar = self.query_one(SearchBar)
         detail = self.side.detail
         if detail.has_focus:  # `/` in the detail pane finds in it, as in less
-            bar.open_find(detail.find_text)
+            bar.open_find(detail.find_text, keys_after=detail)
             return
         self._end_find()
         self.browser.begin_search()
         bar.reviews = self.library.review_store.exists  # the hint names area: and rating: then
-        bar.open_search()
+        bar.open_search(keys_after=self.paper_list)
 
     def _end_find(self) -> None:
         """A find in the detail pane ends: the bar holds the list's search again."""
@@ -235,11 +237,17 @@ class MainScreen(Screen):
         papers.move_to(row)
 
     def on_search_typing_typed_ahead(self, message: SearchTyping.TypedAhead) -> None:
-        # Keys meant for the bar reached the list before it had focus: they go in the bar.
+        # Keys meant for the bar reached the list before it had focus: "/" opens it, the
+        # text goes in it, enter enters the search; in the order they were typed.
         bar = self.query_one(SearchBar)
-        if not bar.display:
+        if message.text == SEARCH_OPENED or not bar.display:
             self.action_search()
-        bar.insert_text_at_cursor(message.text)
+        if message.text == SEARCH_ENTERED:
+            # the bar's last changes may not have reached the list yet: what it holds is entered
+            self.browser.search_for(bar.value)
+            self._search_entered()
+        elif message.text != SEARCH_OPENED:
+            bar.insert_text_at_cursor(message.text)
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
@@ -256,6 +264,9 @@ class MainScreen(Screen):
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
+        self._search_entered()
+
+    def _search_entered(self) -> None:
         # Enter: keep what was found and read on, or show the search's results.
         if self.query_one(SearchBar).finding:
             self._end_find()

@@ -10,6 +10,7 @@ from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.suggester import Suggester
+from textual.widget import Widget
 from textual.widgets import Input
 
 from .data_input import insert_typed_character
@@ -62,14 +63,36 @@ class SearchBar(Input):
         """True while the bar finds in the detail pane, not the list."""
         self.reviews = False
         """The library holds reviews: the hint names their fields (area:, rating:)."""
+        self.keys_after: Widget | None = None
+        """What has the keys once enter or escape closes the bar: the list, or the detail
+        pane it finds in."""
+        self._keys_handed_on = False
 
     @property
     def search_hint(self) -> str:
         return self.REVIEWS_HINT if self.reviews else self.SEARCH_HINT
 
     def on_key(self, event: events.Key) -> None:
-        # An ideographic space (U+3000) separates words too: Input alone drops it.
-        insert_typed_character(self, event)
+        # A busy app hands a fast typist's keys to the focused widget all at once, so
+        # "⎋/diffusion" all reach this bar; as bindings, enter and escape would act only
+        # once their key had bubbled up to the app, after the keys behind them. So they act
+        # here, as they arrive, the keys go to `keys_after` at once (`focus()` would move
+        # them after the keys already queued), and the keys that reached this bar behind
+        # them go back to the app, which hands them on to where they were meant to go.
+        if self._keys_handed_on and self.screen.focused is not self:
+            event.stop()
+            event.prevent_default()
+            self.app.post_message(events.Key(event.key, event.character))
+        elif event.key in ("escape", "enter") and self.keys_after is not None:
+            event.stop()
+            event.prevent_default()
+            self._keys_handed_on = True
+            self.screen.set_focus(self.keys_after)
+            closing = self.Cancelled() if event.key == "escape" else self.Submitted(self, self.value)
+            self.post_message(closing)
+        else:
+            # An ideographic space (U+3000) separates words too: Input alone drops it.
+            insert_typed_character(self, event)
 
     def show_search(self, text: str) -> None:
         """Hold the list's search `text` (shown when there is one), as a search bar."""
@@ -79,8 +102,9 @@ class SearchBar(Input):
             self.value = text
         self.display = bool(text)
 
-    def open_find(self, text: str) -> None:
-        """Open to find `text` in the detail pane (typing changes it)."""
+    def open_find(self, text: str, keys_after: Widget) -> None:
+        """Open to find `text` in `keys_after`, the detail pane (typing changes it)."""
+        self.keys_after, self._keys_handed_on = keys_after, False
         self.finding = True
         self.placeholder = self.FIND_HINT
         with self.prevent(Input.Changed):
@@ -88,8 +112,9 @@ class SearchBar(Input):
         self.display = True
         self.focus()
 
-    def open_search(self) -> None:
-        """Open to search the list (typing searches)."""
+    def open_search(self, keys_after: Widget) -> None:
+        """Open to search the list, `keys_after` (typing searches)."""
+        self.keys_after, self._keys_handed_on = keys_after, False
         self.placeholder = self.search_hint
         self.display = True
         self.focus()

@@ -15,6 +15,13 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
+#: What `keys_ahead` gives for the `/` that opens the bar (as a binding, it would act only
+#: once the key had bubbled up to the app, after the keys typed behind it) ...
+OPEN = ""
+#: ... and for an enter typed ahead of the bar (a line break is never search text: the
+#: bar holds one line).
+ENTER = "\n"
+
 
 class SearchTyping(Widget):
     """The keys typed ahead of the search bar (nothing to show)."""
@@ -34,11 +41,16 @@ class SearchTyping(Widget):
 
     def keys_ahead(self, event: events.Key) -> str | None:
         """The text `event` (a key that bubbled up from the list) adds to the search
-        before the bar has focus, or None when it is a key for the list."""
+        before the bar has focus (`OPEN`: it opens the bar; `ENTER`: it enters the search),
+        or None when it is a key for the list."""
         if event.key == "slash" and not self._opening:
             self._opening = True
+            return OPEN  # the bar opens in the same order as the keys typed after it
         elif self._opening and event.is_printable and event.character:
             return event.character
+        elif self._opening and event.key == "enter":
+            self._opening = False
+            return ENTER  # "/graph⏎" typed ahead: the search is entered
         else:
             self._opening = False
         return None
