@@ -78,9 +78,25 @@ async def test_the_sort_dialog_says_what_for_you_needs(topics: Library) -> None:
         assert app.screen.browser.sort_key is None
 
 
-async def test_sort_for_you_ranks_the_topic_kept_first_and_follows_each_decision(topics: Library) -> None:
+def _three_kept_three_skipped(topics: Library) -> None:
+    """Enough decisions for "for you" to learn from: three graph papers kept, three skipped."""
     topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
     topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+
+
+async def _triage(app, pilot):
+    """`T` on the settled main screen: the triage screen."""
+    from reader_tui.tui.screens.triage_screen import TriageScreen
+
+    await settle(app, pilot)
+    await pilot.press("T")
+    await pilot.pause()
+    assert isinstance(app.screen, TriageScreen)
+    return app.screen
+
+
+async def test_sort_for_you_ranks_the_topic_kept_first_and_follows_each_decision(topics: Library) -> None:
+    _three_kept_three_skipped(topics)
     app = create_app(topics)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -136,8 +152,7 @@ async def test_choosing_for_you_keeps_the_cursor_on_a_paper_decided_before(topic
     when the app starts in that order): the first model moved it to whatever paper then
     held its row, as if that paper had just been decided (found by hand: from a to-read
     paper near the top to one 9,650 rows down)."""
-    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
-    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    _three_kept_three_skipped(topics)
     app = create_app(topics)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -233,18 +248,12 @@ def _triage_line(app) -> str:
 
 
 async def test_triage_says_how_many_decisions_for_you_needs(topics: Library) -> None:
-    from reader_tui.tui.screens.triage_screen import TriageScreen
-
     topics.set_status(["g0"], Status.TO_READ)
     app = create_app(topics)
     said: list[str] = []
     app.notify = lambda message, **kwargs: said.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("T")
-        await pilot.pause()
-        triage = app.screen
-        assert isinstance(triage, TriageScreen)
+        triage = await _triage(app, pilot)
         assert "for you needs 2 more kept and 3 more skipped" in screen_text(app)
         await pilot.press("f")  # not yet: it says why, the list order stays
         assert said[-1].startswith("for you needs 2 more kept") and not triage.by_for_you
@@ -255,17 +264,10 @@ async def test_triage_says_how_many_decisions_for_you_needs(topics: Library) -> 
 
 
 async def test_triage_in_for_you_order_follows_each_decision(topics: Library) -> None:
-    from reader_tui.tui.screens.triage_screen import TriageScreen
-
-    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
-    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    _three_kept_three_skipped(topics)
     app = create_app(topics)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("T")
-        await pilot.pause()
-        triage = app.screen
-        assert isinstance(triage, TriageScreen)
+        triage = await _triage(app, pilot)
         assert triage.current_id == "f0"  # the list's order: the first untriaged paper
         assert "f: for you order" in screen_text(app)
         model = triage.for_you
@@ -298,18 +300,12 @@ async def test_triage_says_it_is_learning_what_it_learned_from_and_why_a_paper_w
 ) -> None:
     from textual.widgets import Static
 
-    from reader_tui.tui.screens.triage_screen import TriageScreen
 
     _, go = _held(monkeypatch, "train", 30)  # a training waits for `go`: a slow machine, made certain
-    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
-    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    _three_kept_three_skipped(topics)
     app = create_app(topics)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("T")
-        await pilot.pause()
-        triage = app.screen
-        assert isinstance(triage, TriageScreen)
+        triage = await _triage(app, pilot)
         why = triage.query_one("#triage-why", Static)
         assert not why.display  # the list's order: nothing was chosen by the model
         await pilot.press("f")
@@ -398,8 +394,7 @@ async def test_decisions_while_the_features_are_made_do_not_make_them_again(
     training; it waits for those features instead of making its own beside them."""
     # the first features take until the decision below started a newer training
     made, go = _held(monkeypatch, "Features", 10)
-    topics.set_status(["g0", "g1", "g2"], Status.TO_READ)
-    topics.set_status(["d0", "d1", "d2"], Status.SKIPPED)
+    _three_kept_three_skipped(topics)
     app = create_app(topics)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
