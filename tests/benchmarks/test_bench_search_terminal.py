@@ -68,3 +68,18 @@ def test_typed_searches_reach_the_screen_and_a_wrong_answer_is_counted(library: 
     figures = bench_search_terminal.measure(library, runs=1, queries=["mole"])
     assert figures["wrong"] == 1 and figures["last_key_to_answer_ms"]["runs"] == []
     assert figures["wrong_shown"] == ["'mole': '1 paper of 5 · 0 read · 0 reading · search: mole'"]
+
+
+def test_the_first_hit_counts_as_shown_only_above_the_first_hit_before_the_last_key() -> None:
+    answer = bench_search_terminal.Answer(" 2 papers of 5 ·", "Graph neural networks", above="Molten salt")
+    before = " ·  Molten salt simulation\n ·  Graph neural networks\n 2 papers of 5 · 0 read"
+    after = " ·  Graph neural networks\n ·  Molten salt simulation\n 2 papers of 5 · 0 read"
+    assert not answer.shown_in(before)  # on screen, as the second row: not the answer yet
+    assert answer.shown_in(after)
+    assert answer.shown_in(after.replace("Molten salt simulation", "Sparse autoencoders"))
+
+
+def test_the_first_hit_before_the_last_key_is_the_one_to_pass(library: Path) -> None:
+    molt, mol = bench_search_terminal.expected_answers(library, ["graph molt"])["graph molt"]
+    assert molt.first_title == "Molten salt simulation with " and mol.first_title == "Graph neural networks for mo"
+    assert molt.above == mol.first_title
