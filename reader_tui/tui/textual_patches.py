@@ -44,6 +44,19 @@ def app_has_size(app: App, size: Size) -> bool:
     return app._size is not None and size == app._size
 
 
+def repaint_at_most_every(seconds: float) -> None:
+    """Screens made from now on repaint at most once every `seconds`
+    (`textual.screen.UPDATE_PERIOD`, which each screen's repaint timer reads once, when it
+    is made; Textual's default is 1/60 s, `TEXTUAL_FPS`). A repaint that comes due less
+    than a period after the last one waits for the next tick of the timer: at 60 a second,
+    a search's answer that lands just after the frame echoing the typed key waited up to
+    17 ms on screen for nothing. Repaints still happen only when something changed. If the
+    name goes, screens repaint at Textual's rate (slower answers, not wrong ones)."""
+    import textual.screen
+
+    textual.screen.UPDATE_PERIOD = seconds
+
+
 class FatalErrorLine:
     """Mixin for an App (before `App` in its bases): an unexpected error ends the app with
     the renderable `fatal_error_line` gives, in place of Textual's screen of traceback

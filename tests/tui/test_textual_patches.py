@@ -45,6 +45,21 @@ async def test_app_has_size_reads_the_size_of_the_last_resize() -> None:
         assert not patches.app_has_size(app, Size(71, 20))
 
 
+async def test_repaint_at_most_every_sets_the_repaint_timer_of_screens_made_after() -> None:
+    import textual.screen
+
+    default = textual.screen.UPDATE_PERIOD
+    try:
+        patches.repaint_at_most_every(1 / 240)
+        app = App()
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            assert app.screen._update_timer._interval == pytest.approx(1 / 240)
+    finally:
+        textual.screen.UPDATE_PERIOD = default
+    assert default == pytest.approx(1 / 60)  # Textual's own rate: the patch is what changes it
+
+
 async def test_fatal_error_line_replaces_textuals_traceback() -> None:
     assert params(App._fatal_error) == ["self"]
     assert params(App._close_messages_no_wait) == ["self"]
