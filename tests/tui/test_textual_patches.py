@@ -48,16 +48,16 @@ async def test_app_has_size_reads_the_size_of_the_last_resize() -> None:
 async def test_repaint_at_most_every_sets_the_repaint_timer_of_screens_made_after() -> None:
     import textual.screen
 
-    default = textual.screen.UPDATE_PERIOD
+    before = textual.screen.UPDATE_PERIOD  # (a ReaderApp made earlier in this process set it)
     try:
-        patches.repaint_at_most_every(1 / 240)
-        app = App()
-        async with app.run_test() as pilot:
-            await pilot.pause()
-            assert app.screen._update_timer._interval == pytest.approx(1 / 240)
+        for rate in (60, 240):
+            patches.repaint_at_most_every(1 / rate)
+            app = App()
+            async with app.run_test() as pilot:
+                await pilot.pause()
+                assert app.screen._update_timer._interval == pytest.approx(1 / rate)
     finally:
-        textual.screen.UPDATE_PERIOD = default
-    assert default == pytest.approx(1 / 60)  # Textual's own rate: the patch is what changes it
+        textual.screen.UPDATE_PERIOD = before
 
 
 async def test_fatal_error_line_replaces_textuals_traceback() -> None:
@@ -327,3 +327,24 @@ def test_line_starts_are_where_contents_wrap_starts_its_rows() -> None:
         starts = patches.line_starts(text, width)  # the rows after the first
         assert len(starts) == len(rows) - 1
         assert all(text[start:].startswith(row.plain.strip()) for start, row in zip(starts, rows[1:]))
+
+
+def test_the_app_repaints_up_to_its_own_rate_unless_textual_fps_is_set(tmp_path, monkeypatch) -> None:
+    import textual.screen
+
+    from reader_tui.tui.app import REPAINTS_PER_SECOND, create_app
+    from tui_support import make_library
+
+    monkeypatch.setenv("READER_TUI_CACHE", str(tmp_path / "cache"))
+    library = make_library(tmp_path / "lib")
+    try:
+        monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 1 / 60)
+        monkeypatch.delenv("TEXTUAL_FPS", raising=False)
+        create_app(library)
+        assert textual.screen.UPDATE_PERIOD == pytest.approx(1 / REPAINTS_PER_SECOND)
+        monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 1 / 60)
+        monkeypatch.setenv("TEXTUAL_FPS", "30")  # the user's choice, which Textual read at its import
+        create_app(library)
+        assert textual.screen.UPDATE_PERIOD == pytest.approx(1 / 60)
+    finally:
+        library.close()
