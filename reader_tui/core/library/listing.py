@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any
 
 from ..search.filters import ListFilter
@@ -130,21 +129,18 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
         return Listing(order, _same_words(text), partial=TITLES_ONLY)
     try:
         allowed = ids if len(ids) != len(library.papers) else None
-        hits = ListFilter(search=text).search_hits(index, allowed, marked)
+        ranking = ListFilter(search=text).ranking(index, allowed, marked)
     except QueryError as error:
         return Listing([], error=str(error))
     # Tens of thousands of hits at 100,000 papers, which share a few dozen combinations of
-    # matched words: one frozenset per combination, and C-level maps over the hits (a
-    # frozenset per hit took 25 ms of a two-letter search's time).
-    order = list(map(attrgetter("id"), hits))
-    words = list(map(attrgetter("matched"), hits))
-    as_sets = {combination: frozenset(combination or ()) for combination in set(words)}
-    matched = dict(zip(order, map(as_sets.__getitem__, words)))
-    complete = getattr(hits, "complete", None)
-    every_word = complete if complete is not None and complete < len(order) else None
+    # matched words: one frozenset per combination, and C-level maps over the hits.
+    order = ranking.ids
+    as_sets = {combination: frozenset(combination) for combination in set(ranking.matched)}
+    matched = dict(zip(order, map(as_sets.__getitem__, ranking.matched)))
+    every_word = ranking.complete if ranking.complete < len(order) else None
     # (a search indexes the abstracts first, unless a child process is indexing them)
     partial = TITLES_ONLY if not getattr(index, "abstracts_indexed", True) and ranks(text) else ""
-    return Listing(order, matched, every_word=every_word, named=getattr(hits, "found", None), partial=partial)
+    return Listing(order, matched, every_word=every_word, named=ranking.found, partial=partial)
 
 
 def _words(text: str) -> str:

@@ -85,6 +85,19 @@ class ListFilter:
             kept.complete = sum(1 for hit in kept[: hits.complete] if hit.id in allowed)
         return kept
 
+    def ranking(self, index: Any, allowed: Collection[str] | None = None, marked: Collection[str] = frozenset()) -> Any:
+        """`search_hits` as columns: the index's `Ranking` (ids, scores, matched words),
+        with no Hit made per paper. Raises `QueryError` as `search_hits` does."""
+        ranking = index.rank(self.search, marked=marked)
+        if allowed is None:
+            return ranking
+        allowed = allowed if isinstance(allowed, (set, frozenset, dict)) else set(allowed)
+        kept = [i for i, pid in enumerate(ranking.ids) if pid in allowed]
+        return type(ranking)(
+            [ranking.ids[i] for i in kept], [ranking.scores[i] for i in kept], [ranking.matched[i] for i in kept],
+            ranking.partial, min(len(kept), ranking.complete), ranking.found,
+        )
+
     def describe(self) -> str:
         """A status-line description, "status:read tag:llm", or "" when nothing is set."""
         return " ".join(self._conditions(quoted=False))

@@ -51,9 +51,9 @@ import threading
 from array import array
 from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache, partial
-from itertools import chain, count, filterfalse, repeat
-from operator import add, mul, sub
+from itertools import chain, count, filterfalse, islice, repeat
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
@@ -212,6 +212,32 @@ class Hit(NamedTuple):
 #: A Hit made from an (id, score, matched) tuple in C (a NamedTuple's own __new__ is Python:
 #: 40,000 hits of a common word at 100,000 papers took 50 ms to make that way)
 _make_hit = partial(tuple.__new__, Hit)
+
+
+def _mask(np, n: int, ordinals) -> Any:
+    """A boolean array over `n` ordinals, True at `ordinals` (a set)."""
+    mask = np.zeros(n, dtype=bool)
+    if ordinals:
+        mask[_ordinals(np, ordinals)] = True
+    return mask
+
+
+def _ordinals(np, ordinals) -> Any:
+    """A set of ordinals as an array, for numpy's indexing."""
+    return np.fromiter(ordinals, dtype=np.int64, count=len(ordinals))
+
+
+@dataclass(slots=True)
+class Ranking:
+    """A search's answer as columns, best first: each hit's id, score and matched words
+    (one tuple object per distinct combination), and what `SearchResult` says of them."""
+
+    ids: list[str]
+    scores: list[float]
+    matched: list[tuple[str, ...]]
+    partial: bool = False
+    complete: int = 0
+    found: str | None = None
 
 
 class SearchResult(list):
@@ -669,6 +695,14 @@ class SearchIndex(Matching):
         `query` may be text (parsed with `parse_query`, which may raise `QueryError`).
         `marked` is the set of ids `is:marked` refers to. `limit` caps the hits.
         """
+        ranking = self.rank(query, marked=marked, limit=limit)
+        result = SearchResult(map(_make_hit, zip(ranking.ids, ranking.scores, ranking.matched)))
+        result.partial, result.complete, result.found = ranking.partial, ranking.complete, ranking.found
+        return result
+
+    def rank(self, query: Query | str, *, marked: Iterable[str] = frozenset(), limit: int | None = None) -> Ranking:
+        """`search`'s answer as columns, with no Hit made per paper (a list shows a few
+        dozen of tens of thousands)."""
         if isinstance(query, str):
             query = parse_query(query)
         if (
@@ -680,12 +714,11 @@ class SearchIndex(Matching):
         tags = dict(self._tags)  # snapshots: update() may run on another thread
         notes = dict(self._notes)
         allowed = self._allowed(query, tags, notes, set(marked))
-        result = SearchResult()
         phrase_hits = [self._phrase_matches(p, notes) for p in query.phrases]
         # a phrase no paper holds (a quotation in a pasted TL;DR) counts as its words: it
         # never empties the list
-        terms = [*query.terms, *(p for p, (m, _) in zip(query.phrases, phrase_hits) if not m.values)]
-        phrase_hits = [hit for hit in phrase_hits if hit[0].values]
+        terms = [*query.terms, *(p for p, (m, _) in zip(query.phrases, phrase_hits) if not m.size())]
+        phrase_hits = [hit for hit in phrase_hits if hit[0].size()]
         words = [t for term in terms for t in tokens(term)]
         if len(words) > 1 or not words:
             content = [w for w in words if w not in STOPWORDS]
@@ -694,73 +727,75 @@ class SearchIndex(Matching):
             ordinals = range(len(self._ids)) if allowed is None else sorted(allowed)
             removed = self._removed
             kept = filterfalse(removed.__contains__, ordinals) if removed else ordinals
-            result.extend(map(_make_hit, zip(map(self._ids.__getitem__, kept), repeat(0.0), repeat(()))))
-            if limit is not None:
-                del result[limit:]
-            result.complete = len(result)  # no words to cover: every hit fits the query whole
-            return result
+            ids = list(islice(map(self._ids.__getitem__, kept), limit))
+            # no words to cover: every hit fits the query whole
+            return Ranking(ids, [0.0] * len(ids), [()] * len(ids), complete=len(ids))
 
+        np = load_numpy()
+        n = len(self._ids)
         words = list(dict.fromkeys(words))
         # earlier words are complete; the last one may still be being typed
         matches = [self._match_word(w, tags, notes, i == len(words) - 1) for i, w in enumerate(words)]
         matches = self._with_acronyms(words, matches)
         every = matches + [m for m, _ in phrase_hits]
-        n = max(len(self._ids), 2)
         # a rare word weighs more in how much of the query a paper covers (idf)
-        rarity = [math.log(1 + n / (1 + len(m.values))) for m in every]
-        scores, partial, complete, covered = _combine(every, allowed, rarity)
-        if phrase_hits:
-            # phrases are never optional: keep only papers that contain all of them
-            scores = {o: s for o, s in scores.items() if all(o in m.values for m, _ in phrase_hits)}
-        for o in self._removed.intersection(scores):
-            del scores[o]
+        rarity = [math.log(1 + max(n, 2) / (1 + m.size())) for m in every]
+        combined = _combine(every, None if allowed is None else _mask(np, n, allowed), rarity)
+        scores, listed = combined.scores, combined.listed.copy()
+        for m, _ in phrase_hits:  # phrases are never optional: only papers that contain all of them
+            listed &= m.values != 0
+        if self._removed:
+            listed[_ordinals(np, self._removed)] = False
         found = self._named(query)
         # the query is one of the paper's keywords (its words as typed, stopwords too)
         every_word = [t for term in query.terms + query.phrases for t in tokens(term)]
-        for o in self._keyword_papers(every_word):
-            if o in scores:
-                scores[o] += KEYWORD_BONUS
-        # ties never in id order: the better-rated paper, then the shorter title (one
-        # C-level pass: this runs over thousands of hits per keystroke)
-        prior = self._tie_breaks()
-        keys = list(scores)
-        tie = dict(zip(keys, map(add, map(scores.__getitem__, keys), map(prior.__getitem__, keys))))
-        ranked = sorted(keys, key=tie.__getitem__, reverse=True)
+        keyword_papers = self._keyword_papers(every_word)
+        if keyword_papers:
+            scores[np.asarray(keyword_papers, dtype=np.int64)] += KEYWORD_BONUS
+        # ties never in id order: the better-rated paper, then the shorter title
+        candidates = np.flatnonzero(listed)
+        tie = scores[candidates] + np.frombuffer(self._tie_breaks(), dtype=np.float64)[candidates]
+        ranked = candidates[np.argsort(-tie, kind="stable")].tolist()
         self._rerank(ranked, scores, " ".join(query.terms + query.phrases), matches)
         # papers that cover the query first, then those with fewer of its words (coverage);
         # withdrawn papers last in each, unless the query asks for them
+        covered = combined.covered[ranked]
         withdrawn = self._withdrawn
         if any(f.field == "is" and f.value == "withdrawn" and not f.negated for f in query.filters):
             withdrawn = set()
-        if withdrawn.isdisjoint(scores):
-            withdrawn = set()
-        if len(covered) < len(ranked) or withdrawn:  # else the order stands (the usual case)
-            # (covered first, withdrawn last in each) as one key per hit made in C: -2 covered,
-            # -1 covered and withdrawn, 0 neither, 1 withdrawn (the sort is stable)
-            order = map(sub, map(withdrawn.__contains__, ranked), map(mul, map(covered.__contains__, ranked), repeat(2)))
-            ranked = sorted(ranked, key=dict(zip(ranked, order)).__getitem__)
+        late = _mask(np, n, withdrawn)[ranked] if withdrawn else None
+        if not covered.all() or (late is not None and late.any()):  # else the order stands (the usual case)
+            # -2 covered, -1 covered and withdrawn, 0 neither, 1 withdrawn (the sort is stable)
+            order = (late if late is not None else 0) - 2 * covered.astype(np.int8)
+            ranked = np.asarray(ranked)[np.argsort(order, kind="stable")].tolist()
+        named = None
         if found is not None and (allowed is None or found in allowed):
             ranked = [found] + [o for o in ranked if o != found]
-            scores.setdefault(found, 0.0)
-            result.found = self._ids[found]
-        result.complete = len(complete.intersection(ranked))
+            named = self._ids[found]
+        complete = int(np.count_nonzero(combined.complete[ranked])) if ranked else 0
         if limit is not None:
             ranked = ranked[:limit]
-        result.partial = not result.complete and any(o != found for o in ranked)
-        # Tens of thousands of hits at 100k papers: every per-hit step is a C-level map,
-        # and the matched words are worked out once per distinct combination (a few
-        # dozen), not once per hit (that alone was 0.2 s for "benchmark").
-        columns = [list(map(m.words.get, ranked, repeat(""))) for m in matches]
-        for m, phrase_words in phrase_hits:
-            joined = " ".join(phrase_words)
-            columns.append([joined if o in m.values else "" for o in ranked])
-        combos = list(zip(*columns))
-        matched = dict(zip(combos, combos))
-        for combo in matched:
-            matched[combo] = _matched(*combo)
-        result.extend(map(_make_hit, zip(map(self._ids.__getitem__, ranked), map(scores.__getitem__, ranked),
-                                         map(matched.__getitem__, combos))))
-        return result
+        partial = not complete and any(o != found for o in ranked)
+        # Tens of thousands of hits at 100k papers: the matched words are worked out once
+        # per distinct combination (a few dozen), not once per hit.
+        at = np.asarray(ranked, dtype=np.int64)
+        names = [m.names for m in matches]
+        columns = [np.where(m.values[at] != 0, m.which[at], -1) for m in matches]
+        columns += [(m.values[at] != 0).astype(np.int32) - 1 for m, _ in phrase_hits]
+        phrase_names = [(" ".join(phrase_words),) for _, phrase_words in phrase_hits]
+        if columns and len(ranked):
+            combos, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+            matched = [
+                _matched(*(found_names[k] if k >= 0 else "" for found_names, k in zip(names + phrase_names, combo)))
+                for combo in combos.tolist()
+            ]
+            per_hit = list(map(matched.__getitem__, inverse.reshape(-1).tolist()))
+        else:
+            per_hit = [()] * len(ranked)
+        hit_scores = scores[at].tolist()
+        if found is not None and ranked and ranked[0] == found and not listed[found]:
+            hit_scores[0] = 0.0  # named, not matched
+        return Ranking(list(map(self._ids.__getitem__, ranked)), hit_scores, per_hit, partial, complete, named)
 
     # -- filters --------------------------------------------------------------------
 
@@ -781,7 +816,7 @@ class SearchIndex(Matching):
                 banned.update(o for o, ts in tags.items() if any(w in t for t in ts))
                 banned.update(o for o, text in notes.items() if w in text)
         for phrase in query.excluded_phrases:
-            banned.update(self._phrase_matches(phrase, notes)[0].values)
+            banned.update(self._phrase_matches(phrase, notes)[0].holders().tolist())
         if banned:
             if allowed is None:
                 allowed = set(range(len(self._ids)))

@@ -6,23 +6,26 @@ from __future__ import annotations
 
 import math
 import threading
+from array import array
 from bisect import bisect_left
-from collections import Counter, OrderedDict, defaultdict
-from collections.abc import Sequence
-from itertools import chain, compress, repeat
-from operator import add, mul, or_, truediv
-from typing import NamedTuple
+from collections import OrderedDict, defaultdict
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 from rapidfuzz.utils import default_process
 
+from ..process_tuning import load_numpy
 from ..text.display import search_texts
 from ..text.doi import normalise_doi
 from ..text.tokens import fold, tokens
 from .acronyms import singular
 from .postings import FlatPostings
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TITLE, META, ABSTRACT = 0, 1, 2
 #: A tag's and a note's BM25F weight (they are matched at query time, as short fields).
@@ -54,16 +57,52 @@ _PREFIXES = tuple(sorted(
     key=len, reverse=True,
 ))
 _RERANK = 100  # how many leading hits the whole-query title match re-ranks
+#: Query words' expansions kept: each is two arrays over the whole list (12 bytes a paper:
+#: 7.5 MB for 32 at 19,630 papers, 38 MB at 100,000), whatever the word reaches.
 _CACHE_SIZE = 32
-#: ... holding at most this many times the list's papers in all: a common word or a short
-#: prefix reaches most of the list, and each paper it reaches costs about 100 bytes (32 of
-#: them held 35 MB more after a few searches at 19,630 papers, 300 MB at 100,000), while
-#: a query typed needs its few words' expansions kept.
-_CACHE_LISTS = 4
+
 
 class _Expansion(NamedTuple):
-    values: dict  # paper ordinal -> value of its best match for this word
-    words: dict  # paper ordinal -> the vocabulary word behind that value
+    """One query word's matches, as arrays over every paper's ordinal: a whole list's worth
+    of numbers, each step over them one numpy operation (a common word or a short prefix
+    reaches most of the list, and dicts of its papers cost 0.1-0.3 s a key at 100,000)."""
+
+    values: np.ndarray  # float64: the value of the paper's best match for this word, 0 for none
+    which: np.ndarray  # int32: the index in `names` of the word behind that value
+    names: tuple[str, ...]
+
+    def holders(self) -> np.ndarray:
+        """The ordinals of the papers it matches, ascending."""
+        return load_numpy().flatnonzero(self.values)
+
+    def size(self) -> int:
+        """How many papers it matches."""
+        return int(load_numpy().count_nonzero(self.values))
+
+    def word(self, o: int) -> str | None:
+        """The word paper `o` matched, or None."""
+        return self.names[self.which[o]] if self.values[o] else None
+
+
+def _ordinal_array(np, ordinals: Sequence[int]) -> np.ndarray:
+    """A postings list (an `array("I")`, a slice of one or a list) as a numpy array, without
+    a copy where it can."""
+    return np.asarray(ordinals) if isinstance(ordinals, array) else np.asarray(ordinals, dtype=np.int64)
+
+
+def _expansion_of(n: int, values: Mapping[int, float], words: Mapping[int, str]) -> _Expansion:
+    """An `_Expansion` over `n` papers from per-ordinal values and words (a few papers)."""
+    np = load_numpy()
+    dense = np.zeros(n)
+    which = np.zeros(n, dtype=np.int32)
+    if values:
+        ordinals = np.fromiter(values, dtype=np.int64, count=len(values))
+        dense[ordinals] = np.fromiter(values.values(), dtype=np.float64, count=len(values))
+        names = tuple(dict.fromkeys(words.values()))
+        number = {name: k for k, name in enumerate(names)}
+        which[ordinals] = np.fromiter((number[words[o]] for o in values), dtype=np.int32, count=len(values))
+        return _Expansion(dense, which, names)
+    return _Expansion(dense, which, ())
 
 
 
@@ -89,23 +128,25 @@ class Matching:
     _removed: set[int]
 
     def _rerank(
-        self, ranked: list[int], scores: dict[int, float], text: str, matches: Sequence[_Expansion] = (),
+        self, ranked: list[int], scores: np.ndarray, text: str, matches: Sequence[_Expansion] = (),
     ) -> None:
         """Re-rank the leading hits by what the postings cannot see: up to TITLE_LIKE for a
         display title like the whole query, up to SIDE_BY_SIDE for the query's words side
-        by side (in the title or a keyword, else the abstract)."""
+        by side (in the title or a keyword, else the abstract). `scores` is per ordinal."""
         head = ranked[:_RERANK]
         if not head or not text.strip():
             return
         text = fold(text).lower()
+        head_scores = dict(zip(head, scores[head].tolist()))
         for o in head:
             similarity = fuzz.WRatio(text, self._titles[o], processor=default_process)
             if similarity > 50:
-                scores[o] += TITLE_LIKE * (similarity - 50) / 50
+                head_scores[o] += TITLE_LIKE * (similarity - 50) / 50
             if len(matches) > 1:
-                scores[o] += SIDE_BY_SIDE * self._side_by_side(o, [m.words.get(o) for m in matches])
-        head.sort(key=scores.__getitem__, reverse=True)
+                head_scores[o] += SIDE_BY_SIDE * self._side_by_side(o, [m.word(o) for m in matches])
+        head.sort(key=head_scores.__getitem__, reverse=True)
         ranked[: len(head)] = head
+        scores[head] = [head_scores[o] for o in head]
 
     def _side_by_side(self, o: int, found: list[str | None]) -> float:
         """The share of the query's neighbouring words (as `found` in paper `o`, in query
@@ -159,8 +200,7 @@ class Matching:
                 rarity = self._idf(self._largest_df(acronym))
                 for i in range(start, start + size):
                     scale = 0.8 * min(1.0, self._idf(self._largest_df(words[i])) / rarity)
-                    alias = _Expansion(dict(zip(base.values, map(mul, base.values.values(), repeat(scale)))), base.words)
-                    matches[i] = _merge(matches[i], alias)
+                    matches[i] = _merge(matches[i], base._replace(values=base.values * scale))
         return matches
 
     def _with_compounds(self, words: list[str], matches: list[_Expansion]) -> list[_Expansion]:
@@ -200,7 +240,7 @@ class Matching:
             found.update(dict.fromkeys(common or (), field))
         idf = self._idf(self._largest_df(shown) or len(found))
         value = {field: BM25_SCALE * idf * (K1 + 1) * w / (K1 + w) for field, w in BM25F_WEIGHT.items()}
-        return _Expansion({o: value[field] for o, field in found.items()}, dict.fromkeys(found, shown))
+        return _expansion_of(len(self._ids), {o: value[field] for o, field in found.items()}, dict.fromkeys(found, shown))
 
     def _keyword_papers(self, words: Sequence[str]) -> Sequence[int]:
         """The ordinals of the papers that list the words `words` (plurals folded) as one
@@ -255,7 +295,7 @@ class Matching:
                 dynamic[o] = (value, matched)
 
         # in BM25F's units: the word's idf, a tag or a note saturated as a short field
-        idf = BM25_SCALE * self._idf(len(static.values))
+        idf = BM25_SCALE * self._idf(static.size())
         tag_value = idf * TAG_WEIGHT * (K1 + 1) / (K1 + TAG_WEIGHT)
         notes_value = idf * NOTES_WEIGHT * (K1 + 1) / (K1 + NOTES_WEIGHT)
         for o, paper_tags in tags.items():
@@ -263,14 +303,15 @@ class Matching:
                 keep_best(o, tag_value * _quality(word, tag, inside=PREFIX, fuzzy_at=85), tag)
         for o, text in notes.items():
             keep_best(o, notes_value * _quality(word, text, inside=EXACT, fuzzy_at=88), word)
+        dynamic = {o: found for o, found in dynamic.items() if found[0] > static.values[o]}
         if not dynamic:
             return static
-        values, words = dict(static.values), dict(static.words)
+        values, which, names = static.values.copy(), static.which.copy(), list(static.names)
         for o, (value, matched) in dynamic.items():
-            if value > values.get(o, 0.0):
-                values[o] = value
-                words[o] = matched
-        return _Expansion(values, words)
+            values[o] = value
+            which[o] = len(names)
+            names.append(matched)
+        return _Expansion(values, which, tuple(names))
 
     def _expand(self, word: str, last: bool = True) -> _Expansion:
         """The static (catalog) matches of one query token, cached (LRU).
@@ -309,9 +350,9 @@ class Matching:
                 seen.update(infix)
             if df < 3:  # a rare or unknown word is likely a typo: look for near words
                 candidates += self._fuzzy(word, seen)
-        values: dict[int, float] = {}
-        words: dict[int, str] = {}
-        weights = self._field_weights()
+        np = load_numpy()
+        n = len(self._ids)
+        weights = [np.frombuffer(w, dtype=np.float64) for w in self._field_weights()]
         scored = []
         for quality, v in candidates:
             fields = [(field, ordinals) for field, post in enumerate(self._post)
@@ -321,33 +362,43 @@ class Matching:
                 # fields overlap, so their sum would overcount a common word)
                 idf = min(self._idf(max(len(ordinals) for _, ordinals in fields)), ceiling)
                 scored.append((BM25_SCALE * quality * idf, v, fields))
-        # ascending, so later updates leave each paper (nearly always) its best value
+        # ascending, so later ones leave each paper (nearly always) its best value
         scored.sort(key=lambda item: item[0])
-        for scale, v, fields in scored:
+        values = np.zeros(n)
+        which = np.zeros(n, dtype=np.int32)
+        tilde = np.zeros(n)
+        for k, (scale, v, fields) in enumerate(scored):
             # BM25F: the word's term frequency in each field times the field's weight over
-            # its length normalisation, summed over the fields, then saturated once (k1); every step
-            # a C-level map, as a common word reaches most of the list
-            tilde: dict[int, float] = {}
-            for field, ordinals in fields:
-                weighted = map(weights[field].__getitem__, ordinals)
-                counts = self._counts(field, v)
-                if counts is not None:
-                    weighted = map(mul, weighted, counts)
-                tilde.update(zip(ordinals, map(add, weighted, map(tilde.get, ordinals, repeat(0.0)))))
-            keys = list(tilde)
-            sums = list(tilde.values())
-            saturated = map(truediv, map(mul, sums, repeat(scale * (K1 + 1))), map(add, sums, repeat(K1)))
-            values.update(zip(keys, saturated))
-            words.update(zip(keys, repeat(v)))
-        expansion = _Expansion(values, words)
+            # its length normalisation, summed over the fields, then saturated once (k1)
+            if len(fields) == 1:
+                field, ordinals = fields[0]
+                held = _ordinal_array(np, ordinals)
+                sums = weights[field][held] * self._frequencies(np, field, v)
+            else:
+                every = [_ordinal_array(np, ordinals) for _, ordinals in fields]
+                for (field, _), at in zip(fields, every):
+                    tilde[at] += weights[field][at] * self._frequencies(np, field, v)
+                # a rare word's few papers, or a scan of the whole list for a common one
+                reach = sum(map(len, every))
+                held = np.unique(np.concatenate(every)) if reach * 16 < n else np.flatnonzero(tilde)
+                sums = tilde[held]
+                tilde[held] = 0.0
+            values[held] = sums * (scale * (K1 + 1)) / (sums + K1)
+            which[held] = k
+        expansion = _Expansion(values, which, tuple(v for _, v, _ in scored))
         with self._lock:
             self._cache[key] = expansion
-            budget = _CACHE_LISTS * len(self._ids)
-            while len(self._cache) > 1 and (
-                len(self._cache) > _CACHE_SIZE or sum(len(e.values) for e in self._cache.values()) > budget
-            ):
+            while len(self._cache) > _CACHE_SIZE:
                 self._cache.popitem(last=False)
         return expansion
+
+    def _frequencies(self, np, field: int, word: str):
+        """How often each paper holding `word` in `field` uses it, in its postings' order
+        (1 for all when the postings keep no counts)."""
+        counts = self._counts(field, word)
+        if counts is None:
+            return 1.0
+        return np.asarray(counts) if isinstance(counts, array) else np.asarray(counts, dtype=np.float64)
 
     def _counts(self, field: int, word: str) -> Sequence[int] | None:
         """How often each paper holding `word` in `field` uses it, in the order of its
@@ -393,9 +444,9 @@ class Matching:
         in BM25F's units as a word that rare, once in the best field holding it."""
         words = tokens(phrase)
         if not words:
-            return _Expansion({}, {}), ()
+            return _expansion_of(len(self._ids), {}, {}), ()
         # the phrase may end mid-word ("linear atten"), so its last word is expanded
-        candidates = set(self._expand(words[-1]).values)
+        candidates = set(self._expand(words[-1]).holders().tolist())
         for w in words[:-1]:
             holders: set[int] = set()
             for post in self._post:
@@ -406,7 +457,7 @@ class Matching:
         weights = {o: w for o in candidates if (w := self._phrase_weight(o, needle, notes))}
         idf = BM25_SCALE * self._idf(len(weights))
         values = {o: idf * (K1 + 1) * w / (K1 + w) for o, w in weights.items()}
-        return _Expansion(values, dict.fromkeys(values, words[0])), tuple(words)
+        return _expansion_of(len(self._ids), values, dict.fromkeys(values, words[0])), tuple(words)
 
     def _phrase_weight(self, o: int, needle: str, notes: dict) -> float:
         """The BM25F weight of the best field of paper `o` that holds `needle` (a phrase's
@@ -424,11 +475,13 @@ class Matching:
 
 
 def _merge(a: _Expansion, b: _Expansion) -> _Expansion:
-    """One query word's expansion `a` widened by `b`: a paper in both keeps `a`'s value
-    (dict unpacking keeps this in C; it runs over thousands of papers per keystroke)."""
-    if not b.values:
+    """One query word's expansion `a` widened by `b`: a paper in both keeps `a`'s value."""
+    np = load_numpy()
+    from_b = (a.values == 0) & (b.values != 0)
+    if not from_b.any():
         return a
-    return _Expansion({**b.values, **a.values}, {**b.words, **a.words})
+    return _Expansion(np.where(from_b, b.values, a.values), np.where(from_b, b.which + len(a.names), a.which),
+                      a.names + b.names)
 
 
 def _matched(*words: str) -> tuple[str, ...]:
@@ -466,63 +519,72 @@ def required_words(n: int) -> int:
     return n if n <= 3 else math.ceil(0.6 * n)
 
 
-def _combine(
-    matches: Sequence[_Expansion], allowed: set[int] | None, weights: Sequence[float] | None = None
-) -> tuple[dict[int, float], bool, set[int], set[int]]:
-    """Score the allowed papers by the sum of their words' values plus `COVERAGE` times
-    the share of the query's words (weighted by `weights`, their rarity) they match.
+class Combined(NamedTuple):
+    """The query's words combined: per ordinal, each listed paper's score, and which papers
+    are listed, match every word, and cover at least `COVERED` of the query."""
+
+    scores: np.ndarray
+    listed: np.ndarray
+    complete: np.ndarray
+    covered: np.ndarray
+    partial: bool
+
+
+def _combine(matches: Sequence[_Expansion], allowed: np.ndarray | None, weights: Sequence[float] | None = None) -> Combined:
+    """Score the allowed papers (a mask over the ordinals; None: all) by the sum of their
+    words' values plus `COVERAGE` times the share of the query's words (weighted by
+    `weights`, their rarity) they match.
 
     A paper must match `required_words` of the words; when none does, any paper matching
-    one is listed (`partial` True). Returns the scores, `partial`, the papers that match
-    every word and those that cover at least `COVERED` of the query (they rank first)."""
+    one is listed (`partial` True). The papers that match every word and those that cover
+    at least `COVERED` of the query rank first."""
+    np = load_numpy()
     n = len(matches)
     weights = list(weights) if weights is not None else [1.0] * n
     total = sum(weights) or 1.0
-    by_size = sorted(range(n), key=lambda i: len(matches[i].values))
-    common = matches[by_size[0]].values.keys()
+    present = [m.values != 0 for m in matches]
+    complete = np.logical_and.reduce(present) if n > 1 else present[0].copy()
     if allowed is not None:
-        common = common & allowed
-    for i in by_size[1:]:
-        common = common & matches[i].values.keys()
-    complete = set(common)
+        complete &= allowed
     needed = required_words(n)
-    if needed == n and (common or n == 1):
-        first = matches[by_size[0]].values
-        scores = {o: first[o] for o in common}
-        for i in by_size[1:]:
-            values = matches[i].values
-            scores = {o: s + values[o] for o, s in scores.items()}
-        return {o: s + COVERAGE for o, s in scores.items()}, False, complete, complete
-    # Every per-paper step below is a C-level map or count: a long query over common
-    # words reaches most of the list (loops in Python cost 50 ms at 20,000 papers).
+    if needed == n and (complete.any() or n == 1):
+        scores = np.add.reduce([m.values for m in matches]) + COVERAGE if n > 1 else matches[0].values + COVERAGE
+        return Combined(np.where(complete, scores, 0.0), complete, complete, complete, False)
+    partial = False
     if needed == 1:
-        listed = _holding_rare_words(matches, weights, allowed)
-        partial = False
+        listed = _holding_rare_words(present, weights)
     else:
-        counts = Counter(chain.from_iterable(m.values.keys() for m in matches))
-        if allowed is not None:
-            counts = Counter({o: c for o, c in counts.items() if o in allowed})
+        counts = np.add.reduce([p.astype(np.int8) for p in present])
         if needed < n:
-            listed = _with_share(matches, weights, counts, needed, LISTED * total)
+            listed = _with_share(present, weights, counts, needed, LISTED * total)
         else:
-            listed = [o for o, c in counts.items() if c >= needed]
-        partial = not listed
+            listed = counts >= needed
+        if allowed is not None:
+            listed &= allowed
+        partial = not listed.any()
         if partial:
-            listed = list(counts)
-    sums, cover = _sums_and_cover(matches, weights, listed)
-    bar = COVERED * total
-    covered = set(compress(listed, map(bar.__le__, cover)))
-    scale = COVERAGE / total
-    return dict(zip(listed, map(add, sums, map(mul, cover, repeat(scale))))), partial, complete, covered
+            listed = counts > 0
+    if allowed is not None:
+        listed &= allowed
+    sums = np.add.reduce([np.where(listed, m.values, 0.0) for m in matches])
+    cover = _cover(present, weights)
+    covered = listed & (cover >= COVERED * total)
+    return Combined(np.where(listed, sums + cover * (COVERAGE / total), 0.0), listed, complete, covered, partial)
 
 
-def _holding_rare_words(matches: Sequence[_Expansion], weights: Sequence[float], allowed: set[int] | None) -> list[int]:
+def _cover(present: Sequence[np.ndarray], weights: Sequence[float]) -> np.ndarray:
+    """Per ordinal, the weight of the query's words the paper has."""
+    np = load_numpy()
+    return np.add.reduce([p * w for p, w in zip(present, weights)])
+
+
+def _holding_rare_words(present: Sequence[np.ndarray], weights: Sequence[float]) -> np.ndarray:
     """The papers holding one of the rarer half of the words (by `weights`): what a text
     pasted lists. A paper with only its common words ranks too low to be its paper, and
-    leaving them out spares a sum over most of the list (0.25 s for a TL;DR)."""
+    leaving them out spares a sum over most of the list."""
+    np = load_numpy()
     median = sorted(weights, reverse=True)[(len(weights) - 1) // 2]
-    listed = set().union(*(m.values.keys() for m, w in zip(matches, weights) if w >= median))
-    return list(listed if allowed is None else listed & allowed)
+    return np.logical_or.reduce([p for p, w in zip(present, weights) if w >= median])
 
 
 def _words_for_share(weights: Sequence[float], share: float) -> int:
@@ -536,29 +598,14 @@ def _words_for_share(weights: Sequence[float], share: float) -> int:
 
 
 def _with_share(
-    matches: Sequence[_Expansion], weights: Sequence[float], counts: Counter, needed: int, share: float
-) -> list[int]:
+    present: Sequence[np.ndarray], weights: Sequence[float], counts: np.ndarray, needed: int, share: float
+) -> np.ndarray:
     """The papers with `needed` of the words, or with words of `share` of their weight."""
     # a paper with fewer words than the heaviest ones reaching `share` cannot have it
     fewest = _words_for_share(weights, share)
     if fewest >= needed:
-        return [o for o, c in counts.items() if c >= needed]
-    candidates = [o for o, c in counts.items() if c >= fewest]
-    cover = _sums_and_cover(matches, weights, candidates)[1]
-    return list(compress(candidates, map(or_, map(needed.__le__, map(counts.__getitem__, candidates)),
-                                           map(share.__le__, cover))))
-
-
-def _sums_and_cover(
-    matches: Sequence[_Expansion], weights: Sequence[float], listed: list[int]
-) -> tuple[list[float], list[float]]:
-    """Per listed paper, the sum of its words' values and the weight of the words it has."""
-    sums = [0.0] * len(listed)
-    cover = [0.0] * len(listed)
-    for m, w in zip(matches, weights):
-        sums = list(map(add, sums, map(m.values.get, listed, repeat(0.0))))
-        cover = list(map(add, cover, map(mul, map(m.values.__contains__, listed), repeat(w))))
-    return sums, cover
+        return counts >= needed
+    return (counts >= fewest) & ((counts >= needed) | (_cover(present, weights) >= share))
 
 
 def _quality(word: str, text: str, *, inside: float, fuzzy_at: int) -> float:

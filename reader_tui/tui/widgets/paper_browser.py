@@ -304,6 +304,7 @@ class PaperBrowser(Vertical):
         if not self.searching:
             self._sorted_in_search = False  # a new search: best match first
         self.underneath.open_search(self._snapshot(), self.place())
+        self.worker.prepare()
 
     def search_for(self, text: str) -> None:
         """The search bar now holds `text`: search it."""

@@ -244,17 +244,36 @@ def test_comma_separated_statuses_and_tags_match_any_of_them():
     assert set(ids(index.search("-status:read,to-read"))) == {"u"}
 
 
-def test_the_expansion_cache_holds_a_few_lists_worth_of_papers_not_32_common_words():
-    """A common word or a short prefix reaches most of the list: 32 of them cached held
-    35 MB more after a few searches at 19,630 papers. The cache keeps the newest, within
-    a few times the list's papers."""
+def test_the_expansion_cache_keeps_the_newest_expansions_up_to_its_size(monkeypatch):
+    """Each cached expansion holds two arrays over the whole list: the cache keeps a fixed
+    number of them, the newest."""
     from reader_tui.core.search import scoring
 
+    monkeypatch.setattr(scoring, "_CACHE_SIZE", 4)
     words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa"]
     index = SearchIndex.build([view(f"p{i}", f"{' '.join(words)} paper {i}") for i in range(40)])
     for word in words:
         index.search(word)
-    held = sum(len(expansion.values) for expansion in index._cache.values())
-    assert held <= scoring._CACHE_LISTS * 40
-    assert ("kappa", True) in index._cache  # the newest stays
+    assert len(index._cache) == 4
+    assert ("kappa", True) in index._cache and ("alpha", True) not in index._cache  # the newest stay
     assert len(index.search("kappa")) == 40  # and still answers
+
+
+@pytest.mark.parametrize("query", ["attention", "linear atten", '"linear attention" -softmax', "tag:llm", "zzz", ""])
+def test_rank_gives_the_hits_of_search_as_columns(index, query):
+    hits = index.search(query)
+    ranking = index.rank(query)
+    assert ranking.ids == [h.id for h in hits]
+    assert ranking.scores == [h.score for h in hits] and ranking.matched == [h.matched for h in hits]
+    assert (ranking.partial, ranking.complete, ranking.found) == (hits.partial, hits.complete, hits.found)
+
+
+def test_a_filters_ranking_keeps_the_allowed_hits_as_its_search_hits_do(index):
+    from reader_tui.core.search.filters import ListFilter
+
+    chosen = ListFilter(search="attention")
+    allowed = {"kw", "abs"}
+    hits = chosen.search_hits(index, allowed)
+    ranking = chosen.ranking(index, allowed)
+    assert ranking.ids == [h.id for h in hits] and set(ranking.ids) == allowed
+    assert ranking.matched == [h.matched for h in hits] and ranking.complete == hits.complete
