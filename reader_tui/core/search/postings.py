@@ -47,6 +47,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import compress, repeat
 from operator import add, ne, sub
+from types import ModuleType
 from typing import Any
 
 from ..process_tuning import load_numpy
@@ -349,6 +350,29 @@ class FlatPostings(Mapping[str, Sequence[int]]):
             if lo != hi:
                 found += map(add, flat[lo:hi], repeat(segment << bits)) if segment else flat[lo:hi].tolist()
         return found
+
+    def size(self, word: str) -> int:
+        """How many papers hold `word` (0 when it is not in the vocabulary), with no list made."""
+        k = self._cell(word)
+        return self._starts[k + self._segments] - self._starts[k] if k >= 0 else 0
+
+    def ordinal_array(self, np: ModuleType, word: str) -> Any:
+        """The ordinals holding `word`, as a numpy array (None when none do): each segment
+        offset at once, not an int at a time."""
+        k = self._cell(word)
+        if k < 0:
+            return None
+        starts, segments = self._starts, self._segments
+        start, end = starts[k], starts[k + segments]
+        if start == end:
+            return None
+        flat = np.frombuffer(self._flat, dtype=self._flat.typecode, count=end - start,
+                             offset=start * self._flat.itemsize).astype(np.int64)
+        if segments > 1:
+            bounds = np.frombuffer(starts, dtype=starts.typecode, count=segments + 1,
+                                   offset=k * starts.itemsize).astype(np.int64) - start
+            flat += np.repeat(np.arange(segments, dtype=np.int64) << self._bits, np.diff(bounds))
+        return flat
 
     def frequencies(self, word: str) -> Sequence[int] | None:
         """The term frequencies of `word`, in its ordinals' order; None when the postings

@@ -84,10 +84,18 @@ class _Expansion(NamedTuple):
         return self.names[self.which[o]] if self.values[o] else None
 
 
-def _ordinal_array(np, ordinals: Sequence[int]) -> np.ndarray:
-    """A postings list (an `array("I")`, a slice of one or a list) as a numpy array, without
-    a copy where it can."""
-    return np.asarray(ordinals) if isinstance(ordinals, array) else np.asarray(ordinals, dtype=np.int64)
+def _held(np, post, word: str) -> np.ndarray | None:
+    """The ordinals holding `word` in one field's postings (flat, or a dict of arrays that
+    can grow), as a numpy array; None when none do."""
+    if isinstance(post, FlatPostings):
+        return post.ordinal_array(np, word)
+    ordinals = post.get(word)
+    return np.asarray(ordinals, dtype=np.int64) if ordinals else None
+
+
+def _size(post, word: str) -> int:
+    """How many papers hold `word` in one field's postings, with no list made."""
+    return post.size(word) if isinstance(post, FlatPostings) else len(post.get(word, ()))
 
 
 def _expansion_of(n: int, values: Mapping[int, float], words: Mapping[int, str]) -> _Expansion:
@@ -356,7 +364,7 @@ class Matching:
         scored = []
         for quality, v in candidates:
             fields = [(field, ordinals) for field, post in enumerate(self._post)
-                      if (quality != INFIX or field == TITLE) and (ordinals := post.get(v))]
+                      if (quality != INFIX or field == TITLE) and (ordinals := _held(np, post, v)) is not None]
             if fields:
                 # BM25's idf of the vocabulary word, read off its largest field (the
                 # fields overlap, so their sum would overcount a common word)
@@ -371,11 +379,10 @@ class Matching:
             # BM25F: the word's term frequency in each field times the field's weight over
             # its length normalisation, summed over the fields, then saturated once (k1)
             if len(fields) == 1:
-                field, ordinals = fields[0]
-                held = _ordinal_array(np, ordinals)
+                field, held = fields[0]
                 sums = weights[field][held] * self._frequencies(np, field, v)
             else:
-                every = [_ordinal_array(np, ordinals) for _, ordinals in fields]
+                every = [ordinals for _, ordinals in fields]
                 for (field, _), at in zip(fields, every):
                     tilde[at] += weights[field][at] * self._frequencies(np, field, v)
                 # a rare word's few papers, or a scan of the whole list for a common one
@@ -432,11 +439,11 @@ class Matching:
 
     def _largest_df(self, word: str) -> int:
         """How many papers use `word` in the field that most use it in (BM25's df here)."""
-        return max(len(post.get(word, ())) for post in self._post)
+        return max(_size(post, word) for post in self._post)
 
     def _df(self, word: str) -> int:
         """How many papers use `word` in some field (an upper bound: fields overlap)."""
-        return sum(len(post.get(word, ())) for post in self._post)
+        return sum(_size(post, word) for post in self._post)
 
     def _phrase_matches(self, phrase: str, notes: dict) -> tuple[_Expansion, tuple[str, ...]]:
         """Papers whose title, notes, a keyword or author, or abstract contain `phrase`

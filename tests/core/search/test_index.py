@@ -277,3 +277,23 @@ def test_a_filters_ranking_keeps_the_allowed_hits_as_its_search_hits_do(index):
     ranking = chosen.ranking(index, allowed)
     assert ranking.ids == [h.id for h in hits] and set(ranking.ids) == allowed
     assert ranking.matched == [h.matched for h in hits] and ranking.complete == hits.complete
+
+
+def test_a_long_pasted_text_gets_each_hits_matched_words_too():
+    # thirty words, each matching several vocabulary words: too many combinations to
+    # number as one integer, so the rows are compared instead
+    words = [f"w{i}" for i in range(30)]
+    papers = [view(f"p{i}", " ".join(f"{w}{suffix}" for w in words for suffix in ("", "a", "b", "c")) + f" n{i}")
+              for i in range(3)]
+    index = SearchIndex.build(papers)
+    hits = index.search(" ".join(words))
+    assert {h.id for h in hits} == {"p0", "p1", "p2"}
+    assert all(len(h.matched) == 30 and set(h.matched) <= {f"{w}{s}" for w in words for s in ("", "a", "b", "c")}
+               for h in hits)
+
+
+def test_prepare_for_queries_makes_the_keyword_table_the_first_query_would(index):
+    assert index._keywords is None
+    index.prepare_for_queries()
+    assert index._keywords  # made, and kept for the queries
+    assert ids(index.search("linear attention"))  # which still answer
