@@ -125,8 +125,11 @@ def _search(library: Library, ids: list[str], text: str, index: Any, marked: set
         if not needle:
             return Listing([], _same_words(text))
         papers = library.papers
-        order = [pid for pid in ids if pid in papers and needle in _words(search_text(papers[pid].title))]
-        return Listing(order, _same_words(text), partial=TITLES_ONLY)
+        # The index's loader is building every Paper in catalog order meanwhile (2.8 s at
+        # 100,000 papers): read from the end, each thread builds the part the other has
+        # not reached, instead of both building the same Papers (11 s for both, measured).
+        found = {pid for pid in reversed(ids) if pid in papers and needle in _words(search_text(papers[pid].title))}
+        return Listing([pid for pid in ids if pid in found], _same_words(text), partial=TITLES_ONLY)
     try:
         allowed = ids if len(ids) != len(library.papers) else None
         ranking = ListFilter(search=text).ranking(index, allowed, marked)

@@ -256,14 +256,21 @@ class Matching:
         table = self._keywords
         if table is None:
             table = defaultdict(list)
+            # a keyword's keys once per distinct keyword: thousands of papers share each
+            keys_of: dict[str, list[str]] = {}
             for o, r in enumerate(self._records):
                 paper = getattr(r, "paper", r)  # a PaperView's own fields, not through __getattr__
                 for keyword in paper.keywords:
-                    # rapidfuzz's C preprocessing, as the tokeniser does for plain text
-                    for part in keyword.replace(",", ";").split(";"):
-                        key = " ".join(map(singular, default_process(part).split()))
-                        if key and (not table[key] or table[key][-1] != o):
-                            table[key].append(o)
+                    keys = keys_of.get(keyword)
+                    if keys is None:
+                        # rapidfuzz's C preprocessing, as the tokeniser does for plain text
+                        parts = (" ".join(map(singular, default_process(part).split()))
+                                 for part in keyword.replace(",", ";").split(";"))
+                        keys = keys_of[keyword] = [key for key in parts if key]
+                    for key in keys:
+                        held = table[key]
+                        if not held or held[-1] != o:
+                            held.append(o)
             self._keywords = table = dict(table)
         return table.get(" ".join(map(singular, words)), ())
 

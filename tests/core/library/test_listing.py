@@ -94,6 +94,18 @@ def test_before_the_index_words_search_titles_and_say_so(tmp_path: Path) -> None
     assert mistake.error and mistake.partial == ""  # a query with a mistake says so at once
 
 
+def test_before_the_index_titles_matches_keep_the_catalog_order(tmp_path: Path) -> None:
+    # (they are read from the end, away from the index's loader, and listed in order)
+    papers = [Paper(id=f"g{n}", title=f"Graph study {n}", venue="ICLR", year=2026, citekey=f"g{n}",
+                    added="2025-11-01T00:00:00+00:00") for n in (3, 1, 2)]
+    library = make_library(tmp_path / "lib", [*papers, PAPERS[0]])
+    try:
+        before = compute_listing(library, search="graph study", index=None)
+    finally:
+        library.close()
+    assert before.ids == ["g3", "g1", "g2"] and before.partial == TITLES_ONLY
+
+
 # -- filter, search and sort together ----------------------------------------------------
 
 MORE = [
