@@ -28,7 +28,6 @@ import hashlib
 import pickle
 import sys
 from array import array
-from collections import defaultdict
 from collections.abc import Iterable
 from operator import attrgetter
 from pathlib import Path
@@ -47,8 +46,9 @@ from .postings import FlatPostings
 #: 3: nested-brace accents ({\c{c}}), letter commands (\ss, \"\i) and ø ł ß æ folded;
 #: 4: each field's postings flat over the vocabulary (`FlatPostings`), title words' order kept,
 #: their arrays raw after the pickle; 5: the acronyms the abstracts define; 6: ordinals in
-#: 16 bits, in segments of 65,536 papers (`postings.FlatPostings`); 7: each pair's term frequency
-FORMAT = 7
+#: 16 bits, in segments of 65,536 papers (`postings.FlatPostings`); 7: each pair's term frequency;
+#: 8: the term frequencies packed (zlib)
+FORMAT = 8
 KIND = "search index"
 #: The attributes of a SearchIndex this module knows how to store or rebuild (a test checks
 #: that the index has no others, so a new field cannot be silently left out of the cache).
@@ -126,8 +126,10 @@ def _state(index: SearchIndex) -> dict:
     fields, shapes = [], []
     for post, tf in zip(index._post, index._tf):
         flat = post if isinstance(post, FlatPostings) else FlatPostings.of(vocab, post, len(index._ids), counts=tf)
-        fields.append((*flat.arrays, flat.counts))
-        shapes.append((flat.segments, flat.bits))
+        packed = array("B")
+        packed.frombytes(flat.pack_counts())
+        fields.append((*flat.arrays, packed))
+        shapes.append((flat.segments, flat.bits, len(flat.counts)))
     return {
         "shapes": shapes,
         "n": len(index._ids),
@@ -184,9 +186,12 @@ def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
     index._records = list(records)
     vocab = state["vocab"].split("\n") if state["vocab"] else []
     # flat, sharing the vocabulary's strings (FlatPostings checks that they line up)
+    # the term frequencies stay packed until a search reads them
+    if any(counted not in (0, len(flat)) for (_, flat, _), (_, _, counted) in zip(state["fields"], state["shapes"])):
+        raise ValueError("the term frequencies do not line up with the postings")
     index._post = tuple(
-        FlatPostings(vocab, starts, flat, segments, bits, counts)
-        for (starts, flat, counts), (segments, bits) in zip(state["fields"], state["shapes"], strict=True)
+        FlatPostings(vocab, starts, flat, segments, bits, packed_counts=packed)
+        for (starts, flat, packed), (segments, bits, _) in zip(state["fields"], state["shapes"], strict=True)
     )
     if len(index._post) != 3:
         raise ValueError("damaged postings")
@@ -194,10 +199,7 @@ def _restore(cls: type[SearchIndex], records: list, state: dict) -> SearchIndex:
     index._years.update(state["years"])
     index._venues.update(state["venues"])
     index._vocab = vocab
-    by_length: dict[int, list[str]] = defaultdict(list)
-    for word in vocab:
-        by_length[len(word)].append(word)
-    index._by_length = dict(by_length)
+    index._by_length = None  # made at the first typo searched
     # in the build's order: the title words' order is the infix candidates' order
     index._title_vocab = list(map(vocab.__getitem__, state["title_order"]))
     index._abstracts_done = n

@@ -296,7 +296,7 @@ class SearchIndex(Matching):
         self._tags: dict[int, tuple[str, ...]] = {}  # only papers with tags (lower case)
         self._notes: dict[int, str] = {}  # only papers with notes (lower case)
         self._vocab: list[str] = []
-        self._by_length: dict[int, list[str]] = {}
+        self._by_length: dict[int, list[str]] | None = None  # (made at the first typo: `_length_buckets`)
         self._title_vocab: list[str] = []
         self._abstracts_done = 0  # abstracts of ordinals below this are indexed
         #: A search that needs the abstracts indexes them first, unless this is turned off
@@ -678,10 +678,7 @@ class SearchIndex(Matching):
         title words (infixes), unless given; drop cached expansions. Callers hold the lock."""
         title_post, meta_post, abstract_post = self._post
         self._vocab = sorted(set(title_post).union(meta_post, abstract_post)) if vocab is None else vocab
-        by_length: dict[int, list[str]] = defaultdict(list)
-        for word in self._vocab:
-            by_length[len(word)].append(word)
-        self._by_length = dict(by_length)
+        self._by_length = None
         self._title_vocab = list(title_post) if title_vocab is None else title_vocab
         self._cache.clear()
 

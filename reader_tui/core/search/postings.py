@@ -40,6 +40,7 @@ dict of 50,000 words; `word_pairs` now makes a field's pairs without a string pe
 
 from __future__ import annotations
 
+import zlib
 from array import array
 from bisect import bisect_left
 from collections import defaultdict
@@ -72,18 +73,21 @@ class FlatPostings(Mapping[str, Sequence[int]]):
     (array "H") the ordinals, each less its segment's first (`segment << bits`); `counts`
     (array "B") each pair's term frequency, or nothing (every count 1)."""
 
-    __slots__ = ("_bits", "_counts", "_flat", "_segments", "_starts", "_vocab")
+    __slots__ = ("_bits", "_flat", "_held_counts", "_packed_counts", "_segments", "_starts", "_vocab")
 
     def __init__(
         self, vocab: list[str], starts: array, flat: array, segments: int = 1, bits: int | None = None,
-        counts: array | None = None,
+        counts: array | None = None, packed_counts: Any = None,
     ) -> None:
+        """`packed_counts`, in place of `counts`: them as `pack_counts` made them (a
+        loaded cache's), unpacked at the first search that reads them."""
         bits = BITS if bits is None else bits
         counts = array("B") if counts is None else counts
         if (
             segments < 1 or len(starts) != len(vocab) * segments + 1 or starts[-1] != len(flat)
             or flat.typecode != "H" or starts.typecode != "I" or not 0 < bits <= 16
             or counts.typecode != "B" or len(counts) not in (0, len(flat))
+            or (packed_counts is not None and len(counts))
         ):
             raise ValueError("the postings do not line up with the vocabulary")
         self._vocab = vocab
@@ -91,7 +95,21 @@ class FlatPostings(Mapping[str, Sequence[int]]):
         self._flat = flat
         self._segments = segments
         self._bits = bits
-        self._counts = counts
+        self._held_counts = None if packed_counts is not None else counts
+        self._packed_counts = packed_counts
+
+    @property
+    def _counts(self) -> array:
+        # Packed, the counts are a quarter of their size (mostly ones): an app that only
+        # opens the list never unpacks them (2.3 MB at 19,630 papers).
+        held = self._held_counts
+        if held is None:
+            held = array("B")
+            held.frombytes(zlib.decompress(self._packed_counts))
+            if len(held) not in (0, len(self._flat)):
+                raise ValueError("the counts do not line up with the postings")
+            self._held_counts, self._packed_counts = held, None
+        return held
 
     @classmethod
     def of(
@@ -421,6 +439,10 @@ class FlatPostings(Mapping[str, Sequence[int]]):
     def counts(self) -> array:
         """Each pair's term frequency beside `flat` (empty: every count 1)."""
         return self._counts
+
+    def pack_counts(self) -> bytes:
+        """`counts` packed (zlib), for the cache: what `packed_counts` takes."""
+        return zlib.compress(self._counts, 1)
 
     @property
     def segments(self) -> int:

@@ -124,7 +124,7 @@ class Matching:
     _tf: tuple
     _titles: list[str]
     _vocab: list[str]
-    _by_length: dict[int, list[str]]
+    _by_length: dict[int, list[str]] | None
     _title_vocab: list[str]
     _cache: OrderedDict
     _lock: threading.RLock
@@ -429,7 +429,7 @@ class Matching:
         max_edits = 1 if len(word) < 8 else 2
         found = []
         for length in range(len(word) - max_edits, len(word) + max_edits + 1):
-            bucket = self._by_length.get(length)
+            bucket = self._length_buckets().get(length)
             if bucket:
                 hits = extract(word, bucket, scorer=OSA.distance, score_cutoff=max_edits, limit=None)
                 found += [(distance, v) for v, distance, _ in hits if v not in seen]
@@ -438,6 +438,17 @@ class Matching:
         # and their plurals: "netwrok" means networks as much as network
         plurals = [(quality, v + "s") for quality, v in near if self._df(v + "s") and v + "s" not in seen]
         return near + [p for p in plurals if p not in near]
+
+    def _length_buckets(self) -> dict[int, list[str]]:
+        """The vocabulary by word length, which the typo search looks in: made when first
+        needed (a list that is opened and not searched goes without: 0.4 MB at 19,630)."""
+        buckets = self._by_length
+        if buckets is None:
+            by_length: dict[int, list[str]] = defaultdict(list)
+            for word in self._vocab:
+                by_length[len(word)].append(word)
+            self._by_length = buckets = dict(by_length)
+        return buckets
 
     def _idf(self, df: int) -> float:
         """BM25's idf of a word that `df` of the papers hold."""

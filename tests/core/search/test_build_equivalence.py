@@ -75,7 +75,7 @@ QUERIES = [
 def _state(index: SearchIndex) -> tuple:
     fields = [{word: list(zip(ordinals, index._counts(field, word) or [1] * len(ordinals), strict=True))
                for word, ordinals in post.items()} for field, post in enumerate(index._post)]
-    return (fields, index._vocab, index._by_length, index._title_vocab, list(index._acronyms.items()), index._titles,
+    return (fields, index._vocab, index._length_buckets(), index._title_vocab, list(index._acronyms.items()), index._titles,
             index._ids, index.abstracts_indexed)
 
 

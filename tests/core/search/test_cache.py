@@ -86,6 +86,18 @@ def test_warm_load_searches_exactly_like_a_fresh_build(papers, cache, monkeypatc
         assert warm.search(query).partial == fresh.search(query).partial, query
 
 
+def test_a_warm_load_keeps_the_term_frequencies_packed_until_a_search_reads_them(papers, cache, monkeypatch):
+    search_cache.load_or_build(papers, cache)
+    warm = _warm(papers, cache, monkeypatch)
+    assert all(post._held_counts is None for post in warm._post)  # packed: a list opened, not searched
+    fresh = SearchIndex.build(papers)
+    assert warm.search(QUERIES[0]) == fresh.search(QUERIES[0])
+    assert any(post._held_counts is not None for post in warm._post)  # unpacked by the search
+    for mine, counted in zip(warm._post, fresh._tf):  # (a small build counts in dicts)
+        assert counted and all(list(mine.frequencies(word) or [1] * len(mine[word])) == list(counts)
+                               for word, counts in counted.items())
+
+
 def test_warm_load_has_the_same_derived_state(papers, cache, monkeypatch):
     search_cache.load_or_build(papers, cache)
     warm, fresh = _warm(papers, cache, monkeypatch), SearchIndex.build(papers)
@@ -94,7 +106,7 @@ def test_warm_load_has_the_same_derived_state(papers, cache, monkeypatch):
         # title words' first-seen order, which the infix search follows, is _title_vocab)
         assert isinstance(mine, FlatPostings)
         assert dict(mine.items()) == dict(theirs.items()) and sorted(mine) == sorted(theirs)
-    assert warm._vocab == fresh._vocab and warm._by_length == fresh._by_length
+    assert warm._vocab == fresh._vocab and warm._length_buckets() == fresh._length_buckets()
     assert warm._title_vocab == fresh._title_vocab and warm._titles == fresh._titles
     assert {k: list(v) for k, v in warm._years.items()} == dict(fresh._years)
     assert {k: list(v) for k, v in warm._venues.items()} == dict(fresh._venues)

@@ -65,7 +65,7 @@ def test_abstracts_indexed_at_once_give_the_postings_of_one_at_a_time(papers, mo
     assert all(isinstance(post, FlatPostings) and post.bits == bits for post in bulk._post)
     assert bulk._post[2].segments == segments_for(len(papers), bits)
     assert _fields(bulk) == _fields(appended)
-    assert bulk._vocab == appended._vocab and bulk._by_length == appended._by_length
+    assert bulk._vocab == appended._vocab and bulk._length_buckets() == appended._length_buckets()
     assert bulk._title_vocab == appended._title_vocab  # first-seen order: the infix search's
     assert bulk._acronyms == appended._acronyms
     for query in QUERIES:
