@@ -55,6 +55,22 @@ def test_related_index_is_built_once_then_loaded(library: Library) -> None:
     assert cached and loaded.related(some, 5) == built.related(some, 5)
 
 
+def test_with_both_caches_the_app_loads_them_a_view_at_a_time(library: Library, monkeypatch) -> None:
+    # building nothing and making no list of every paper's view (2.5 MB on the start's peak)
+    search_index(library)
+    related_index(library)
+
+    def no_list(*args, **kwargs):
+        raise AssertionError("a list of every view")
+
+    monkeypatch.setattr(indexing, "related_index", no_list)
+    monkeypatch.setattr(indexing, "search_index", no_list)
+    got: dict[str, object] = {}
+    provide_indexes(library, on_search=lambda index: got.setdefault("search", index),
+                    on_related=lambda index: got.setdefault("related", index))
+    assert isinstance(got["search"], SearchIndex) and isinstance(got["related"], RelatedIndex)
+
+
 def test_a_running_build_is_waited_for_and_its_result_loaded(library: Library) -> None:
     """What the TUI does when it starts while `reader-tui index` (another process, here a
     thread with its own lock file handle) is still writing the cache."""
