@@ -93,9 +93,10 @@ class ListFilter:
             return ranking
         allowed = allowed if isinstance(allowed, (set, frozenset, dict)) else set(allowed)
         kept = [i for i, pid in enumerate(ranking.ids) if pid in allowed]
+        whole = None if ranking.whole is None else [ranking.whole[i] for i in kept]
         return type(ranking)(
             [ranking.ids[i] for i in kept], [ranking.scores[i] for i in kept], [ranking.matched[i] for i in kept],
-            ranking.partial, min(len(kept), ranking.complete), ranking.found,
+            ranking.partial, len(kept) if whole is None else sum(whole), ranking.found, whole,
         )
 
     def describe(self) -> str:

@@ -238,6 +238,8 @@ class Ranking:
     partial: bool = False
     complete: int = 0
     found: str | None = None
+    whole: list[bool] | None = None
+    """Per hit, whether it has every word (None: all do)."""
 
 
 class SearchResult(list):
@@ -701,13 +703,20 @@ class SearchIndex(Matching):
         """Make now what the first query would make: the table of the papers' keywords
         (0.6 s at 100,000 papers) and numpy. For a thread, as the search bar opens."""
         load_numpy()
-        self._keyword_papers(())
+        with self._lock:
+            self._keyword_papers(())
 
     def rank(self, query: Query | str, *, marked: Iterable[str] = frozenset(), limit: int | None = None) -> Ranking:
         """`search`'s answer as columns, with no Hit made per paper (a list shows a few
         dozen of tens of thousands)."""
         if isinstance(query, str):
             query = parse_query(query)
+        # Under the lock: a search reads arrays over every paper, which `add` (a title
+        # edited, on the UI thread) would grow midway; it waits for the search instead.
+        with self._lock:
+            return self._rank(query, set(marked), limit)
+
+    def _rank(self, query: Query, marked: set[str], limit: int | None) -> Ranking:
         if (
             not self.abstracts_indexed
             and self.index_abstracts_on_search
@@ -758,7 +767,7 @@ class SearchIndex(Matching):
         # ties never in id order: the better-rated paper, then the shorter title
         candidates = np.flatnonzero(listed)
         tie = scores[candidates] + np.frombuffer(self._tie_breaks(), dtype=np.float64)[candidates]
-        ranked = candidates[np.argsort(-tie)].tolist()
+        ranked = candidates[np.argsort(-tie, kind="stable")].tolist()
         self._rerank(ranked, scores, " ".join(query.terms + query.phrases), matches)
         # papers that cover the query first, then those with fewer of its words (coverage);
         # withdrawn papers last in each, unless the query asks for them
@@ -813,7 +822,8 @@ class SearchIndex(Matching):
         hit_scores = scores[at].tolist()
         if found is not None and ranked and ranked[0] == found and not listed[found]:
             hit_scores[0] = 0.0  # named, not matched
-        return Ranking(list(map(self._ids.__getitem__, ranked)), hit_scores, per_hit, partial, complete, named)
+        whole = combined.complete[at].tolist() if complete < len(ranked) else None
+        return Ranking(list(map(self._ids.__getitem__, ranked)), hit_scores, per_hit, partial, complete, named, whole)
 
     # -- filters --------------------------------------------------------------------
 

@@ -102,13 +102,14 @@ class FlatPostings(Mapping[str, Sequence[int]]):
     def _counts(self) -> array:
         # Packed, the counts are a quarter of their size (mostly ones): an app that only
         # opens the list never unpacks them (2.3 MB at 19,630 papers).
-        held = self._held_counts
-        if held is None:
-            held = array("B")
-            held.frombytes(zlib.decompress(self._packed_counts))
-            if len(held) not in (0, len(self._flat)):
-                raise ValueError("the counts do not line up with the postings")
-            self._held_counts, self._packed_counts = held, None
+        packed = self._packed_counts
+        if packed is None:
+            return self._held_counts
+        # (two searches may unpack at once: each its own copy, the packed bytes read once)
+        held = array("B")
+        held.frombytes(zlib.decompress(packed))
+        self._held_counts = held
+        self._packed_counts = None
         return held
 
     @classmethod

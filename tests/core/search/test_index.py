@@ -297,3 +297,39 @@ def test_prepare_for_queries_makes_the_keyword_table_the_first_query_would(index
     index.prepare_for_queries()
     assert index._keywords  # made, and kept for the queries
     assert ids(index.search("linear attention"))  # which still answer
+
+
+def test_papers_added_while_a_search_runs_wait_for_it_and_are_found_after(index, monkeypatch):
+    # `add` (a title edited, on the UI thread) during a search in a worker: the search
+    # reads arrays over every paper, so the add waits, and no expansion of the old size
+    # is kept for the next search
+    from reader_tui.core.search import scoring
+
+    real = scoring.Matching._expand
+    adding: list[threading.Thread] = []
+
+    def expand_while_adding(self, word, last=True):
+        if not adding:
+            adding.append(threading.Thread(target=index.add, args=([view("new", "Linear attention revisited")],)))
+            adding[0].start()
+            adding[0].join(0.2)  # (it waits for the search's lock)
+        return real(self, word, last)
+
+    monkeypatch.setattr(scoring.Matching, "_expand", expand_while_adding)
+    first = ids(index.search("linear"))
+    adding[0].join()
+    assert "new" not in first
+    for query in ("linear", "linear year:2026", "linear -softmax"):
+        assert "new" in ids(index.search(query)), query
+
+
+
+def test_a_filters_ranking_counts_the_kept_hits_that_have_every_word(index):
+    from reader_tui.core.search.filters import ListFilter
+
+    query = "linear attention softmax log"
+    ranking = index.rank(query)
+    lacking = [pid for pid, whole in zip(ranking.ids, ranking.whole) if not whole]
+    assert ranking.complete == 1 and lacking  # one hit has every word, another lacks one
+    kept = ListFilter(search=query).ranking(index, set(lacking))
+    assert kept.ids == lacking and kept.complete == 0  # (it said 1: the count before the filter)
