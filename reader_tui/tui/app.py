@@ -7,6 +7,7 @@ import asyncio
 import os
 import sys
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,7 @@ from textual.theme import Theme
 
 from reader_tui.core.library.library import Library
 from reader_tui.core.paths import styles_dir
-from reader_tui.core.process_tuning import freeze_long_lived
+from reader_tui.core.process_tuning import collect_fully_if_idle, freeze_long_lived
 from reader_tui.core.text.display import sanitize
 from reader_tui.tui import css_cache, paste_input
 from reader_tui.tui.auto_exports import AutoExports
@@ -40,6 +41,10 @@ PREPARE_REVIEWS_S = 2.0
 """When, after the start, the reviews screen is made ahead of the first `R` (once the
 list is painted and the first keys answered; about 50 ms of the UI thread)."""
 
+
+FULL_COLLECTION_CHECK_S = 0.2
+"""How often the app looks for a pause in the input to run a deferred full collection
+(`process_tuning.collect_fully_if_idle`)."""
 
 REPAINTS_PER_SECOND = 240
 """The most repaints a second: a frame comes at most 4 ms after it is due, so a search's
@@ -78,6 +83,7 @@ class ReaderApp(FatalErrorLine, App[int]):
         css_cache.load(self.css_cache_path)
         self.stylesheet = css_cache.CachedStylesheet(variables=self.get_css_variables())
         self._quit_failed = False
+        self._input_seen_at = time.monotonic()
         self._quit_sync: LibrarySync | None = None  # the sync before quitting, once started
         self.farewell: list[str] = []
         """Lines for the terminal once the screen is gone (how the sync before quitting went)."""
@@ -117,7 +123,13 @@ class ReaderApp(FatalErrorLine, App[int]):
         # they run in daemon threads that the exit leaves behind.
         asyncio.get_running_loop().set_default_executor(DaemonThreadExecutor())
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp, events.Paste)):
+            self._input_seen_at = time.monotonic()  # (full collections wait for a pause)
+        await super().on_event(event)
+
     def on_mount(self) -> None:
+        self.set_interval(FULL_COLLECTION_CHECK_S, lambda: collect_fully_if_idle(self._input_seen_at), name="collect")
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         # The Library calls its listeners on whichever thread made or noticed the change:
         # a message hands it to the UI thread, where the signal fans it out.

@@ -17,11 +17,23 @@ from reader_tui.core import process_tuning as tuning
 
 @pytest.fixture
 def frozen(monkeypatch):
-    """gc.freeze recorded, not done: a test process must not freeze its garbage."""
+    """gc.freeze recorded, not done: a test process must not freeze its garbage (nor keep
+    full collections deferred)."""
     calls = []
     monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(tuning, "_full_collections_deferred", False)
+    thresholds = gc.get_threshold()
     yield calls
+    gc.set_threshold(*thresholds)
     gc.enable()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
 
 
 def test_a_paused_start_collects_again_once_resumed_with_what_it_made_frozen(frozen):
@@ -31,6 +43,28 @@ def test_a_paused_start_collects_again_once_resumed_with_what_it_made_frozen(fro
     assert gc.isenabled() and frozen == ["freeze"]
     tuning.resume_after_start()  # once only
     assert frozen == ["freeze"]
+
+
+def test_after_the_start_full_collections_wait_for_a_pause_in_the_input(frozen, monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(tuning, "time", clock)
+    collected = []
+    real_collect = gc.collect
+    monkeypatch.setattr(gc, "collect", lambda *args: collected.append(clock.now) or 0)
+    tuning.pause_for_start()
+    tuning.resume_after_start()
+    assert gc.get_threshold()[2] >= 1_000_000  # the collector never starts one itself
+    monkeypatch.setattr(gc, "get_count", lambda: (0, 0, 3))  # younger collections moved objects up
+    clock.now += 1.0
+    assert not tuning.collect_fully_if_idle(last_input=clock.now - 0.1)  # typing: not now
+    assert tuning.collect_fully_if_idle(last_input=clock.now - 0.5)  # a pause: now
+    monkeypatch.setattr(gc, "get_count", lambda: (0, 0, 0))
+    clock.now += 5.0
+    assert not tuning.collect_fully_if_idle(last_input=clock.now - 5.0)  # nothing new since
+    clock.now += tuning.FULL_COLLECTION_AT_LEAST_EVERY
+    assert tuning.collect_fully_if_idle(last_input=clock.now - 0.01)  # typing for long: anyway
+    assert len(collected) == 2
+    assert real_collect() >= 0
 
 
 def test_resuming_without_a_pause_changes_nothing(frozen):
