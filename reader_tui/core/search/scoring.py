@@ -64,8 +64,9 @@ _CACHE_SIZE = 32
 
 class _Expansion(NamedTuple):
     """One query word's matches, as arrays over every paper's ordinal: a whole list's worth
-    of numbers, each step over them one numpy operation (a common word or a short prefix
-    reaches most of the list, and dicts of its papers cost 0.1-0.3 s a key at 100,000)."""
+    of numbers, each step over them one numpy operation: a common word or a short prefix
+    reaches most of the list, and a step per paper in Python costs 0.1-0.3 s a key at
+    100,000 papers."""
 
     values: np.ndarray  # float64: the value of the paper's best match for this word, 0 for none
     which: np.ndarray  # int32: the index in `names` of the word behind that value
