@@ -214,6 +214,16 @@ class Hit(NamedTuple):
 _make_hit = partial(tuple.__new__, Hit)
 
 
+def _digits(number: int, bases: list[int]) -> list[int]:
+    """The digits of `number` in the mixed radix `bases` (most significant first), each
+    less one: the column values (-1 for none) it was made from."""
+    digits = []
+    for base in reversed(bases):
+        number, digit = divmod(number, base)
+        digits.append(digit - 1)
+    return digits[::-1]
+
+
 def _mask(np, n: int, ordinals) -> Any:
     """A boolean array over `n` ordinals, True at `ordinals` (a set)."""
     mask = np.zeros(n, dtype=bool)
@@ -725,7 +735,7 @@ class SearchIndex(Matching):
             self.index_abstracts()
         tags = dict(self._tags)  # snapshots: update() may run on another thread
         notes = dict(self._notes)
-        allowed = self._allowed(query, tags, notes, set(marked))
+        allowed = self._allowed(query, tags, notes, marked)
         phrase_hits = [self._phrase_matches(p, notes) for p in query.phrases]
         # a phrase no paper holds (a quotation in a pasted TL;DR) counts as its words: it
         # never empties the list
@@ -796,26 +806,22 @@ class SearchIndex(Matching):
         columns += [(m.values[at] != 0).astype(np.int32) - 1 for m, _ in phrase_hits]
         phrase_names = [(" ".join(phrase_words),) for _, phrase_words in phrase_hits]
         every_names = names + phrase_names
-        if columns and len(ranked) and math.prod(len(found) + 1 for found in every_names) >= 2**62:
-            # (a long pasted text: too many digits for one number) distinct rows
-            combos, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
-            matched = [_matched(*(found[k] if k >= 0 else "" for found, k in zip(every_names, combo)))
-                       for combo in combos.tolist()]
-            per_hit = list(map(matched.__getitem__, inverse.reshape(-1).tolist()))
-        elif columns and len(ranked):
-            # each hit's combination as one number (a digit per word, 0 for none), so that
-            # the distinct ones are found with one sort of numbers, not of rows
-            key = np.zeros(len(ranked), dtype=np.int64)
-            for column, found_names in zip(columns, every_names):
-                key = key * (len(found_names) + 1) + (column + 1)
-            distinct, inverse = np.unique(key, return_inverse=True)
-            matched = []
-            for number in distinct.tolist():
-                digits = []
-                for found_names in reversed(every_names):
-                    number, digit = divmod(number, len(found_names) + 1)
-                    digits.append(found_names[digit - 1] if digit else "")
-                matched.append(_matched(*reversed(digits)))
+        if columns and len(ranked):
+            bases = [len(word_names) + 1 for word_names in every_names]
+            if math.prod(bases) < 2**62:
+                # each hit's combination as one number (a digit per word, 0 for none), so
+                # that the distinct ones are found with one sort of numbers, not of rows
+                # (1 ms against 18 ms for 14,000 hits)
+                key = np.zeros(len(ranked), dtype=np.int64)
+                for column, base in zip(columns, bases):
+                    key = key * base + (column + 1)
+                distinct, inverse = np.unique(key, return_inverse=True)
+                combos = [_digits(number, bases) for number in distinct.tolist()]
+            else:  # (a long pasted text: too many digits for one number) distinct rows
+                rows, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+                combos = rows.tolist()
+            matched = [_matched(*(word_names[k] if k >= 0 else "" for word_names, k in zip(every_names, combo)))
+                       for combo in combos]
             per_hit = list(map(matched.__getitem__, inverse.reshape(-1).tolist()))
         else:
             per_hit = [()] * len(ranked)
