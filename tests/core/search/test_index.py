@@ -259,15 +259,6 @@ def test_the_expansion_cache_keeps_the_newest_expansions_up_to_its_size(monkeypa
     assert len(index.search("kappa")) == 40  # and still answers
 
 
-@pytest.mark.parametrize("query", ["attention", "linear atten", '"linear attention" -softmax', "tag:llm", "zzz", ""])
-def test_rank_gives_the_hits_of_search_as_columns(index, query):
-    hits = index.search(query)
-    ranking = index.rank(query)
-    assert ranking.ids == [h.id for h in hits]
-    assert ranking.scores == [h.score for h in hits] and ranking.matched == [h.matched for h in hits]
-    assert (ranking.partial, ranking.complete, ranking.found) == (hits.partial, hits.complete, hits.found)
-
-
 def test_a_filters_ranking_keeps_the_allowed_hits_as_its_search_hits_do(index):
     from reader_tui.core.search.filters import ListFilter
 
