@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -102,6 +102,28 @@ the file)."""
         except (ValueError, KeyError, TypeError) as error:
             raise StoreError(f"{self.path}: the reviews of paper {paper_id!r}: {error}") from None
 
+    def summaries(self, batch: int = 256) -> Iterator[tuple[str, str]]:
+        """(paper id, its reviewers' summaries) of every stored forum that has any, read
+        `batch` forums a query: no read holds the file while the caller works on what it
+        read, so an import waits for none of it. A damaged forum is passed over (the
+        forum pane names it when it is opened). Raises StoreError as `forum` does."""
+        from ..reviews import decode_forum, review_summaries
+
+        after = ""
+        while True:
+            rows = self._read_all(
+                "SELECT paper_id, data FROM forum WHERE paper_id > ? ORDER BY paper_id LIMIT ?", (after, batch))
+            for paper_id, data in rows:
+                try:
+                    text = review_summaries(decode_forum(data))
+                except ValueError:
+                    continue
+                if text:
+                    yield paper_id, text
+            if len(rows) < batch:
+                return
+            after = rows[-1][0]
+
     def count(self) -> int:
         """How many papers have a forum stored (0 without a store)."""
         row = self._read_one("SELECT count(*) FROM forum", ())
@@ -143,6 +165,15 @@ the file)."""
             if connection is None:
                 return None
             return connection.execute(sql, params).fetchone()
+
+    def _read_all(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        if not self.path.exists():
+            return []
+        with self._errors():
+            connection = self._reader()
+            if connection is None:
+                return []
+            return connection.execute(sql, params).fetchall()
 
     def _reader(self) -> sqlite3.Connection | None:
         """This thread's read-only connection, checked once: None when the file is gone."""

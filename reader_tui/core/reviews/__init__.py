@@ -34,7 +34,7 @@ _SOURCES = {
     "compact_scores": "one_line", "pdf_link": "one_line", "scores_line": "one_line",
     "FORMAT": "records", "SCORE_NAMES": "records", "ForumData": "records", "decision_tier": "records",
     "decode_forum": "records", "encode_forum": "records", "forum_record": "records", "iso_ms": "records",
-    "note_record": "records", "replies_of": "records", "score_number": "records", "value": "records",
+    "note_record": "records", "replies_of": "records", "review_summaries": "records", "score_number": "records", "value": "records",
     "venue_decision": "records",
     "merge_history": "scores", "merge_scores": "scores", "summarize": "scores",
 }
@@ -42,7 +42,7 @@ _SOURCES = {
 __all__ = [
     "FORMAT", "KIND_LABELS", "SCORE_NAMES", "Forum", "ForumData", "Note", "compact_scores", "decision_tier",
     "decode_forum", "encode_forum", "forum_record", "iso_ms", "merge_history", "merge_scores", "note_record",
-    "pdf_link", "replies_of", "score_number", "scores_line", "summarize", "value", "venue_decision",
+    "pdf_link", "replies_of", "review_summaries", "score_number", "scores_line", "summarize", "value", "venue_decision",
 ]
 
 

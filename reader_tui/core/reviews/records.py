@@ -217,6 +217,15 @@ def encode_forum(record: Mapping[str, Any]) -> bytes:
     return zlib.compress(orjson.dumps(record), LEVEL)
 
 
+def review_summaries(record: Mapping[str, Any]) -> str:
+    """The reviewers' summaries of a stored forum (its reviews' "summary" texts, one a
+    line; "" without any): the paper retold by three or four readers in their words."""
+    return "\n".join(
+        text for note in record.get("notes", ()) if isinstance(note, dict) and note.get("kind") == "review"
+        for name, text in note.get("text", ()) if name == "summary" and isinstance(text, str)
+    )
+
+
 def decode_forum(data: bytes) -> dict[str, Any]:
     """The record `encode_forum` made. Raises ValueError when `data` is not one."""
     try:

@@ -220,3 +220,19 @@ def test_a_value_that_cannot_be_read_never_replaces_one_that_could(library: Libr
         assert [r.scores["rating"] for r in reviews] == [6, 8, 2]
         assert "rating 6 (was 4)" in reviews[0].scores_line()
         assert {n.id: n.sections for n in reviews} == texts_before and all(texts_before.values())
+
+
+def test_the_reviewers_summaries_are_read_a_batch_at_a_time_passing_over_a_damaged_forum(library: Library) -> None:
+    import_file(library, REVIEWS / "snapshot1.jsonl")
+    store = Library.open(library.files.folder).review_store
+    whole = dict(store.summaries())
+    reviewed = [pid for pid in IDS if store.forum(pid).reviews]
+    assert sorted(whole) == sorted(reviewed) and len(reviewed) >= 3
+    for pid, text in whole.items():
+        said = [body for n in store.forum(pid).reviews for name, body in n.sections if name == "summary"]
+        assert text.splitlines() == said
+    assert dict(store.summaries(batch=1)) == whole  # paged, every forum is read once
+    with sqlite3.connect(store.path) as connection:
+        connection.execute("UPDATE forum SET data = ? WHERE paper_id = ?", (b"not zlib", reviewed[0]))
+    connection.close()
+    assert dict(store.summaries(batch=2)) == {pid: text for pid, text in whole.items() if pid != reviewed[0]}
