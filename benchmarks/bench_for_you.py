@@ -23,7 +23,9 @@ Breadth: the kept papers of an episode are clustered (k-means, up to 4 clusters,
 recipe's TF-IDF space, which no model here tunes), each of the first 20 papers belongs to
 the cluster of the kept paper closest to it, and the figure is how many of the clusters
 the first 20 reach. The area is never a feature: the models see the texts (title,
-abstract, keywords, TL;DR) and the decisions only.
+abstract, keywords, TL;DR), the reviewers' summaries where the data holds the reviews (as
+a library does once its reviews are imported) and the decisions only. "For you" without
+the reviews (a list imported alone) is run on the same episodes beside it.
 """
 
 from __future__ import annotations
@@ -41,6 +43,27 @@ OTHER = "other topics"  # the area left out: "other topics in machine learning (
 TRIAGED, FOUND, K, TOP = 80, 5, 50, 20
 SEEDS, TUNING_SEEDS = (100, 101), (0, 1)
 CLUSTERS = 4
+
+
+def load_summaries(path: str) -> list[tuple[str, str]]:
+    """(paper id, its reviewers' summaries) of every forum of an OpenReview dump with its
+    replies, read as the reviews store reads them ([] for a list without reviews)."""
+    import gzip
+
+    import orjson
+
+    from reader_tui.core.reviews import forum_record, replies_of, review_summaries
+
+    found = []
+    with (gzip.open(path, "rb") if str(path).endswith(".gz") else open(path, "rb")) as lines:
+        for line in lines:
+            record = orjson.loads(line)
+            replies = replies_of(record) if isinstance(record, dict) else None
+            if replies:
+                text = review_summaries(forum_record(record, replies, str(record.get("id", ""))))
+                if text:
+                    found.append((str(record["id"]), text))
+    return found
 
 
 def areas_of(views: Sequence) -> list[str]:
@@ -109,9 +132,11 @@ def clusters_reached(matrix: Any, kept: Sequence[int], first: Sequence[int]) -> 
     return len(set(labels[nearest].tolist())), len(set(labels.tolist()))
 
 
-def run(views: Sequence, seeds: Sequence[int] = SEEDS, areas: Sequence[str] | None = None) -> dict:
+def run(views: Sequence, seeds: Sequence[int] = SEEDS, areas: Sequence[str] | None = None,
+        reviews: Sequence[tuple[str, str]] = ()) -> dict:
     """Every episode of the protocol: precision@50 and breadth of the recipe and "for
-    you" (by score and broad), with the times of the features, training and a whole order."""
+    you" (by score and broad; with `reviews`, the reviewers' summaries, also without
+    them), with the times of the features, training and a whole order."""
 
     from reader_tui.core.model import Annotation, PaperView, Status
     from reader_tui.core.related import for_you
@@ -122,8 +147,9 @@ def run(views: Sequence, seeds: Sequence[int] = SEEDS, areas: Sequence[str] | No
     areas = list(areas or areas_of(views))
     index = SearchIndex.build(views)
     start = time.perf_counter()
-    features = for_you.Features(index, views)
+    features = for_you.Features(index, views, reviews)
     features_s = time.perf_counter() - start
+    alone = for_you.Features(index, views) if reviews else None
     start = time.perf_counter()
     recipe = Recipe(views)
     recipe_s = time.perf_counter() - start
@@ -146,36 +172,44 @@ def run(views: Sequence, seeds: Sequence[int] = SEEDS, areas: Sequence[str] | No
                 "by_score": top(model.margin, rows, K),
                 "for_you": [row_of[pid] for pid in order[:K]],
             }
+            if alone is not None:
+                plain = for_you.for_you_order(for_you.train(alone, annotated), alone.ids)
+                ranked["without_reviews"] = [row_of[pid] for pid in plain[:K]]
             episode: dict[str, Any] = {"area": area, "seed": seed, "kept": len(kept)}
             for name, first in ranked.items():
                 episode[name] = sum(area_of[i] == area for i in first) / K
                 episode[f"{name}_reach"], episode["clusters"] = clusters_reached(recipe.matrix, kept, first[:TOP])
             episodes.append(episode)
-            print(f"{area[:40]:<40} {seed:>4} recipe {episode['recipe']:.2f} by score {episode['by_score']:.2f} "
-                  f"for you {episode['for_you']:.2f}", file=sys.stderr, flush=True)
+            print(f"{area[:40]:<40} {seed:>4} " + " ".join(f"{name} {episode[name]:.2f}" for name in ranked),
+                  file=sys.stderr, flush=True)
+    names = ("recipe", "by_score", "for_you", "recipe_reach", "by_score_reach", "for_you_reach", "clusters") + (
+        ("without_reviews",) if alone is not None else ())
     per_area = {}
     for area in areas:
         mine = [e for e in episodes if e["area"] == area]
         per_area[area] = {
             "papers": area_of.count(area),
             "base_rate": round(area_of.count(area) / len(views), 3),
-            **{name: round(statistics.mean(e[name] for e in mine), 3) for name in (
-                "recipe", "by_score", "for_you", "recipe_reach", "by_score_reach", "for_you_reach", "clusters")},
+            **{name: round(statistics.mean(e[name] for e in mine), 3) for name in names},
         }
-    means = {name: round(statistics.mean(e[name] for e in episodes), 3) for name in (
-        "recipe", "by_score", "for_you", "recipe_reach", "by_score_reach", "for_you_reach", "clusters")}
+    means = {name: round(statistics.mean(e[name] for e in episodes), 3) for name in names}
     gains = [e["for_you"] - e["recipe"] for e in episodes]
+    plain_gains = [e["without_reviews"] - e["recipe"] for e in episodes] if alone is not None else []
     return {
         "papers": len(views), "seeds": list(seeds), "areas": per_area, "mean": means,
+        "reviewed": len(reviews),
         "gain_mean": round(statistics.mean(gains), 3),
         "episodes_ahead": sum(g > 0 for g in gains), "episodes": len(episodes),
+        **({"without_reviews_gain_mean": round(statistics.mean(plain_gains), 3),
+            "without_reviews_ahead": sum(g > 0 for g in plain_gains)} if plain_gains else {}),
         "features_s": round(features_s, 3), "recipe_features_s": round(recipe_s, 1),
         "train_p50_s": round(statistics.median(trains), 3), "train_max_s": round(max(trains), 3),
         "order_p50_s": round(statistics.median(orders), 3), "order_max_s": round(max(orders), 3),
     }
 
 
-def triage_run(views: Sequence, seeds: Sequence[int] = SEEDS[:1], areas: Sequence[str] | None = None) -> dict:
+def triage_run(views: Sequence, seeds: Sequence[int] = SEEDS[:1], areas: Sequence[str] | None = None,
+               reviews: Sequence[tuple[str, str]] = ()) -> dict:
     """Active triage: how many of the area's papers a simulated user keeps in 80
     decisions, after finding 5 by search, when the papers come in random order, in the
     recipe's order, in "for you" order, and in "for you" order with one paper in four
@@ -188,7 +222,7 @@ def triage_run(views: Sequence, seeds: Sequence[int] = SEEDS[:1], areas: Sequenc
 
     views = list(views)
     areas = list(areas or areas_of(views))
-    features = for_you.Features(SearchIndex.build(views), views)
+    features = for_you.Features(SearchIndex.build(views), views, reviews)
     recipe = Recipe(views)
     ids = features.ids
     row_of = {pid: i for i, pid in enumerate(ids)}
@@ -234,17 +268,18 @@ def triage_run(views: Sequence, seeds: Sequence[int] = SEEDS[:1], areas: Sequenc
 
 def table(result: dict) -> str:
     """The per-area table (markdown), as benchmarks/README.md shows it."""
+    plain = "without_reviews" in result["mean"]
     lines = [
-        "| primary area | papers | base rate | recipe | for you, by score | for you | clusters reached in the top 20 (recipe / by score / for you) |",
-        "|---|---|---|---|---|---|---|",
+        "| primary area | papers | base rate | recipe | " + ("for you, without reviews | " if plain else "")
+        + "for you, by score | for you | clusters reached in the top 20 (recipe / by score / for you) |",
+        "|---|---|---|---|---|---|---|" + ("---|" if plain else ""),
     ]
-    for area, r in result["areas"].items():
-        lines.append(f"| {area} | {r['papers']:,} | {r['base_rate']:.3f} | {r['recipe']:.3f} | {r['by_score']:.3f} "
-                     f"| {r['for_you']:.3f} | {r['recipe_reach']:.1f} / {r['by_score_reach']:.1f} / "
-                     f"{r['for_you_reach']:.1f} of {r['clusters']:.1f} |")
-    m = result["mean"]
-    lines.append(f"| mean | | | {m['recipe']:.3f} | {m['by_score']:.3f} | {m['for_you']:.3f} | "
-                 f"{m['recipe_reach']:.2f} / {m['by_score_reach']:.2f} / {m['for_you_reach']:.2f} of {m['clusters']:.2f} |")
+    rows = [(area, r, f"{r['papers']:,}", f"{r['base_rate']:.3f}", 1) for area, r in result["areas"].items()]
+    for area, r, papers, base, digits in [*rows, ("mean", result["mean"], "", "", 2)]:
+        without = f"{r['without_reviews']:.3f} | " if plain else ""
+        lines.append(f"| {area} | {papers} | {base} | {r['recipe']:.3f} | {without}{r['by_score']:.3f} "
+                     f"| {r['for_you']:.3f} | {r['recipe_reach']:.{digits}f} / {r['by_score_reach']:.{digits}f} / "
+                     f"{r['for_you_reach']:.{digits}f} of {r['clusters']:.{digits}f} |")
     return "\n".join(lines)
 
 
@@ -254,12 +289,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tune", action="store_true", help="the tuning episodes (seeds 0 and 1), not the reported ones")
     parser.add_argument("--area", action="append", help="only this area (repeatable; default: the 20 areas)")
     parser.add_argument("--triage", action="store_true", help="active triage: papers kept in 80 decisions, by order")
+    parser.add_argument("--no-reviews", action="store_true", help="leave the reviewers' summaries out")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     from .synthetic import load_views
 
+    reviews = [] if args.no_reviews else load_summaries(args.data)
+
     if args.triage:
-        result = triage_run(load_views(args.data), TUNING_SEEDS[:1] if args.tune else SEEDS[:1], args.area)
+        result = triage_run(load_views(args.data), TUNING_SEEDS[:1] if args.tune else SEEDS[:1], args.area, reviews)
         if args.json:
             json.dump(result, sys.stdout, indent=1)
             print()
@@ -268,14 +306,17 @@ def main(argv: list[str] | None = None) -> int:
                 f"{name} {value}" for name, value in result["mean"].items()))
         return 0
 
-    result = run(load_views(args.data), TUNING_SEEDS if args.tune else SEEDS, args.area)
+    result = run(load_views(args.data), TUNING_SEEDS if args.tune else SEEDS, args.area, reviews)
     if args.json:
         json.dump(result, sys.stdout, indent=1)
         print()
         return 0
     print(table(result))
     print(f"\nfor you - recipe: {result['gain_mean']:+.3f} on average, ahead in {result['episodes_ahead']} of "
-          f"{result['episodes']} episodes")
+          f"{result['episodes']} episodes ({result['reviewed']:,} papers with reviewers' summaries)")
+    if "without_reviews_gain_mean" in result:
+        print(f"for you without reviews - recipe: {result['without_reviews_gain_mean']:+.3f}, ahead in "
+              f"{result['without_reviews_ahead']} of {result['episodes']} episodes")
     print(f"features {result['features_s']} s (the recipe's TF-IDF {result['recipe_features_s']} s); training p50 "
           f"{result['train_p50_s']} s (max {result['train_max_s']} s); a whole order (training included) p50 "
           f"{result['order_p50_s']} s (max {result['order_max_s']} s)")

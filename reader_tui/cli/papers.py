@@ -49,7 +49,9 @@ def _list_for_you(args: argparse.Namespace, library: Any) -> int:
             print(message, file=sys.stderr)
     chosen = select_views(library, status=args.status, tags=(), search=args.search)
     index = search_index(library)[0]
-    model = for_you.train(for_you.Features(index), everything, tag=tag)
+    # the features the TUI trains on: the papers' TL;DRs and keywords, the reviewers' summaries
+    features = for_you.Features(index, library.papers.values(), library.review_store.summaries())
+    model = for_you.train(features, everything, tag=tag)
     if model is None:
         what = f"no paper is tagged {tag!r}" if tag else "no paper is to-read, reading, read or tagged yet"
         raise UserError(f"list --sort for-you: {what}, so there is nothing to learn from", EXIT_USAGE)

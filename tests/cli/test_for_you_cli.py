@@ -77,3 +77,25 @@ def test_a_query_of_fields_alone_says_nothing_of_words(reader_tui: Cli, db: str)
     reader_tui("status", "--db", db, "to-read", "opt3")
     out, err = reader_tui("list", "--db", db, "--search", "status:to-read")
     assert out.count("\n") == 1 and err == ""
+
+
+def test_for_you_learns_from_what_the_tui_learns_from(reader_tui: Cli, db: str) -> None:
+    """The TL;DRs and the reviewers' summaries, as in the TUI: a paper whose own text says
+    nothing of the topic kept, retold in its words by a TL;DR or a reviewer, ranks first."""
+    from reader_tui.core.reviews import ForumData, encode_forum, forum_record
+
+    review = {"id": "r1", "invitations": ["ICLR.cc/2026/Conference/Submission1/-/Official_Review"],
+              "content": {"summary": {"value": "protein folding of residues and backbone chains"}}}
+    record = forum_record({"id": "quiet1"}, [review], "quiet1")
+    library = Library.open(Path(db))
+    library.import_papers(
+        [Paper(id="quiet0", title="A study", abstract="we study a method", tldr="protein residues and amino chains"),
+         Paper(id="quiet1", title="Another study", abstract="a method with experiments")],
+        forums={"quiet1": ForumData(record["captured"], 1, encode_forum(record))})
+    library.close()
+    reader_tui("status", "--db", db, "to-read", "prot0", "prot1")
+    reader_tui("status", "--db", db, "skipped", "opt0", "opt1")
+    out, _ = reader_tui("list", "--db", db, "--sort", "for-you", "--json")
+    order = [r["id"] for r in json.loads(out)]
+    last_protein = max(i for i, pid in enumerate(order) if pid.startswith("prot"))
+    assert order.index("quiet0") < last_protein and order.index("quiet1") < last_protein, order  # among them

@@ -407,3 +407,35 @@ async def test_decisions_while_the_features_are_made_do_not_make_them_again(
         await _trained(app, pilot, 0)
         await settle(app, pilot)
         assert len(made) == 1
+
+
+def _reviewed(paper_id: str, summary: str) -> dict:
+    """A forum of one review whose summary is `summary`, as an importer hands it over."""
+    from reader_tui.core.reviews import ForumData, encode_forum, forum_record
+
+    review = {"id": f"{paper_id}r", "invitations": ["ICLR.cc/2026/Conference/Submission1/-/Official_Review"],
+              "content": {"summary": {"value": summary}, "rating": {"value": 6}}}
+    record = forum_record({"id": paper_id}, [review], paper_id)
+    return {paper_id: ForumData(record["captured"], 1, encode_forum(record))}
+
+
+async def test_for_you_learns_from_the_reviewers_summaries_imported_while_it_runs(topics: Library) -> None:
+    """A paper whose own words say nothing of the topic kept, but whose reviewer retells it
+    in that topic's words, climbs once its review is imported (the features are made
+    again for the new reviews)."""
+    _three_kept_three_skipped(topics)
+    app = create_app(topics)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s", "y")
+        await _trained(app, pilot, 0)
+        await settle(app, pilot)
+        assert "f5" not in _ids(app)[:8]
+        generation = app.screen.for_you.generation
+        paper = topics.papers["f5"]
+        topics.import_papers([paper], forums=_reviewed("f5", "Message passing graph networks on molecules: "
+                                                             "molecular graph neural networks"))
+        await _trained(app, pilot, generation)
+        await settle(app, pilot)
+        await pilot.press("equals_sign")
+        assert await wait_until(pilot, lambda: "f5" in _ids(app)[:8]), _ids(app)

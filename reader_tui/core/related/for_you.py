@@ -63,6 +63,11 @@ EXPLORE_EVERY = 4
 #: The weight of a paper's TL;DR beside the rest of its row (both of unit length): a
 #: second summary, in the authors' fewest words.
 TEXT_WEIGHT = 0.5
+#: The weight of a paper's reviewers' summaries beside the rest of its row (both of unit
+#: length), when the library holds its reviews: three or four readers retell the paper in
+#: the field's common words, which a few decisions share with the rest of their topic
+#: (precision@50 +0.056 in `benchmarks.bench_for_you`'s tuning seeds; 1.5 to 2.5 alike).
+REVIEWS_WEIGHT = 2.0
 #: Latent topics (LSA: a truncated SVD of the TF-IDF rows) joined to each row for the SVM,
 #: at `LATENT_WEIGHT` of the words' length: a handful of decisions shares few words with the
 #: rest of its topic, but many of its directions (precision@50 +0.03 in
@@ -116,11 +121,12 @@ class Features:
     """The TF-IDF matrix of every paper of a search index (rows in its ordinal order),
     built from the index's postings; `words[j]` names column j ("title:muon")."""
 
-    def __init__(self, index: Any, papers: Iterable[Any] = ()) -> None:
+    def __init__(self, index: Any, papers: Iterable[Any] = (), reviews: Iterable[tuple[str, str]] = ()) -> None:
         """`papers`: the index's records (or views), for what the index does not hold:
         their TL;DRs' words join their rows in the abstract's columns at `TEXT_WEIGHT` of
         the row's length, and their keywords, each whole, are columns of their own for the
-        SVM (`KEYWORD_WEIGHT`)."""
+        SVM (`KEYWORD_WEIGHT`). `reviews`: (paper id, its reviewers' summaries), whose
+        words join their rows at `REVIEWS_WEIGHT` (`ReviewStore.summaries`)."""
         import numpy as np
         from scipy import sparse
 
@@ -149,12 +155,20 @@ class Features:
         self.column: dict[str, int] = {w: j for j, w in enumerate(words)}
         self.matrix = _normalised(matrix)
         papers = list(papers)
-        texts = {paper.id: tldr for paper in papers if (tldr := getattr(paper, "tldr", ""))}
+        texts = [(paper.id, tldr) for paper in papers if (tldr := getattr(paper, "tldr", ""))]
         if texts:
             extra = self._words_of(texts)
             if extra is not None:
                 extra = _normalised(extra @ sparse.diags(np.concatenate(weights)))
                 self.matrix = _normalised(self.matrix + TEXT_WEIGHT * extra)
+        said = self._words_of(reviews)
+        if said is not None:
+            # weighed by how few of the reviews use a word: "paper", "proposes" and
+            # "method" are in nearly every summary and say nothing of the topic
+            used = np.bincount(said.indices, minlength=said.shape[1])
+            idf = np.log((1 + n) / (1 + used)) + 1.0
+            said = _normalised(said @ sparse.diags(idf.astype(np.float32)))
+            self.matrix = _normalised(self.matrix + REVIEWS_WEIGHT * said)
         self.keywords = self._keywords(papers)
         """Each paper's keywords, whole ("offline reinforcement learning"), TF-IDF rows of
         unit length (None: no paper has a keyword two papers share)."""
@@ -186,7 +200,7 @@ class Features:
         if noted is not None and noted[0] == key:
             return noted[1], noted[2]
         words = svm = None
-        extra = self._words_of(dict(key)) if key else None
+        extra = self._words_of(key) if key else None
         if extra is not None:
             words = _row_changes(self.matrix, extra)
             svm = _padded(words, self._svm.shape[1])
@@ -227,15 +241,16 @@ class Features:
             return None
         return _normalised(sparse.csr_matrix((np.asarray(values, dtype=np.float32), (rows, cols)), shape=(n, len(column))))
 
-    def _words_of(self, texts: Mapping[str, str]) -> Any:
-        """A 0/1 matrix of the words of `texts` (id -> text) in the abstract's columns."""
+    def _words_of(self, texts: Iterable[tuple[str, str]]) -> Any:
+        """A 0/1 matrix of the words of `texts` ((id, text) pairs) in the abstract's
+        columns, None when none of them is there."""
         import numpy as np
         from scipy import sparse
 
         from ..text.tokens import tokens
 
         rows, cols = [], []
-        for pid, text in texts.items():
+        for pid, text in texts:
             o = self.ordinal.get(pid)
             if o is None or not text:
                 continue

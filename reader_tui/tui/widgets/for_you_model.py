@@ -5,8 +5,9 @@ order): numpy, scipy and scikit-learn, and the TF-IDF features, cost some 60 MB 
 few seconds the first time, which a session that never asks should not pay. Once
 asked, it trains in a thread worker (exclusive, group "for-you") a short while
 (`TRAIN_DELAY`) after each decision, so a run of decisions trains once; the features are
-made in that worker from the search index the screen hands it (`set_index`), once per
-index, however many workers a run of decisions starts meanwhile. The trained model is
+made in that worker from the search index the screen hands it (`set_index`) and the
+reviewers' summaries the library holds, once per index and reviews store, however many
+workers a run of decisions starts meanwhile. The trained model is
 published on the UI thread through `trained_signal`: the browser re-sorts, the detail
 pane explains, triage picks its next paper.
 
@@ -28,6 +29,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
+from reader_tui.core.atomic_storage import StoreError
 from reader_tui.core.library.library import Library
 
 TRAIN_DELAY = 0.3
@@ -63,7 +65,7 @@ class ForYouModel(Widget):
         self.failed = ""
         self.training = False
         """A training is asked for or running: what is shown may not know the last decision."""
-        self._features: tuple[Any, Any] | None = None  # (index, Features)
+        self._features: tuple[Any, Any, Any] | None = None  # (index, reviews' signature, Features)
         self._making_features = threading.Lock()
         self._timer: Timer | None = None
         self._scores: dict[str, float] | None = None
@@ -157,15 +159,28 @@ class ForYouModel(Widget):
         )
 
     def _features_of(self, index: Any) -> Any:
-        """The features of `index`, made once: a worker that starts while an older one
-        makes them (a decision during those seconds) waits for them instead of making its
-        own beside it on the same two cores."""
+        """The features of `index` and of the reviews store as it is (an import of reviews
+        makes them again), made once: a worker that starts while an older one makes them
+        (a decision during those seconds) waits for them instead of making its own beside
+        it on the same two cores."""
         from reader_tui.core.related import for_you
 
+        store = self.library.review_store
         with self._making_features:
-            if self._features is None or self._features[0] is not index:
-                self._features = (index, for_you.Features(index, self.library.papers.values()))
-            return self._features[1]
+            signature = store.signature
+            if self._features is None or self._features[0] is not index or self._features[1] != signature:
+                features = for_you.Features(index, self.library.papers.values(), self._summaries(store))
+                self._features = (index, signature, features)
+            return self._features[2]
+
+    def _summaries(self, store: Any) -> Any:
+        """The store's reviewers' summaries; a store that cannot be read is said once, and
+        the model learns from the papers' own texts (and what was read before the error)."""
+        try:
+            yield from store.summaries()
+        except StoreError as error:
+            self.app.call_from_thread(self.app.notify, f"for you learned without the reviews: {error}",
+                                      severity="warning", markup=False, timeout=15)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "for-you" and event.state is WorkerState.ERROR:

@@ -186,6 +186,20 @@ def test_the_tldr_adds_its_words():
     assert plain.matrix[0, column] == 0 < with_tldr.matrix[0, column]
 
 
+def test_the_reviewers_summaries_add_their_words():
+    views = papers()
+    # a paper whose own text says nothing of its topic: only its reviewers name it
+    views.append(PaperView(Paper(id="quiet", title="A study", abstract=" ".join(FILLER)), Annotation()))
+    said = [("quiet", "protein folding of residues\nthe backbone and amino chains"), ("opt9", "")]
+    plain = for_you.Features(SearchIndex.build(views), views)
+    reviewed = for_you.Features(SearchIndex.build(views), views, iter(said))
+    column = reviewed.column["abstract:residues"]
+    assert plain.matrix[30, column] == 0 < reviewed.matrix[30, column]
+    decided = decide(views, prot0=Status.TO_READ, prot1=Status.READ, opt0=Status.SKIPPED, graph0=Status.SKIPPED)
+    place = {f: [pid for pid, _ in for_you.train(f, decided).rank()].index("quiet") for f in (plain, reviewed)}
+    assert place[reviewed] < 8 <= place[plain], place  # among the 8 protein papers left, or after them
+
+
 def test_whole_keywords_are_columns_the_svm_sees():
     views = [PaperView(Paper(id=v.id, title=v.paper.title, abstract=v.paper.abstract,
                              keywords=("Protein Folding; structure prediction",) if v.id.startswith("prot") else ()),
@@ -236,7 +250,7 @@ def test_notes_change_their_papers_rows_as_a_whole_copy_would():
 
     features = for_you.Features(SearchIndex.build(papers()))
     notes = {"prot1": "momentum and preconditioning"}
-    whole = for_you._normalised(features.matrix + for_you.NOTES_WEIGHT * features._words_of(notes))
+    whole = for_you._normalised(features.matrix + for_you.NOTES_WEIGHT * features._words_of(notes.items()))
     rows = [0, 1, 2, 15]
     assert np.allclose(features.with_notes(notes)[rows].toarray(), whole[rows].toarray())
     vector = np.arange(features.svm_matrix().shape[1], dtype=np.float32)
