@@ -94,6 +94,11 @@ DIVERSE_POOL, DIVERSITY = 300, 1.5
 COVERAGE = 1.0
 #: ... once at least this many papers have a positive score.
 DIVERSE_MIN = 50
+#: ... for the first `BROAD_TOP` places (about a screen of the list); the rest of the pool
+#: follows in the score's order: past the top the user reads first, each paper breadth
+#: lifts pushes down one the model rates higher, and buys no breadth that is seen
+#: (precision@50 +0.005 on the tuning seeds at 20 to 30, the top 20 as broad as before).
+BROAD_TOP = 30
 #: Kept papers at least this alike on average (cosine of their latent topics) are one topic.
 TOPIC_LINK = 0.35
 
@@ -568,9 +573,10 @@ def _self_trained(matrix: Any, y: Any, weight: Any, rows: Any, candidates: Any) 
 
 def diversify(score: Any, matrix: Any, candidates: Any, pool: int = DIVERSE_POOL,
               weight: float = DIVERSITY, kept: Sequence[int] = (), coverage: float = COVERAGE,
-              topics: Any = None) -> Any:
+              topics: Any = None, head: int = BROAD_TOP) -> Any:
     """The best `pool` of `candidates` (ordinals) by `score`, those with a positive score
-    only, in maximal-marginal-relevance order: each next one maximises its score (in
+    only, the first `head` in maximal-marginal-relevance order, the rest after them in
+    the score's: each next one of the head maximises its score (in
     standard deviations of the candidates' scores) less `weight` times its cosine (rows of
     `matrix`, unit length) to the most similar paper already chosen, less `coverage`
     times log(1 + n), n the papers already chosen that belong to its topic: the topic of
@@ -599,14 +605,14 @@ def diversify(score: Any, matrix: Any, candidates: Any, pool: int = DIVERSE_POOL
     redundancy = np.zeros(len(top))
     left = np.ones(len(top), dtype=bool)
     chosen = []
-    for _ in range(len(top)):
+    for _ in range(min(head, len(top))):
         value = np.where(left, relevance - weight * redundancy - coverage * np.log1p(shown[owner]), -np.inf)
         j = int(np.argmax(value))
         chosen.append(j)
         left[j] = False
         np.maximum(redundancy, similar[j], out=redundancy)
         shown[owner[j]] += 1
-    return top[chosen]
+    return np.concatenate([top[chosen], top[left]])  # `top` is in the score's order
 
 
 def _closest(rows: Any, matrix: Any, kept: Sequence[int]) -> Any:

@@ -163,6 +163,19 @@ def test_diversify_puts_a_paper_unlike_those_above_before_a_near_copy(monkeypatc
     assert for_you.diversify(score, rows, np.arange(5), pool=3, weight=0).tolist() == [0, 1, 2]
 
 
+def test_past_the_broad_top_the_order_is_the_scores(monkeypatch):
+    import numpy as np
+    from scipy import sparse
+
+    # three topics: the one of paper 5 is lifted above 2 and 4 in a broad order of 6 places
+    rows = sparse.csr_matrix(np.array([[1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0, 1]],
+                                      dtype=np.float32))
+    score = np.array([6.0, 5.0, 4.0, 3.5, 3.0, 2.8])
+    monkeypatch.setattr(for_you, "DIVERSE_MIN", 3)
+    assert for_you.diversify(score, rows, np.arange(6), head=6).tolist() == [0, 3, 1, 5, 2, 4]
+    assert for_you.diversify(score, rows, np.arange(6), head=2).tolist() == [0, 3, 1, 2, 4, 5]
+
+
 def test_latent_topics_join_the_words_on_a_long_list(monkeypatch):
     monkeypatch.setattr(for_you, "LATENT_MIN_PAPERS", 20)
     monkeypatch.setattr(for_you, "LATENT_DIMENSIONS", 4)
