@@ -43,7 +43,7 @@ def _ids(app) -> list[str]:
 
 
 async def _ranked_by(app, pilot, first: set[str]) -> None:
-    assert await wait_until(pilot, lambda: set(_ids(app)[: len(first)]) == first, FIRST_TRAINING_S)
+    assert await wait_until(pilot, lambda: set(_ids(app)[: len(first)]) == first, FIRST_TRAINING_S), (_ids(app), app.screen.for_you.failed)
     await settle_workers(pilot)
 
 

@@ -4,8 +4,9 @@ It starts from arxiv-sanity-lite's recipe (TF-IDF and a linear SVM) and adds wha
 library holds besides the decisions. Each paper is a TF-IDF vector over the words of its
 title and short name, its keywords and authors, and its abstract (one block of columns
 per field, the title's weighing most), built straight from the search index's postings,
-so nothing is tokenised again, with its TL;DR's words added to the abstract's columns
-(`Features`, once per index). The SVM also sees each paper's latent topics (LSA: a
+so nothing is tokenised again, with its TL;DR's words and, once the reviews are
+imported, its reviewers' summaries' added to the abstract's columns (`Features`, once
+per index and reviews store). The SVM also sees each paper's latent topics (LSA: a
 truncated SVD of those rows, fitted once per index), which a few decisions share with the
 rest of their topic when they share few words. A scikit-learn linear SVM is trained on
 the user's decisions (`train`):
@@ -18,7 +19,9 @@ the user's decisions (`train`):
 
 The SVM is then trained again three times with the thirty papers it is surest of as
 positives, half as many again each round (self-training on the unlabelled papers): a
-handful of decisions holds few of a topic's words, and this widens them. The user's notes
+handful of decisions holds few of a topic's words, and this widens them; each thing the
+user keeps (a topic of three kept papers or more) gets its share of them, so the
+densest does not take them all. The user's notes
 add their words to their papers' rows. A paper's score is the SVM's margin, and the top
 of the order is made broad (`diversify`, maximal marginal relevance in the same TF-IDF
 space): the user who keeps papers on four sub-topics sees all four near the top, not
@@ -54,6 +57,14 @@ FIELD_WEIGHTS = (2.0, 1.0, 1.0)
 #: Self-training: rounds, how many of the surest papers join the positives (of 20,000, in
 #: proportion on a shorter list), how many times more each round, and their weight.
 SELF_TRAIN_ROUNDS, SELF_TRAIN_TOP, SELF_TRAIN_GROWTH, SELF_TRAIN_WEIGHT = 3, 30, 1.5, 1.0
+#: A topic of the kept papers (`kept_topics`, in `Features.topics`) with at least this
+#: many is a thing the user keeps: self-training widens each such topic by its share of
+#: the kept papers, and the broad top gives each at least `FAIR_SHARE` of its share of the
+#: places. Left to the margin alone, self-training drifts to the densest of them: seven
+#: papers kept on each of offline RL, world models and bandits gave a top 30 of robot
+#: learning, the first bandit paper 699th. By topic, the tuning seeds' top 20 reaches 3.08
+#: clusters of the kept papers, not 2.88, for 0.007 of precision@50.
+TOPIC_MIN, FAIR_SHARE = 3, 0.5
 #: The value a word of the user's notes adds to its paper's row (a title word's is about
 #: 2 times its idf): the user's own words say what the paper is about to them.
 NOTES_WEIGHT = 4.0
@@ -166,7 +177,9 @@ class Features:
             if extra is not None:
                 extra = _normalised(extra @ sparse.diags(np.concatenate(weights)))
                 self.matrix = _normalised(self.matrix + TEXT_WEIGHT * extra)
+        latent = n >= LATENT_MIN_PAPERS
         said = self._words_of(reviews)
+        own = _latent(self.matrix) if latent and said is not None else None
         if said is not None:
             # weighed by how few of the reviews use a word: "paper", "proposes" and
             # "method" are in nearly every summary and say nothing of the topic
@@ -177,8 +190,14 @@ class Features:
         self.keywords = self._keywords(papers)
         """Each paper's keywords, whole ("offline reinforcement learning"), TF-IDF rows of
         unit length (None: no paper has a keyword two papers share)."""
-        self.latent = _latent(self.matrix) if n >= LATENT_MIN_PAPERS else None
+        self.latent = _latent(self.matrix) if latent else None
         """Each paper's latent topics (rows of unit length), None on a short list."""
+        self.topics = self.latent if own is None else own
+        """The latent topics of each paper's own words (without its reviews'), which the
+        topics of the kept papers and the breadth of the top are found in: the reviewers'
+        common words, which widen the model's reach over a field, also blur its
+        sub-topics (offline RL, world models and bandits, seven papers kept on each, read
+        as one "reinforcement learning", and the top 20 held no bandit paper)."""
         self._svm = _Joined(self._words_and_keywords(), self.latent)
         self._noted: tuple[frozenset[tuple[str, str]], Any, Any] | None = None
 
@@ -521,14 +540,17 @@ def train(
     y, weight, rows = _labelled(n, pos, neg, low)
     undecided = np.ones(n, dtype=bool)
     undecided[pos] = undecided[neg] = False
-    margin, coef = _self_trained(seen_by_svm, y, weight, rows, np.flatnonzero(undecided))
+    candidates = np.flatnonzero(undecided)
+    space = features.topics if features.topics is not None else words
+    shares = _topic_shares(space, pos, candidates)
+    margin, coef = _self_trained(seen_by_svm, y, weight, rows, candidates, shares)
     decided_ids = {v.id for v in views if v.status != Status.UNREAD or v.tags}
     if tag is not None:
         decided_ids |= set(positive)
     undecided[[ordinal[pid] for pid in decided_ids if pid in ordinal]] = False
     order = margin.copy()
     if tag is None:  # a tag is one thing the user keeps: its model ranks by score alone
-        pool = diversify(margin, words, np.flatnonzero(undecided), kept=pos, topics=features.latent)
+        pool = diversify(margin, words, np.flatnonzero(undecided), kept=pos, topics=features.topics)
         order[pool] = np.sort(margin[pool])[::-1]  # the same scores, handed out in the broad order
     return ForYou(features, coef, margin, tuple(positive), frozenset(decided_ids), tag, words, order,
                   len(pos), len(neg))
@@ -552,18 +574,50 @@ def _labelled(n: int, pos: list[int], neg: list[int], low: list[int]) -> tuple[A
     return y, weight, rows
 
 
-def _self_trained(matrix: Any, y: Any, weight: Any, rows: Any, candidates: Any) -> tuple[Any, Any]:
+def _topic_shares(space: Any, kept: Sequence[int], candidates: Any) -> tuple[Any, Any] | None:
+    """(the topic of each of `candidates`: that of the closest kept paper, the share of
+    the kept papers of each topic, 0 for a topic under `TOPIC_MIN`), or None when no
+    topic has `TOPIC_MIN` kept papers. Rows of `space`, unit length."""
+
+    if len(kept) < TOPIC_MIN:
+        return None
+    group = kept_topics(space[list(kept)])
+    share = _kept_shares(group)
+    if not share.any():
+        return None
+    return group[_closest(space[candidates], space, kept)], share
+
+
+def _kept_shares(group: Any) -> Any:
+    """Each topic's share of the kept papers (`group`: the topic of each), 0 for a topic
+    of fewer than `TOPIC_MIN`."""
+    import numpy as np
+
+    size = np.bincount(group) if len(group) else np.zeros(1, dtype=np.int64)
+    return np.where(size >= TOPIC_MIN, size / max(1, len(group)), 0.0)
+
+
+def _self_trained(matrix: Any, y: Any, weight: Any, rows: Any, candidates: Any,
+                  shares: tuple[Any, Any] | None = None) -> tuple[Any, Any]:
     """The SVM's margins and weights after self-training: fitted on the decisions, then
     `SELF_TRAIN_ROUNDS` times again with the undecided papers it is surest of as positives
     (`SELF_TRAIN_TOP` of 20,000 papers, in proportion on a shorter list, `SELF_TRAIN_GROWTH`
     times more each round): a handful of decisions holds few of a topic's words, and
-    this widens them (+0.025 precision@50 in benchmarks.bench_for_you, tuning seeds)."""
+    this widens them (+0.025 precision@50 in benchmarks.bench_for_you, tuning seeds).
+    With `shares` (`_topic_shares`), each topic the user keeps gets its share of those
+    papers, its surest ones, and the margin picks the rest."""
     import numpy as np
 
     margin, coef = _fit(matrix, y, weight, rows)
     surest = min(SELF_TRAIN_TOP, max(1, len(y) * SELF_TRAIN_TOP // 20000))
     for _ in range(SELF_TRAIN_ROUNDS):
-        top = candidates[np.argsort(-margin[candidates], kind="stable")[:surest]]
+        order = np.argsort(-margin[candidates], kind="stable")
+        ranked = candidates[order]
+        top = ranked[:surest]
+        if shares is not None:
+            owner, share = shares[0][order], shares[1]
+            picked = np.concatenate([ranked[owner == t][:round(surest * part)] for t, part in enumerate(share)])
+            top = np.concatenate([picked, ranked[~np.isin(ranked, picked)][:max(0, surest - len(picked))]])
         y2, w2 = y.copy(), weight.copy()
         y2[top], w2[top] = 1, SELF_TRAIN_WEIGHT
         margin, coef = _fit(matrix, y2, w2, np.union1d(rows, top))
@@ -581,32 +635,50 @@ def diversify(score: Any, matrix: Any, candidates: Any, pool: int = DIVERSE_POOL
     `matrix`, unit length) to the most similar paper already chosen, less `coverage`
     times log(1 + n), n the papers already chosen that belong to its topic: the topic of
     the closest of the `kept` papers (ordinals), the kept papers grouped by `kept_topics`
-    over the rows of `topics` (each paper's latent topics; `matrix` when None). A few
-    milliseconds for 300 papers."""
+    over the rows of `topics` (each paper's latent topics; `matrix` when None). When the
+    user keeps two things or more (topics of `TOPIC_MIN` kept papers), each has its best
+    papers in the pool and at least `FAIR_SHARE` of its share of the head's places. A
+    few milliseconds for 300 papers."""
     import numpy as np
 
-    top = candidates[np.argsort(-score[candidates], kind="stable")[:pool]]
+    ranked = candidates[np.argsort(-score[candidates], kind="stable")]
     # only the papers the model says yes to (a positive score) are spread: breadth must not
     # lift a paper of a topic the user skips above one of a topic they keep
-    top = top[score[top] > 0]
+    ranked = ranked[score[ranked] > 0]
+    top = ranked[:pool]
     if len(top) < DIVERSE_MIN or weight <= 0:
         return top  # a short list is seen whole: its order stays the score's
+    space = matrix if topics is None else topics
+    group = kept_topics(space[list(kept)]) if len(kept) else np.zeros(0, dtype=np.int64)
+    share = _kept_shares(group)
+    kept_things = np.flatnonzero(share)
+    if len(kept_things) >= 2:
+        # each thing the user keeps has its best papers in the pool, however far below the
+        # densest one's they score
+        owner = group[_closest(space[ranked], space, kept)]
+        best = [ranked[owner == t][:head] for t in kept_things]
+        top = ranked[np.isin(ranked, np.concatenate([top, *best]))]  # in the score's order
     # in standard deviations of every candidate's score: a pool of clear "yes" stays apart
     # from the papers below it, however short the list
     spread = float(np.std(score[candidates]))
     relevance = score[top].astype(np.float64) / (spread if spread > 0 else 1.0)
     rows = matrix[top]
     similar = (rows @ rows.T).toarray()
-    space = matrix if topics is None else topics
-    owner = _closest(space[top], space, kept)
-    if len(kept):
-        owner = kept_topics(space[list(kept)])[owner]
-    shown = np.zeros(owner.max() + 1)
+    owner = group[_closest(space[top], space, kept)] if len(kept) else np.zeros(len(top), dtype=np.int64)
+    shown = np.zeros(len(share))
     redundancy = np.zeros(len(top))
     left = np.ones(len(top), dtype=bool)
     chosen = []
     for _ in range(min(head, len(top))):
-        value = np.where(left, relevance - weight * redundancy - coverage * np.log1p(shown[owner]), -np.inf)
+        allowed = left
+        if len(kept_things) >= 2:
+            # a thing kept with fewer places above than FAIR_SHARE of its share (in whole
+            # places: the first is always the best paper's) takes this one
+            due = [t for t in kept_things if shown[t] < int(FAIR_SHARE * share[t] * (len(chosen) + 1))
+                   and (left & (owner == t)).any()]
+            if due:
+                allowed = left & (owner == min(due, key=lambda t: shown[t] / share[t]))
+        value = np.where(allowed, relevance - weight * redundancy - coverage * np.log1p(shown[owner]), -np.inf)
         j = int(np.argmax(value))
         chosen.append(j)
         left[j] = False
@@ -636,10 +708,16 @@ def kept_topics(rows: Any, link: float = TOPIC_LINK) -> Any:
     from scipy.cluster.hierarchy import fcluster, linkage
 
     dense = rows.toarray() if hasattr(rows, "toarray") else np.asarray(rows)
-    if len(dense) < 2:
-        return np.zeros(len(dense), dtype=np.int64)
-    tree = linkage(dense, method="average", metric="cosine")
-    return fcluster(tree, t=1.0 - link, criterion="distance").astype(np.int64) - 1
+    # a paper with no word the features keep (a title-only index's short title) is like
+    # none: a topic of its own, outside the cosines it has none of
+    known = np.flatnonzero(np.linalg.norm(dense, axis=1) > 0)
+    topic = np.arange(len(dense), dtype=np.int64)
+    if len(known) >= 2:
+        tree = linkage(dense[known], method="average", metric="cosine")
+        topic[known] = fcluster(tree, t=1.0 - link, criterion="distance").astype(np.int64) - 1
+        alone = np.setdiff1d(np.arange(len(dense)), known)
+        topic[alone] = topic[known].max() + 1 + np.arange(len(alone))
+    return np.unique(topic, return_inverse=True)[1].astype(np.int64)  # numbered 0, 1, ...
 
 
 def _fit(matrix: Any, y: Any, weight: Any, rows: Any) -> tuple[Any, Any]:

@@ -298,6 +298,9 @@ def test_kept_papers_on_one_thing_are_one_topic():
     assert len(set(topics.tolist())) == 3
     assert all(len(set(topics[i * 7:(i + 1) * 7].tolist())) == 1 for i in range(3))
     assert for_you.kept_topics(rows[:1]).tolist() == [0]
+    # a kept paper with no word the features keep: a topic of its own (its cosines are undefined)
+    with_empty = np.vstack([rows[:7], np.zeros((1, 16))])
+    assert for_you.kept_topics(with_empty).tolist() == [0] * 7 + [1]
 
 
 def test_the_top_reaches_every_topic_kept_however_dense_one_of_them_is(monkeypatch):
@@ -330,3 +333,80 @@ def test_the_top_reaches_every_topic_kept_however_dense_one_of_them_is(monkeypat
     top = for_you.diversify(score, words, candidates, kept=kept, topics=latent)[:20]
     assert set(topic_of[top].tolist()) == {0, 1, 2}
     assert (topic_of[top] == 0).sum() >= 10  # the densest, best scored topic still leads
+
+
+def test_each_thing_kept_has_places_in_the_top_however_far_below_the_densest_it_scores(monkeypatch):
+    """Seven papers kept on each of three things; the model scores every candidate of the
+    first above all of the others, 400 of them, so the pool of the best 300 holds no other
+    topic. Each thing kept (`TOPIC_MIN` kept papers) still has places in the first 20,
+    at least `FAIR_SHARE` of its share; a lone kept paper is no thing of its own."""
+    import numpy as np
+    from scipy import sparse
+
+    rng = np.random.default_rng(2)
+    centres = np.eye(4, 24)
+    per_topic = {0: 400, 1: 30, 2: 30, 3: 30}
+    latent, score, topic_of = [], [], []
+    for topic, count in per_topic.items():
+        latent.append(centres[topic] + 0.2 * rng.standard_normal((count, 24)))
+        score.append(np.linspace(9.0, 5.0, count) if topic == 0 else np.linspace(1.0, 0.5, count))
+        topic_of += [topic] * count
+    for topic, count in ((0, 7), (1, 7), (2, 7), (3, 1)):  # topic 3: one kept paper only
+        latent.append(centres[topic] + 0.2 * rng.standard_normal((count, 24)))
+        score.append(np.full(count, 10.0))
+        topic_of += [topic] * count
+    latent = np.vstack(latent)
+    latent /= np.linalg.norm(latent, axis=1, keepdims=True)
+    score, topic_of = np.concatenate(score), np.array(topic_of)
+    candidates, kept = np.arange(490), list(range(490, 512))
+    order = for_you.diversify(score, sparse.csr_matrix(latent), candidates, kept=kept, topics=latent)
+    assert topic_of[order[0]] == 0  # the first place is the best paper's
+    counts = np.bincount(topic_of[order[:20]], minlength=4)
+    assert counts[1] >= 2 and counts[2] >= 2, counts  # about half a third of the places
+    assert counts[3] == 0 and counts[0] >= 10, counts
+    counts = np.bincount(topic_of[order[:30]], minlength=4)
+    assert counts[1] >= 3 and counts[2] >= 3, counts
+    monkeypatch.setattr(for_you, "TOPIC_MIN", 8)  # no thing kept: the pool is the best 300
+    top = for_you.diversify(score, sparse.csr_matrix(latent), candidates, kept=kept, topics=latent)[:20]
+    assert set(topic_of[top].tolist()) == {0}
+
+
+def test_the_topics_of_a_paper_are_those_of_its_own_words_not_its_reviews(monkeypatch):
+    """Reviews join the rows the SVM sees, and its latent topics; the topics the kept
+    papers are grouped in, and the top made broad in, are the papers' own."""
+    import numpy as np
+
+    monkeypatch.setattr(for_you, "LATENT_MIN_PAPERS", 20)
+    monkeypatch.setattr(for_you, "LATENT_DIMENSIONS", 4)
+    views = papers()
+    said = [(v.id, "optimizer momentum gradient schedule") for v in views if v.id.startswith("graph")]
+    plain = for_you.Features(SearchIndex.build(views), views)
+    reviewed = for_you.Features(SearchIndex.build(views), views, said)
+    assert np.allclose(reviewed.topics, plain.latent, atol=1e-5)
+    assert not np.allclose(reviewed.latent, plain.latent, atol=1e-3)
+    assert plain.topics is plain.latent  # without reviews, one LSA
+
+
+def test_self_training_widens_each_thing_kept_not_only_the_surest(monkeypatch):
+    """Three papers kept on each of two things: the first round of self-training adds the
+    surest undecided paper of each, not the one surest paper of the list."""
+    import numpy as np
+
+    fits = []
+    real = for_you._fit
+    monkeypatch.setattr(for_you, "_fit", lambda matrix, y, weight, rows: fits.append(
+        {int(r) for r in rows if y[r] == 1}) or real(matrix, y, weight, rows))
+    monkeypatch.setattr(for_you, "LATENT_MIN_PAPERS", 20)
+    monkeypatch.setattr(for_you, "LATENT_DIMENSIONS", 4)
+    monkeypatch.setattr(for_you, "SELF_TRAIN_TOP", 1400)  # 2 papers a round on a list of 30
+    features = for_you.Features(SearchIndex.build(papers()))
+    views = decide(papers(), prot0=Status.TO_READ, prot1=Status.READ, prot2=Status.TO_READ, graph0=Status.TO_READ,
+                   graph1=Status.READ, graph2=Status.TO_READ, opt0=Status.SKIPPED, opt1=Status.SKIPPED)
+    for_you.train(features, views)
+    added = {features.ids[r] for r in fits[1] - fits[0]}
+    assert len(added) == 2 and {pid[:4] for pid in added} == {"prot", "grap"}, added
+    fits.clear()
+    monkeypatch.setattr(for_you, "TOPIC_MIN", 4)  # no thing of 4 kept papers: the surest two
+    for_you.train(features, views)
+    assert len(fits[1] - fits[0]) == 2
+    assert np.all(np.diff([len(f) for f in fits]) >= 0)
