@@ -169,6 +169,7 @@ class Features:
         self.ordinal: dict[str, int] = dict(zip(ids, range(n)))
         self.words: list[str] = words
         self.column: dict[str, int] = {w: j for j, w in enumerate(words)}
+        self._abstract_columns: dict[str, int] | None = None  # word -> its abstract column, made at first use
         self.matrix = _normalised(matrix)
         papers = list(papers)
         texts = [(paper.id, tldr) for paper in papers if (tldr := getattr(paper, "tldr", ""))]
@@ -273,16 +274,17 @@ class Features:
 
         from ..text.tokens import tokens
 
+        if self._abstract_columns is None:
+            self._abstract_columns = {w[9:]: j for w, j in self.column.items() if w.startswith("abstract:")}
+        column = self._abstract_columns.get
         rows, cols = [], []
-        for pid, text in texts:
+        for pid, text in texts:  # a conference's reviews: 50 MB of text, a few seconds
             o = self.ordinal.get(pid)
             if o is None or not text:
                 continue
-            for word in set(tokens(text)):
-                j = self.column.get(f"abstract:{word}")
-                if j is not None:
-                    rows.append(o)
-                    cols.append(j)
+            found = [j for j in map(column, set(tokens(text))) if j is not None]
+            rows += [o] * len(found)
+            cols += found
         if not rows:
             return None
         return sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=self.matrix.shape)
