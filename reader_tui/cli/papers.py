@@ -29,6 +29,19 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _summaries(store: Any) -> Any:
+    """The reviews store's summaries for "for you"; a store that cannot be read is said
+    on stderr, and the model learns without (the rest of) them: the list needs none."""
+    import sys
+
+    from ..core.atomic_storage import StoreError
+
+    try:
+        yield from store.summaries()
+    except StoreError as error:
+        print(f"reader-tui list: for you learned without the reviews: {error}", file=sys.stderr)
+
+
 def _list_for_you(args: argparse.Namespace, library: Any) -> int:
     """`list --sort for-you`: the undecided papers (of --status / --search) ranked by a
     model of the user's decisions, or with --tag T by a model of the papers tagged T;
@@ -50,7 +63,7 @@ def _list_for_you(args: argparse.Namespace, library: Any) -> int:
     chosen = select_views(library, status=args.status, tags=(), search=args.search)
     index = search_index(library)[0]
     # the features the TUI trains on: the papers' TL;DRs and keywords, the reviewers' summaries
-    features = for_you.Features(index, library.papers.values(), library.review_store.summaries())
+    features = for_you.Features(index, library.papers.values(), _summaries(library.review_store))
     model = for_you.train(features, everything, tag=tag)
     if model is None:
         what = f"no paper is tagged {tag!r}" if tag else "no paper is to-read, reading, read or tagged yet"

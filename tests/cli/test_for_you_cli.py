@@ -99,3 +99,15 @@ def test_for_you_learns_from_what_the_tui_learns_from(reader_tui: Cli, db: str) 
     order = [r["id"] for r in json.loads(out)]
     last_protein = max(i for i, pid in enumerate(order) if pid.startswith("prot"))
     assert order.index("quiet0") < last_protein and order.index("quiet1") < last_protein, order  # among them
+
+
+def test_for_you_goes_on_without_a_reviews_store_it_cannot_read(reader_tui: Cli, db: str) -> None:
+    from reader_tui.core.library.reviews_store import REVIEWS_FILE
+
+    (Path(db) / REVIEWS_FILE).write_bytes(b"not a database at all" * 10)
+    reader_tui("status", "--db", db, "to-read", "prot0", "prot1")
+    reader_tui("status", "--db", db, "skipped", "opt0", "opt1")
+    out, err = reader_tui("list", "--db", db, "--sort", "for-you", "--limit", "3", "--json")
+    assert [r["id"][:4] for r in json.loads(out)] == ["prot"] * 3
+    line = next(line for line in err.splitlines() if "for you learned without the reviews" in line)
+    assert REVIEWS_FILE in line

@@ -109,14 +109,16 @@ the file)."""
         forum pane names it when it is opened). Raises StoreError as `forum` does."""
         from ..reviews import decode_forum, review_summaries
 
+        # the first batch from "" on (an empty id among them), each next one after the last
+        sql = "SELECT paper_id, data FROM forum WHERE paper_id >= ? ORDER BY paper_id LIMIT ?"
         after = ""
         while True:
-            rows = self._read_all(
-                "SELECT paper_id, data FROM forum WHERE paper_id > ? ORDER BY paper_id LIMIT ?", (after, batch))
+            rows = self._read_all(sql, (after, batch))
+            sql = "SELECT paper_id, data FROM forum WHERE paper_id > ? ORDER BY paper_id LIMIT ?"
             for paper_id, data in rows:
                 try:
                     text = review_summaries(decode_forum(data))
-                except ValueError:
+                except (ValueError, KeyError, TypeError, AttributeError):  # a damaged forum, as `forum` finds it
                     continue
                 if text:
                     yield paper_id, text

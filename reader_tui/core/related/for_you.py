@@ -7,7 +7,7 @@ per field, the title's weighing most), built straight from the search index's po
 so nothing is tokenised again, with its TL;DR's words and, once the reviews are
 imported, its reviewers' summaries' added to the abstract's columns (`Features`, once
 per index and reviews store). The SVM also sees each paper's latent topics (LSA: a
-truncated SVD of those rows, fitted once per index), which a few decisions share with the
+truncated SVD of those rows, fitted once per index and reviews store), which a few decisions share with the
 rest of their topic when they share few words. A scikit-learn linear SVM is trained on
 the user's decisions (`train`):
 
@@ -110,6 +110,8 @@ DIVERSE_MIN = 50
 #: lifts pushes down one the model rates higher, and buys no breadth that is seen
 #: (precision@50 +0.005 on the tuning seeds at 20 to 30, the top 20 as broad as before).
 BROAD_TOP = 30
+#: The head's scores (`ForYou.order`): the best margin, plus this much per place above.
+HEAD_STEP = 1e-3
 #: Kept papers at least this alike on average (cosine of their latent topics) are one topic.
 TOPIC_LINK = 0.35
 
@@ -180,12 +182,14 @@ class Features:
                 self.matrix = _normalised(self.matrix + TEXT_WEIGHT * extra)
         latent = n >= LATENT_MIN_PAPERS
         said = self._words_of(reviews)
-        own = _latent(self.matrix) if latent and said is not None else None
+        own = None
         if said is not None:
+            own = _latent(self.matrix) if latent else self.matrix  # the papers' own words, before the reviews'
             # weighed by how few of the reviews use a word: "paper", "proposes" and
             # "method" are in nearly every summary and say nothing of the topic
             used = np.bincount(said.indices, minlength=said.shape[1])
-            idf = np.log((1 + n) / (1 + used)) + 1.0
+            reviewed = np.count_nonzero(np.diff(said.indptr))
+            idf = np.log((1 + reviewed) / (1 + used)) + 1.0
             said = _normalised(said @ sparse.diags(idf.astype(np.float32)))
             self.matrix = _normalised(self.matrix + REVIEWS_WEIGHT * said)
         self.keywords = self._keywords(papers)
@@ -194,11 +198,13 @@ class Features:
         self.latent = _latent(self.matrix) if latent else None
         """Each paper's latent topics (rows of unit length), None on a short list."""
         self.topics = self.latent if own is None else own
-        """The latent topics of each paper's own words (without its reviews'), which the
-        topics of the kept papers and the breadth of the top are found in: the reviewers'
-        common words, which widen the model's reach over a field, also blur its
-        sub-topics (offline RL, world models and bandits, seven papers kept on each, read
-        as one "reinforcement learning", and the top 20 held no bandit paper)."""
+        """Where the topics of the kept papers and the breadth of the top are found: the
+        latent topics of each paper's own words, without its reviews' (on a short list,
+        its own words' rows; None on a short list without reviews, where `train` uses
+        the words with the notes). The reviewers' common words, which widen the model's
+        reach over a field, also blur its sub-topics: offline RL, world models and
+        bandits, seven papers kept on each, read as one "reinforcement learning", and the
+        top 20 held no bandit paper."""
         self._svm = _Joined(self._words_and_keywords(), self.latent)
         self._noted: tuple[frozenset[tuple[str, str]], Any, Any] | None = None
 
@@ -417,8 +423,9 @@ class ForYou:
     tag: str | None = None
     _matrix: Any = field(default=None, repr=False)  # the words' rows, notes added
     order: Any = None
-    """The score the papers are ordered by: the margin, with the best undecided papers'
-    margins handed out again in their broad (`diversify`) order (None: the margin)."""
+    """The score the papers are ordered by: the margin, but the first `BROAD_TOP`
+    undecided papers of the broad (`diversify`) order scored above every other paper, in
+    that order (None: the margin)."""
     kept: int = 0
     """How many papers the model learned "yes" from (kept, or with the tag)."""
     skipped: int = 0
@@ -515,7 +522,8 @@ def train(
     notes: Mapping[str, str] | None = None,
 ) -> ForYou | None:
     """A model of the user's interest from their decisions on `views` (see the module
-    docstring), or None when there is no positive paper to learn from.
+    docstring), or None when there is no positive paper to learn from (or every paper of
+    the list is one).
 
     About a tenth of a second at 19,630 papers once `features` exists (build that once per
     search index: a few seconds): nothing of the size of the list is built again, the
@@ -529,8 +537,8 @@ def train(
 
     views = list(views)
     positive, negative, weak = labels(views, tag=tag, seen=seen)
-    if not positive:
-        return None
+    if not positive or len(set(positive) & set(features.ordinal)) == len(features):
+        return None  # nothing kept, or everything: no paper to tell the kept ones from
     if notes is None:
         notes = {v.id: v.notes for v in views if v.notes}
     words, seen_by_svm = features.with_notes(notes), features.svm_matrix(notes)
@@ -552,8 +560,13 @@ def train(
     undecided[[ordinal[pid] for pid in decided_ids if pid in ordinal]] = False
     order = margin.copy()
     if tag is None:  # a tag is one thing the user keeps: its model ranks by score alone
-        pool = diversify(margin, words, np.flatnonzero(undecided), kept=pos, topics=features.topics)
-        order[pool] = np.sort(margin[pool])[::-1]  # the same scores, handed out in the broad order
+        pool = diversify(margin, words, np.flatnonzero(undecided), pool=DIVERSE_POOL, kept=pos,
+                         topics=features.topics, head=BROAD_TOP)
+        head = pool[:BROAD_TOP]
+        # the broad head above every other paper, a thousandth apart; below it each paper
+        # keeps its own margin, so a paper breadth passed over stays where its score puts it
+        if len(head):
+            order[head] = margin[pool].max() + HEAD_STEP * np.arange(len(head), 0, -1)
     return ForYou(features, coef, margin, tuple(positive), frozenset(decided_ids), tag, words, order,
                   len(pos), len(neg))
 
@@ -618,7 +631,7 @@ def _self_trained(matrix: Any, y: Any, weight: Any, rows: Any, candidates: Any,
         top = ranked[:surest]
         if shares is not None:
             owner, share = shares[0][order], shares[1]
-            picked = np.concatenate([ranked[owner == t][:round(surest * part)] for t, part in enumerate(share)])
+            picked = np.concatenate([ranked[owner == t][:int(surest * part)] for t, part in enumerate(share)])
             top = np.concatenate([picked, ranked[~np.isin(ranked, picked)][:max(0, surest - len(picked))]])
         y2, w2 = y.copy(), weight.copy()
         y2[top], w2[top] = 1, SELF_TRAIN_WEIGHT

@@ -221,8 +221,9 @@ def review_summaries(record: Mapping[str, Any]) -> str:
     """The reviewers' summaries of a stored forum (its reviews' "summary" texts, one a
     line; "" without any): the paper retold by three or four readers in their words."""
     return "\n".join(
-        text for note in record.get("notes", ()) if isinstance(note, dict) and note.get("kind") == "review"
-        for name, text in note.get("text", ()) if name == "summary" and isinstance(text, str)
+        item[1] for note in record.get("notes", ()) if isinstance(note, dict) and note.get("kind") == "review"
+        for item in (note.get("text") if isinstance(note.get("text"), list) else ())
+        if isinstance(item, list) and len(item) == 2 and item[0] == "summary" and isinstance(item[1], str)
     )
 
 

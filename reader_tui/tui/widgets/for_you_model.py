@@ -67,6 +67,7 @@ class ForYouModel(Widget):
         """A training is asked for or running: what is shown may not know the last decision."""
         self._features: tuple[Any, Any, Any] | None = None  # (index, reviews' signature, Features)
         self._making_features = threading.Lock()
+        self._reviews_error = ""  # the last error the reviews store gave, said once
         self._timer: Timer | None = None
         self._scores: dict[str, float] | None = None
         self.trained_signal: Signal[Any] = Signal(self, "for-you-trained")
@@ -174,13 +175,16 @@ class ForYouModel(Widget):
             return self._features[2]
 
     def _summaries(self, store: Any) -> Any:
-        """The store's reviewers' summaries; a store that cannot be read is said once, and
-        the model learns from the papers' own texts (and what was read before the error)."""
+        """The store's reviewers' summaries; a store that cannot be read is said (once for
+        the same error, however many times the features are made again), and the model
+        learns from the papers' own texts (and what was read before the error)."""
         try:
             yield from store.summaries()
         except StoreError as error:
-            self.app.call_from_thread(self.app.notify, f"for you learned without the reviews: {error}",
-                                      severity="warning", markup=False, timeout=15)
+            if str(error) != self._reviews_error:
+                self._reviews_error = str(error)
+                self.app.call_from_thread(self.app.notify, f"for you learned without the reviews: {error}",
+                                          severity="warning", markup=False, timeout=15)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "for-you" and event.state is WorkerState.ERROR:

@@ -232,7 +232,20 @@ def test_the_reviewers_summaries_are_read_a_batch_at_a_time_passing_over_a_damag
         said = [body for n in store.forum(pid).reviews for name, body in n.sections if name == "summary"]
         assert text.splitlines() == said
     assert dict(store.summaries(batch=1)) == whole  # paged, every forum is read once
+    from reader_tui.core.reviews import encode_forum
+
+    said = {"v": 1, "captured": "", "notes": [{"kind": "review", "text": [["summary", "An empty id's."]]}]}
+    with sqlite3.connect(store.path) as connection:  # the first of all ids in order: "" (paging starts at it)
+        connection.execute("INSERT INTO forum VALUES ('', '', 1, ?)", (encode_forum(said),))
+    connection.close()
+    assert dict(store.summaries(batch=1)) == {"": "An empty id's.", **whole}
+    with sqlite3.connect(store.path) as connection:
+        connection.execute("DELETE FROM forum WHERE paper_id = ''")
+    connection.close()
+    odd = {"v": 1, "captured": "", "notes": [{"kind": "review", "text": None}, {"kind": "review", "text": [7]}]}
     with sqlite3.connect(store.path) as connection:
         connection.execute("UPDATE forum SET data = ? WHERE paper_id = ?", (b"not zlib", reviewed[0]))
+        connection.execute("UPDATE forum SET data = ? WHERE paper_id = ?", (encode_forum(odd), reviewed[1]))
+        connection.execute("UPDATE forum SET data = ? WHERE paper_id = ?", ("text, not a blob", reviewed[2]))
     connection.close()
-    assert dict(store.summaries(batch=2)) == {pid: text for pid, text in whole.items() if pid != reviewed[0]}
+    assert dict(store.summaries(batch=2)) == {pid: text for pid, text in whole.items() if pid not in reviewed[:3]}

@@ -406,7 +406,43 @@ def test_self_training_widens_each_thing_kept_not_only_the_surest(monkeypatch):
     added = {features.ids[r] for r in fits[1] - fits[0]}
     assert len(added) == 2 and {pid[:4] for pid in added} == {"prot", "grap"}, added
     fits.clear()
-    monkeypatch.setattr(for_you, "TOPIC_MIN", 4)  # no thing of 4 kept papers: the surest two
+    monkeypatch.setattr(for_you, "TOPIC_MIN", 4)  # no thing of 4 kept papers: two, by the margin alone
     for_you.train(features, views)
     assert len(fits[1] - fits[0]) == 2
     assert np.all(np.diff([len(f) for f in fits]) >= 0)
+
+
+def test_below_the_broad_head_every_paper_keeps_its_margins_place(monkeypatch):
+    """Breadth lifts a paper of a thing kept from far below into the head; the papers it
+    passes over come right after the head, in the margin's order, not where it was."""
+
+    monkeypatch.setattr(for_you, "DIVERSE_MIN", 3)
+    monkeypatch.setattr(for_you, "DIVERSE_POOL", 4)  # the pool: the best 4 and each thing's best
+    monkeypatch.setattr(for_you, "BROAD_TOP", 4)
+    monkeypatch.setattr(for_you, "LATENT_MIN_PAPERS", 20)
+    monkeypatch.setattr(for_you, "LATENT_DIMENSIONS", 4)
+    features = for_you.Features(SearchIndex.build(papers()))
+    views = decide(papers(), prot0=Status.TO_READ, prot1=Status.READ, prot2=Status.TO_READ, prot3=Status.TO_READ,
+                   prot4=Status.READ, graph0=Status.TO_READ, graph1=Status.READ, graph2=Status.TO_READ,
+                   opt0=Status.SKIPPED, opt1=Status.SKIPPED)
+    model = for_you.train(features, views)
+    ranked = [pid for pid, _ in model.rank()]
+    head, rest = ranked[:4], ranked[4:]
+    assert {pid[:4] for pid in head} >= {"prot", "grap"}, head
+    margins = [float(model.margin[features.ordinal[pid]]) for pid in rest]
+    assert margins == sorted(margins, reverse=True), list(zip(rest, margins))
+
+
+def test_short_lists_find_topics_in_the_papers_own_words_too():
+    views = papers()
+    said = [(v.id, "optimizer momentum gradient schedule") for v in views if v.id.startswith("graph")]
+    plain = for_you.Features(SearchIndex.build(views), views)
+    reviewed = for_you.Features(SearchIndex.build(views), views, said)
+    assert plain.topics is None and reviewed.latent is None
+    assert (reviewed.topics != plain.matrix).nnz == 0  # the rows before the reviews joined
+    assert (reviewed.matrix != plain.matrix).nnz > 0
+
+
+def test_a_list_whose_every_paper_is_kept_has_nothing_to_rank():
+    views = [PaperView(v.paper, Annotation(status=Status.READ)) for v in papers()]
+    assert for_you.train(for_you.Features(SearchIndex.build(views)), views) is None
