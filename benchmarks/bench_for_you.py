@@ -111,6 +111,17 @@ class Recipe:
         return svm.fit(self.matrix, y).decision_function(self.matrix)
 
 
+def _resident_mb() -> int:
+    """This process's resident memory now, in MB (Linux; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            import os
+
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 2**20
+    except OSError:
+        return 0
+
+
 def top(score: Any, exclude: Sequence[int], k: int) -> list[int]:
     """The `k` best rows by `score`, leaving out `exclude`."""
     import numpy as np
@@ -146,9 +157,18 @@ def run(views: Sequence, seeds: Sequence[int] = SEEDS, areas: Sequence[str] | No
     area_of = [v.paper.area for v in views]
     areas = list(areas or areas_of(views))
     index = SearchIndex.build(views)
+    import gc
+
+    import numpy  # noqa: F401  (the libraries' own memory is not the features')
+    import sklearn.svm  # noqa: F401
+
+    gc.collect()
+    before = _resident_mb()
     start = time.perf_counter()
     features = for_you.Features(index, views, reviews)
     features_s = time.perf_counter() - start
+    gc.collect()
+    features_mb = _resident_mb() - before
     alone = for_you.Features(index, views) if reviews else None
     start = time.perf_counter()
     recipe = Recipe(views)
@@ -202,7 +222,7 @@ def run(views: Sequence, seeds: Sequence[int] = SEEDS, areas: Sequence[str] | No
         "episodes_ahead": sum(g > 0 for g in gains), "episodes": len(episodes),
         **({"without_reviews_gain_mean": round(statistics.mean(plain_gains), 3),
             "without_reviews_ahead": sum(g > 0 for g in plain_gains)} if plain_gains else {}),
-        "features_s": round(features_s, 3), "recipe_features_s": round(recipe_s, 1),
+        "features_s": round(features_s, 3), "features_mb": features_mb, "recipe_features_s": round(recipe_s, 1),
         "train_p50_s": round(statistics.median(trains), 3), "train_max_s": round(max(trains), 3),
         "order_p50_s": round(statistics.median(orders), 3), "order_max_s": round(max(orders), 3),
     }
@@ -317,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     if "without_reviews_gain_mean" in result:
         print(f"for you without reviews - recipe: {result['without_reviews_gain_mean']:+.3f}, ahead in "
               f"{result['without_reviews_ahead']} of {result['episodes']} episodes")
-    print(f"features {result['features_s']} s (the recipe's TF-IDF {result['recipe_features_s']} s); training p50 "
+    print(f"features {result['features_s']} s, {result['features_mb']} MB resident (the recipe's TF-IDF "
+          f"{result['recipe_features_s']} s); training p50 "
           f"{result['train_p50_s']} s (max {result['train_max_s']} s); a whole order (training included) p50 "
           f"{result['order_p50_s']} s (max {result['order_max_s']} s)")
     return 0
