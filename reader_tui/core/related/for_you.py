@@ -7,7 +7,7 @@ per field, the title's weighing most), built straight from the search index's po
 so nothing is tokenised again, with its TL;DR's words and, once the reviews are
 imported, its reviewers' summaries' added to the abstract's columns (`Features`, once
 per index and reviews store). The SVM also sees each paper's latent topics (LSA: a
-truncated SVD of those rows, fitted once per index and reviews store), which a few decisions share with the
+truncated SVD of those rows, fitted with them), which a few decisions share with the
 rest of their topic when they share few words. A scikit-learn linear SVM is trained on
 the user's decisions (`train`):
 
