@@ -129,17 +129,22 @@ def related_index(library: Library) -> tuple[RelatedIndex, bool]:
     """The library's related-papers index and whether it came from the cache: loaded
     (after waiting for a build of it that another process is running), else built here
     and cached."""
+    index = load_related_index(library)
+    if index is not None:
+        return index, True
+    return _build_related_index(library), False
+
+
+def _build_related_index(library: Library) -> RelatedIndex:
+    """The related-papers index built from the catalog, and cached."""
     from ..related.similar import RelatedIndex, fingerprint
 
     views = library.views()
     cache = related_cache_path(library.files.folder)
     with building(cache):
-        index = RelatedIndex.load(views, cache)
-        if index is not None:
-            return index, True
         index = RelatedIndex.build(views)
         index.save(cache, fingerprint(views))
-        return index, False
+        return index
 
 
 def prepare(library: Library) -> Iterator[tuple[str, float, bool]]:
@@ -209,8 +214,8 @@ def provide_indexes(
         # from its cache, a view at a time (a list of them all was 2.5 MB on top of the
         # start's peak at 19,630 papers); built only when there is none
         related = load_related_index(library)
-    if related is None:
-        related, _ = related_index(library)
+        if related is None:
+            related = _build_related_index(library)
     on_related(related)
     # Both indexes are in and every catalog record is a Paper: what start-up freed can go.
     release_free_memory()
