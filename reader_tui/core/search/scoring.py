@@ -577,12 +577,13 @@ def _combine(matches: Sequence[_Expansion], allowed: np.ndarray | None, weights:
         scores = np.add.reduce([m.values for m in matches]) + COVERAGE if n > 1 else matches[0].values + COVERAGE
         return Combined(np.where(complete, scores, 0.0), complete, complete, complete, False)
     partial = False
+    cover = _cover(present, weights)
     if needed == 1:
         listed = _holding_rare_words(present, weights)
     else:
         counts = np.add.reduce([p.astype(np.int8) for p in present])
         if needed < n:
-            listed = _with_share(present, weights, counts, needed, LISTED * total)
+            listed = _with_share(weights, counts, cover, needed, LISTED * total)
         else:
             listed = counts >= needed
         if allowed is not None:
@@ -593,7 +594,6 @@ def _combine(matches: Sequence[_Expansion], allowed: np.ndarray | None, weights:
     if allowed is not None:
         listed &= allowed
     sums = np.add.reduce([np.where(listed, m.values, 0.0) for m in matches])
-    cover = _cover(present, weights)
     covered = listed & (cover >= COVERED * total)
     return Combined(np.where(listed, sums + cover * (COVERAGE / total), 0.0), listed, complete, covered, partial)
 
@@ -623,15 +623,14 @@ def _words_for_share(weights: Sequence[float], share: float) -> int:
     return len(weights)
 
 
-def _with_share(
-    present: Sequence[np.ndarray], weights: Sequence[float], counts: np.ndarray, needed: int, share: float
-) -> np.ndarray:
-    """The papers with `needed` of the words, or with words of `share` of their weight."""
+def _with_share(weights: Sequence[float], counts: np.ndarray, cover: np.ndarray, needed: int, share: float) -> np.ndarray:
+    """The papers with `needed` of the words (`counts`), or with words of `share` of their
+    weight (`cover`)."""
     # a paper with fewer words than the heaviest ones reaching `share` cannot have it
     fewest = _words_for_share(weights, share)
     if fewest >= needed:
         return counts >= needed
-    return (counts >= fewest) & ((counts >= needed) | (_cover(present, weights) >= share))
+    return (counts >= fewest) & ((counts >= needed) | (cover >= share))
 
 
 def _quality(word: str, text: str, *, inside: float, fuzzy_at: int) -> float:
