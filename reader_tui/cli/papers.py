@@ -39,7 +39,7 @@ def _summaries(store: Any) -> Any:
     try:
         yield from store.summaries()
     except StoreError as error:
-        print(f"reader-tui list: for you reads no reviews: {error}", file=sys.stderr)
+        print(f"reader-tui list: for you could not read the reviews: {error}", file=sys.stderr)
 
 
 def _list_for_you(args: argparse.Namespace, library: Any) -> int:

@@ -109,5 +109,5 @@ def test_for_you_goes_on_without_a_reviews_store_it_cannot_read(reader_tui: Cli,
     reader_tui("status", "--db", db, "skipped", "opt0", "opt1")
     out, err = reader_tui("list", "--db", db, "--sort", "for-you", "--limit", "3", "--json")
     assert [r["id"][:4] for r in json.loads(out)] == ["prot"] * 3
-    line = next(line for line in err.splitlines() if "for you reads no reviews" in line)
+    line = next(line for line in err.splitlines() if "for you could not read the reviews" in line)
     assert REVIEWS_FILE in line

@@ -183,7 +183,7 @@ class ForYouModel(Widget):
         except StoreError as error:
             if str(error) != self._reviews_error:
                 self._reviews_error = str(error)
-                self.app.call_from_thread(self.app.notify, f"for you reads no reviews: {error}",
+                self.app.call_from_thread(self.app.notify, f"for you could not read the reviews: {error}",
                                           severity="warning", markup=False, timeout=15)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
